@@ -1,0 +1,4 @@
+@_exported import CasePaths
+@_exported import Clocks
+@_exported import Dependencies
+@_exported import IdentifiedCollections

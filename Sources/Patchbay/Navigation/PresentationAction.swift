@@ -1,0 +1,37 @@
+import CasePaths
+
+/// An action for a presented feature: its own action, or a request to dismiss it.
+public enum PresentationAction<Action>: CasePathable {
+  /// Dismisses the presented feature, after the parent saw the action.
+  case dismiss
+  /// An action for the presented feature.
+  case presented(Action)
+
+  public struct AllCasePaths: Sendable {
+    public var dismiss: AnyCasePath<PresentationAction, Void> {
+      AnyCasePath(
+        embed: { .dismiss },
+        extract: {
+          guard case .dismiss = $0 else { return nil }
+          return ()
+        }
+      )
+    }
+
+    public var presented: AnyCasePath<PresentationAction, Action> {
+      AnyCasePath(
+        embed: { .presented($0) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action
+        }
+      )
+    }
+  }
+
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+}
+
+extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Hashable where Action: Hashable {}
+extension PresentationAction: Sendable where Action: Sendable {}

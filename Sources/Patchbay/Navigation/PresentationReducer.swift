@@ -1,0 +1,93 @@
+import CasePaths
+
+extension Reducer {
+  /// Runs a presented feature's reducer while it is on screen, and applies `dismiss`.
+  ///
+  /// ```swift
+  /// Reduce { state, action in /* present with state.destination = ... */ }
+  ///   .ifLet(\.$destination, action: \.destination) { Destination() }
+  /// ```
+  ///
+  /// Order: a presented action runs the child first, then this reducer; `dismiss` runs this
+  /// reducer (which still sees the child) and then clears the state. Dismissal, however it
+  /// happens, cancels the child's effects. A presented action or a `dismiss` arriving with
+  /// nothing presented is reported as a warning and changes nothing.
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: ActionPath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, DestinationState, DestinationAction>
+  where
+    Action: CasePathable, Destination.State == DestinationState,
+    Destination.Action == DestinationAction
+  {
+    _PresentationReducer(
+      parent: self, toPresentationState: toPresentationState,
+      toPresentationAction: Action.casePath(toPresentationAction),
+      destination: destination()._compiled(),
+      location: SourceLocation(fileID, filePath, line, column)
+    )
+  }
+}
+
+/// The reducer ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)`` builds.
+public struct _PresentationReducer<Parent: Reducer, DestinationState, DestinationAction>: Reducer {
+  let parent: Parent
+  let toPresentationState: WritableKeyPath<Parent.State, PresentationState<DestinationState>>
+  let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<DestinationAction>>
+  let destination: any Reducer<DestinationState, DestinationAction>
+  let location: SourceLocation
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<
+    Parent.Action
+  > {
+    let scope = ChildEffectScope(self.toPresentationState)
+    let presentationAction = self.toPresentationAction.extract(from: action)
+    let wasPresented = state[keyPath: self.toPresentationState].wrappedValue != nil
+    var effect = Effect<Parent.Action>.none
+
+    switch presentationAction {
+    case .presented(let destinationAction)?:
+      if wasPresented {
+        let toPresentationAction = self.toPresentationAction
+        effect = self.destination
+          .reduce(
+            into: &state[keyPath: self.toPresentationState].wrappedValue!,
+            action: destinationAction
+          )
+          ._map { toPresentationAction.embed(.presented($0)) }
+          .inChildScope(scope)
+      } else {
+        self.warn("an action for a presented feature", action)
+      }
+    case .dismiss?:
+      if !wasPresented { self.warn("'dismiss'", action) }
+    case nil:
+      break
+    }
+
+    effect = effect.merge(with: self.parent.reduce(into: &state, action: action))
+
+    if case .dismiss? = presentationAction {
+      state[keyPath: self.toPresentationState].wrappedValue = nil
+    }
+    if wasPresented, state[keyPath: self.toPresentationState].wrappedValue == nil {
+      effect = effect.merge(with: .cancel(id: scope.id))
+    }
+    return effect
+  }
+
+  private func warn(_ what: String, _ action: Parent.Action) {
+    runtimeWarn(
+      """
+      An 'ifLet' at \(self.location) received \(what) while nothing was presented, and \
+      ignored it. Action: \(describe(action)). Likely cause: the feature was dismissed first, \
+      or an effect outlived it. Fix: send presented actions only while the state is non-nil.
+      """, location: self.location
+    )
+  }
+}

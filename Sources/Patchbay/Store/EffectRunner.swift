@@ -1,0 +1,91 @@
+/// Starts the effects a reducer returned, for one store.
+///
+/// `send` effects go straight to the store's queue; `run` effects start inline on the store's
+/// queue (see ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``) and are
+/// filed in ``EffectTasks`` until they end.
+struct EffectRunner<Action>: Sendable {
+  let tasks: EffectTasks
+  let enqueue: @Sendable (Action) -> Void
+
+  func start(_ effect: Effect<Action>) {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      self.enqueue(action)
+    default:
+      self.start(effect, ids: [])
+    }
+  }
+
+  private func start(_ effect: Effect<Action>, ids: [EffectID]) {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      self.enqueue(action)
+    case .run(let priority, let operation):
+      self.spawn(priority: priority, ids: ids, operation)
+    case .merge(let effects):
+      for effect in effects { self.start(effect, ids: ids) }
+    case .concatenate(let effects):
+      self.spawn(priority: nil, ids: ids) { _ in
+        for effect in effects {
+          guard !Task.isCancelled else { return }
+          await self.awaitAll(effect, ids: ids)
+        }
+      }
+    case .cancellable(let id, let cancelInFlight, let effect):
+      if cancelInFlight { self.tasks.cancel(id: id) }
+      self.start(effect, ids: ids + [id])
+    case .cancel(let id):
+      self.tasks.cancel(id: id)
+    }
+  }
+
+  /// Starts `operation` as a filed task; returns it, or nil when nothing was started.
+  @discardableResult
+  private func spawn(
+    priority: TaskPriority?, ids: [EffectID],
+    _ operation: @escaping @Sendable (Send<Action>) async -> Void
+  ) -> Task<Void, Never>? {
+    guard let token = self.tasks.begin(ids: ids) else { return nil }
+    let tasks = self.tasks
+    let send = Send<Action>(send: self.enqueue)
+    let task = Task.immediate(priority: priority) {
+      await operation(send)
+      tasks.end(token)
+    }
+    tasks.attach(task, to: token)
+    return task
+  }
+
+  /// Starts every part of `effect` as filed tasks and waits for all of them.
+  private func awaitAll(_ effect: Effect<Action>, ids: [EffectID]) async {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      self.enqueue(action)
+    case .cancel(let id):
+      self.tasks.cancel(id: id)
+    case .run(let priority, let operation):
+      guard let task = self.spawn(priority: priority, ids: ids, operation) else { return }
+      await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    case .merge(let effects):
+      await withTaskGroup(of: Void.self) { group in
+        for effect in effects {
+          group.addTask { await self.awaitAll(effect, ids: ids) }
+        }
+      }
+    case .concatenate(let effects):
+      for effect in effects {
+        guard !Task.isCancelled else { return }
+        await self.awaitAll(effect, ids: ids)
+      }
+    case .cancellable(let id, let cancelInFlight, let effect):
+      if cancelInFlight { self.tasks.cancel(id: id) }
+      await self.awaitAll(effect, ids: ids + [id])
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import DequeModule
+import Dependencies
+
+/// The root of a store: the state, the serial action queue, and the running effects.
+///
+/// One action is reduced at a time, in the order actions were sent. A send that arrives while
+/// an action is being reduced (from an effect, an observer, another thread) is queued and
+/// reduced by the thread already draining the queue, never recursively. The reducer runs under
+/// the queue's lock, so reading ``state`` from any thread is safe.
+@_spi(Internals)
+public final class StoreCore<State, Action>: @unchecked Sendable {
+  private struct Inbox {
+    var state: State
+    var queue = Deque<Action>(minimumCapacity: 16)
+    var isDraining = false
+  }
+
+  private enum Step {
+    case next(Action)
+    case done
+    case effect(Effect<Action>, changed: State?)
+  }
+
+  private let inbox: LockedValue<Inbox>
+  private let reducer: any Reducer<State, Action>
+  private let dependencies: DependencyValues?
+  private let isEqual: ((State, State) -> Bool)?
+  public let effects = EffectTasks()
+  let observers = StateObservers<State>()
+  private var runner: EffectRunner<Action>!
+
+  public init(
+    initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?
+  ) {
+    self.inbox = LockedValue(Inbox(state: initialState))
+    self.reducer = reducer
+    self.dependencies = dependencies
+    self.isEqual = equalityCheck(State.self)
+    self.runner = EffectRunner(tasks: self.effects) { [weak self] action in self?.send(action) }
+  }
+
+  deinit {
+    self.effects.cancelAll(close: true)
+  }
+
+  /// The current state.
+  public var state: State {
+    self.inbox.withValue { $0.state }
+  }
+
+  /// Reads the current state without copying it out of the lock.
+  public func withState<R>(_ body: (borrowing State) throws -> R) rethrows -> R {
+    try self.inbox.withValue { try body($0.state) }
+  }
+
+  /// Whether an action is being reduced or waits in the queue.
+  public var isBusy: Bool {
+    self.inbox.withValue { $0.isDraining || !$0.queue.isEmpty }
+  }
+
+  /// Queues `action`, and drains the queue unless another send already does.
+  public func send(_ action: Action) {
+    let first: Action? = self.inbox.withValue { inbox in
+      if inbox.isDraining {
+        inbox.queue.append(action)
+        return nil
+      }
+      inbox.isDraining = true
+      return action
+    }
+    guard var action = first else { return }
+    while true {
+      switch self.reduceOne(action) {
+      case .next(let next):
+        action = next
+      case .done:
+        return
+      case .effect(let effect, let changed):
+        self.runner.start(effect)
+        if let changed { self.observers.notify(changed) }
+        let next: Action? = self.inbox.withValue { inbox in
+          if let next = inbox.queue.popFirst() { return next }
+          inbox.isDraining = false
+          return nil
+        }
+        guard let next else { return }
+        action = next
+      }
+    }
+  }
+
+  /// Reduces one action under the lock; when nothing follows from it, also takes the next
+  /// queued action in the same critical section.
+  private func reduceOne(_ action: Action) -> Step {
+    let watching = self.observers.isActive
+    return self.inbox.withValue { inbox -> Step in
+      let before: State? = watching ? inbox.state : nil
+      let effect: Effect<Action>
+      if let dependencies = self.dependencies {
+        effect = DependencyValues.$_current.withValue(dependencies) {
+          self.reducer.reduce(into: &inbox.state, action: action)
+        }
+      } else {
+        effect = self.reducer.reduce(into: &inbox.state, action: action)
+      }
+      var changed: State?
+      if let before, !(self.isEqual?(before, inbox.state) ?? false) {
+        changed = inbox.state
+      }
+      if case .none = effect.operation, changed == nil {
+        if let next = inbox.queue.popFirst() { return .next(next) }
+        inbox.isDraining = false
+        return .done
+      }
+      return .effect(effect, changed: changed)
+    }
+  }
+}
+
+/// `==` for `T` when it is `Equatable`, found at run time.
+func equalityCheck<T>(_: T.Type) -> ((T, T) -> Bool)? {
+  guard let equatable = T.self as? any Equatable.Type else { return nil }
+  func open<E: Equatable>(_: E.Type) -> (T, T) -> Bool {
+    { lhs, rhs in (lhs as! E) == (rhs as! E) }
+  }
+  return open(equatable)
+}

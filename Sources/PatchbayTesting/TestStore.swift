@@ -1,0 +1,418 @@
+import CustomDump
+import Dependencies
+import IssueReporting
+@_spi(Internals) import Patchbay
+
+/// A store for tests: send an action and describe how the state must change, then receive
+/// the actions effects feed back and describe those changes too.
+///
+/// ```swift
+/// @Test func incrementLater() async {
+///   let clock = TestClock()
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.continuousClock = clock
+///   }
+///
+///   await store.send(.incrementLaterTapped) { $0.isWaiting = true }
+///   await clock.advance(by: .seconds(1))
+///   await store.receive(.incremented) {
+///     $0.isWaiting = false
+///     $0.count = 1
+///   }
+/// }
+/// ```
+///
+/// Effects run for real. By default the store is exhaustive: every state change, every action
+/// an effect sends and every effect still running must be asserted, or the test fails with a
+/// diff pointing at the line that did not match. Set ``exhaustivity`` to `.off` to assert only
+/// what matters to the test.
+public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
+  /// How much of what happens must be asserted. Default `.on`.
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-8ncwh`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` wait. Default one second.
+  public var timeout: Duration = .seconds(1)
+
+  /// The state as of the last assertion.
+  public private(set) var state: State
+
+  private let core: StoreCore<State, TestAction<Action>>
+  private let log: TestLog<State, Action>
+  private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+
+  /// Creates a test store running `reducer`, with dependencies overridden for the reducer and
+  /// its effects. Dependencies not overridden use their `testValue`.
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let (state, compiled, dependencies) = withDependencies(prepareDependencies) {
+      (initialState(), reducer()._compiled(), DependencyValues._current)
+    }
+    let log = TestLog<State, Action>(initialState: state)
+    self.state = state
+    self.log = log
+    self.core = StoreCore(
+      initialState: state, reducer: TestReducer(base: compiled, log: log),
+      dependencies: dependencies
+    )
+    self.origin = (fileID, filePath, line, column)
+  }
+
+  deinit {
+    guard self.exhaustivity == .on else { return }
+    let unreceived = self.log.received
+    if !unreceived.isEmpty {
+      self.fail(
+        """
+        The store received \(unreceived.count) action(s) the test did not assert:
+        \(unreceived.map { describeAction($0.action) }.joined(separator: "\n"))
+
+        Fix: assert each with 'receive', or call 'skipReceivedActions()' before the test ends.
+        """,
+        at: self.origin
+      )
+    }
+    let running = self.core.effects.count
+    if running > 0 {
+      self.fail(
+        """
+        \(running) effect(s) were still running when the test ended.
+
+        Fix: make the effect finish (advance the test clock, complete its stream), cancel it \
+        with an action, or call 'skipInFlightEffects()' or 'finish()' before the test ends.
+        """,
+        at: self.origin
+      )
+    }
+  }
+
+  /// Sends an action and asserts how it changed the state.
+  ///
+  /// In the `assert` closure, mutate `$0` (the state before the action) into the state you
+  /// expect after it. Omit it when the action must not change the state.
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = (fileID, filePath, line, column)
+    if self.exhaustivity == .on {
+      let pending = self.log.received
+      if !pending.isEmpty {
+        self.fail(
+          """
+          Must handle \(pending.count) received action(s) before sending an action:
+          \(pending.map { describeAction($0.action) }.joined(separator: "\n"))
+
+          Fix: assert them with 'receive' first, or call 'skipReceivedActions()'.
+          """,
+          at: location
+        )
+      }
+    } else if let last = self.log.takeAllReceived().last {
+      self.state = last.after
+    }
+
+    self.core.send(.sent(action))
+    guard let entry = await self.waitForSent() else {
+      self.fail(
+        "The store did not reduce \(describeAction(action)) within \(self.timeout).",
+        at: location
+      )
+      return
+    }
+    self.check(entry, updateStateToExpectedResult, at: location)
+  }
+
+  /// Waits for an effect to send `expected` and asserts how it changed the state.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await self.receive(
+      describing: describeAction(expected), expected: expected, matching: { $0 == expected },
+      timeout: timeout, updateStateToExpectedResult, at: (fileID, filePath, line, column)
+    )
+  }
+
+  /// Waits for an effect to send an action in the case at `casePath`, and asserts how it
+  /// changed the state: `await store.receive(\.loginResponse.success)`.
+  public func receive<Value>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    await self.receive(
+      describing: "an action at \(casePath)", expected: nil,
+      matching: { $0[case: casePath] != nil }, timeout: timeout, updateStateToExpectedResult,
+      at: (fileID, filePath, line, column)
+    )
+  }
+
+  /// Waits for an effect to send an action for which `isMatching` is true, and asserts how it
+  /// changed the state.
+  public func receive(
+    _ isMatching: @escaping (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self.receive(
+      describing: "an action matching the predicate", expected: nil, matching: isMatching,
+      timeout: timeout, updateStateToExpectedResult, at: (fileID, filePath, line, column)
+    )
+  }
+
+  /// Drops every action received so far without asserting it; the state moves on to the
+  /// state after the last one. With `strict`, having nothing to skip is a failure.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await Task.yield()
+    let skipped = self.log.takeAllReceived()
+    if let last = skipped.last {
+      self.state = last.after
+    } else if strict {
+      self.fail(
+        "There were no received actions to skip. Fix: remove the call, or pass 'strict: false'.",
+        at: (fileID, filePath, line, column)
+      )
+    }
+  }
+
+  /// Cancels every effect still running. With `strict`, having none running is a failure.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    if self.core.effects.count == 0 {
+      if strict {
+        self.fail(
+          "There were no in-flight effects to skip. Fix: remove the call, or pass 'strict: false'.",
+          at: (fileID, filePath, line, column)
+        )
+      }
+      return
+    }
+    self.core.effects.cancelAll()
+    _ = await self.wait(until: { self.core.effects.count == 0 }, timeout: self.timeout)
+  }
+
+  /// Waits until every effect has finished; fails if one is still running after `timeout`.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let finished = await self.wait(
+      until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: timeout
+    )
+    if !finished {
+      self.fail(
+        """
+        Expected all effects to finish, but \(self.core.effects.count) were still running \
+        after \(timeout).
+
+        Fix: make the effect finish (advance the test clock, complete its stream), cancel it \
+        with an action, or call 'skipInFlightEffects()'.
+        """,
+        at: (fileID, filePath, line, column)
+      )
+    }
+  }
+
+  // MARK: - Assertions
+
+  private typealias Location = (
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  )
+
+  private func receive(
+    describing expectedDescription: String,
+    expected: Action?,
+    matching: @escaping (Action) -> Bool,
+    timeout: Duration?,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: Location
+  ) async {
+    let exhaustive = self.exhaustivity == .on
+    let timeout = timeout ?? self.timeout
+    var taken: (skipped: [TestLog<State, Action>.Entry], match: TestLog<State, Action>.Entry?) =
+      ([], nil)
+    _ = await self.wait(
+      until: {
+        if exhaustive {
+          return !self.log.received.isEmpty
+        }
+        taken = self.log.takeReceived(onlyFirst: false, where: matching)
+        return taken.match != nil
+      },
+      timeout: timeout
+    )
+    if exhaustive {
+      guard let first = self.log.received.first else {
+        self.fail(
+          """
+          Expected to receive \(expectedDescription), but received no action within \
+          \(timeout).
+
+          Fix: check the effect sends it, advance the test clock far enough, or pass a longer \
+          'timeout:'.
+          """,
+          at: location
+        )
+        return
+      }
+      taken = self.log.takeReceived(onlyFirst: true, where: matching)
+      if taken.match == nil {
+        let actual = self.log.takeReceived(onlyFirst: true, where: { _ in true }).match ?? first
+        let difference =
+          expected.flatMap { diff($0, actual.action, format: .proportional) }
+          .map { "\n\n\($0.indent())\n\n(Expected: −, Received: +)" } ?? ""
+        self.fail(
+          """
+          Received an unexpected action. Expected \(expectedDescription), received \
+          \(describeAction(actual.action)).\(difference)
+          """,
+          at: location
+        )
+        self.state = actual.after
+        return
+      }
+    }
+    guard let entry = taken.match else {
+      self.fail(
+        """
+        Expected to receive \(expectedDescription), but no matching action arrived within \
+        \(timeout).
+        """,
+        at: location
+      )
+      return
+    }
+    self.check(entry, updateStateToExpectedResult, at: location)
+  }
+
+  /// Compares the state after `entry` with what the test expects.
+  private func check(
+    _ entry: TestLog<State, Action>.Entry,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: Location
+  ) {
+    defer { self.state = entry.after }
+    do {
+      switch self.exhaustivity {
+      case .on:
+        var expected = entry.before
+        try updateStateToExpectedResult?(&expected)
+        self.compare(expected: expected, actual: entry.after, action: entry.action, at: location)
+      case .off:
+        var expected = entry.after
+        try updateStateToExpectedResult?(&expected)
+        self.compare(expected: expected, actual: entry.after, action: entry.action, at: location)
+      }
+    } catch {
+      self.fail("The 'assert' closure threw: \(error)", at: location)
+    }
+  }
+
+  private func compare(expected: State, actual: State, action: Action, at location: Location) {
+    guard expected != actual else { return }
+    let difference =
+      diff(expected, actual, format: .proportional) ?? "\(expected)\n  ≠\n\(actual)"
+    self.fail(
+      """
+      A state change does not match expectation after \(describeAction(action)):
+
+      \(difference.indent())
+
+      (Expected: −, Actual: +)
+      """,
+      at: location
+    )
+  }
+
+  private func waitForSent() async -> TestLog<State, Action>.Entry? {
+    var entry = self.log.takeSent()
+    if entry != nil { return entry }
+    _ = await self.wait(
+      until: {
+        entry = self.log.takeSent()
+        return entry != nil
+      },
+      timeout: self.timeout
+    )
+    return entry
+  }
+
+  /// Polls `condition` until it holds or `timeout` passes: first by yielding, then every
+  /// millisecond.
+  private func wait(until condition: () -> Bool, timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    var spins = 0
+    while !condition() {
+      if ContinuousClock.now >= deadline { return false }
+      if spins < 100 {
+        spins += 1
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+    }
+    return true
+  }
+
+  private func fail(_ message: String, at location: Location) {
+    reportIssue(
+      message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column
+    )
+  }
+}
+
+func describeAction<Action>(_ action: Action) -> String {
+  var output = ""
+  customDump(action, to: &output, maxDepth: 4)
+  return output
+}
+
+extension String {
+  fileprivate func indent() -> String {
+    self.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+      .joined(separator: "\n")
+  }
+}
