@@ -12,7 +12,9 @@ extension Reducer {
   /// reducer (which still sees the child) and then clears the state. Dismissal, however it
   /// happens, cancels the child's effects. A presented action or a `dismiss` arriving with
   /// nothing presented is reported as a warning and changes nothing.
-  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+  public func ifLet<DestinationState, DestinationAction,
+    Destination: Reducer<DestinationState, DestinationAction>
+  >(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: ActionPath<Action, PresentationAction<DestinationAction>>,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
@@ -21,10 +23,7 @@ extension Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) -> _PresentationReducer<Self, DestinationState, DestinationAction>
-  where
-    Action: CasePathable, Destination.State == DestinationState,
-    Destination.Action == DestinationAction
-  {
+  where Action: CasePathable {
     _PresentationReducer(
       parent: self, toPresentationState: toPresentationState,
       toPresentationAction: Action.casePath(toPresentationAction),

@@ -12,7 +12,9 @@ extension Reducer {
   /// adds the screen, then runs this reducer; `popFrom` runs this reducer (which still sees
   /// the screens) and then removes them. Removing a screen, however it happens, cancels its
   /// effects. An action for a missing screen is reported as a warning and changes nothing.
-  public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
+  public func forEach<DestinationState, DestinationAction,
+    Destination: Reducer<DestinationState, DestinationAction>
+  >(
     _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
     action toStackAction: ActionPath<Action, StackAction<DestinationState, DestinationAction>>,
     @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
@@ -21,10 +23,7 @@ extension Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) -> _StackReducer<Self, DestinationState, DestinationAction>
-  where
-    Action: CasePathable, Destination.State == DestinationState,
-    Destination.Action == DestinationAction
-  {
+  where Action: CasePathable {
     _StackReducer(
       parent: self, toStack: toStack, toStackAction: Action.casePath(toStackAction),
       destination: destination()._compiled(),

@@ -20,7 +20,10 @@ extension Reducer {
   /// Each element's effects are scoped to it: removing an element cancels them, and two
   /// elements using the same cancellation id do not cancel each other. An action for a missing
   /// id is reported as a warning and changes nothing.
-  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
+  public func forEach<
+    ID: Hashable & Sendable, ElementState, ElementAction,
+    Element: Reducer<ElementState, ElementAction>
+  >(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: ActionPath<Action, IdentifiedAction<ID, ElementAction>>,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
@@ -29,7 +32,7 @@ extension Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) -> _ForEachReducer<Self, ID, ElementState, ElementAction>
-  where Action: CasePathable, Element.State == ElementState, Element.Action == ElementAction {
+  where Action: CasePathable {
     _ForEachReducer(
       parent: self, toElements: toElements,
       toElementAction: Action.casePath(toElementAction), element: element()._compiled(),
@@ -52,7 +55,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, ElementS
     Parent.Action
   > {
     var elementEffect = Effect<Parent.Action>.none
-    if case .element(let id, let elementAction) = self.toElementAction.extract(from: action) {
+    if case .element(let id, let elementAction)? = self.toElementAction.extract(from: action) {
       if state[keyPath: self.toElements][id: id] == nil {
         runtimeWarn(
           """

@@ -16,16 +16,14 @@ import CasePaths
 ///
 /// The child's effects are mapped back into parent actions. Put `Scope` before a parent's own
 /// `Reduce` so the parent sees the state after the child changed it (TCA's order).
-public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
-  @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
-  @usableFromInline let child: any Reducer<Child.State, Child.Action>
+public struct Scope<ParentState, ParentAction>: Reducer {
+  @usableFromInline let run: (inout ParentState, ParentAction) -> Effect<ParentAction>
 
   /// Scopes with a case path literal (`\.child`): the fast form.
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: ActionPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: ActionPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ParentAction: CasePathable {
     self.init(
       state: toChildState, action: ParentAction.casePath(toChildAction), child: child
@@ -34,31 +32,31 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
   /// Scopes with any case key path, including chained ones.
   @_disfavoredOverload
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) {
     self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child)
   }
 
   /// Scopes with an explicit embed/extract pair.
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: AnyCasePath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) {
-    self.toChildState = toChildState
-    self.toChildAction = toChildAction
-    self.child = child()._compiled()
+    let child = child()._compiled()
+    self.run = { state, action in
+      guard let childAction = toChildAction.extract(from: action) else { return .none }
+      let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+      if case .none = effect.operation { return .none }
+      return effect._map { toChildAction.embed($0) }
+    }
   }
 
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
-    guard let childAction = self.toChildAction.extract(from: action) else { return .none }
-    let effect = self.child.reduce(into: &state[keyPath: self.toChildState], action: childAction)
-    if case .none = effect.operation { return .none }
-    let toChildAction = self.toChildAction
-    return effect._map { toChildAction.embed($0) }
+    self.run(&state, action)
   }
 }

@@ -1,0 +1,68 @@
+import Patchbay
+import PatchbayTesting
+import Testing
+
+private struct Parent: Reducer {
+  struct State: Equatable { var counter = Counter.State() }
+  @CasePathable enum Action { case counter(Counter.Action), other }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: \.counter) { Counter() }
+  }
+}
+
+private struct WrappingParent: Reducer {
+  struct State: Equatable { var counter = Counter.State() }
+  @CasePathable enum Action { case wrapped(Wrapped) }
+  @CasePathable enum Wrapped { case counter(Counter.Action) }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: \Action.Cases.wrapped.counter) { Counter() }
+  }
+}
+
+private struct Pinger: Reducer {
+  struct State: Equatable { var pinged = false }
+  @CasePathable enum Action: Equatable { case ping, pong }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .ping: return .send(.pong)
+    case .pong:
+      state.pinged = true
+      return .none
+    }
+  }
+}
+
+private struct PingerParent: Reducer {
+  struct State: Equatable { var child = Pinger.State() }
+  @CasePathable enum Action: Equatable { case child(Pinger.Action) }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.child, action: \.child) { Pinger() }
+  }
+}
+
+@Suite struct ScopeTests {
+  @Test func routesChildActionsThreeLevelsDeepAndParentSeesThemAfter() {
+    var state = Outer.State()
+    _ = Outer().reduce(into: &state, action: .middle(.inner(.counter(.increment))))
+    #expect(state.middle.inner.counter.count == 1)
+    #expect(state.childActionsSeen == 1)
+  }
+
+  @Test func ignoresOtherActions() {
+    var state = Parent.State(counter: Counter.State(count: 7))
+    _ = Parent().reduce(into: &state, action: .other)
+    #expect(state.counter.count == 7)
+  }
+
+  @Test func acceptsChainedCaseKeyPaths() {
+    var state = WrappingParent.State()
+    _ = WrappingParent().reduce(into: &state, action: .wrapped(.counter(.increment)))
+    #expect(state.counter.count == 1)
+  }
+
+  @Test func mapsChildEffectsToParentActions() async {
+    let store = TestStore(initialState: PingerParent.State()) { PingerParent() }
+    await store.send(.child(.ping))
+    await store.receive(.child(.pong)) { $0.child.pinged = true }
+  }
+}

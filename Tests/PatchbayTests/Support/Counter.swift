@@ -1,0 +1,39 @@
+import Patchbay
+
+/// The smallest feature: a count and a step.
+struct Counter: Reducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+    var step = 1
+  }
+
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case increment
+    case decrement
+    case setStep(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += state.step
+    case .decrement:
+      state.count -= state.step
+    case .setStep(let step):
+      state.step = step
+    }
+    return .none
+  }
+}
+
+/// Polls `condition` for up to `seconds`; for tests that wait on effects running on other
+/// threads.
+func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+  while !condition() {
+    if ContinuousClock.now >= deadline { return false }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return true
+}
