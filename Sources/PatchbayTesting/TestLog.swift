@@ -1,4 +1,4 @@
-@_spi(Internals) import Patchbay
+import Patchbay
 
 /// What a ``TestStore``'s reducer did, in order, for the test to assert.
 final class TestLog<State, Action>: @unchecked Sendable {

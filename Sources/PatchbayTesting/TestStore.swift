@@ -1,7 +1,7 @@
 import CustomDump
 import Dependencies
 import IssueReporting
-@_spi(Internals) import Patchbay
+import Patchbay
 
 /// A store for tests: send an action and describe how the state must change, then receive
 /// the actions effects feed back and describe those changes too.

@@ -4,10 +4,9 @@ import Synchronization
 ///
 /// Unlike `Mutex`, it holds values the compiler cannot prove sendable (generic state and
 /// actions); the lock is what makes sharing them safe.
-@_spi(Internals)
 public final class LockedValue<Value>: @unchecked Sendable {
-  private let mutex = Mutex<Void>(())
-  private var storage: Value
+  @usableFromInline let mutex = Mutex<Void>(())
+  @usableFromInline var storage: Value
 
   public init(_ value: Value) {
     self.storage = value
@@ -21,11 +20,6 @@ public final class LockedValue<Value>: @unchecked Sendable {
   /// Runs `body` with exclusive access to the value.
   @inlinable
   public func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    try self._withValue(body)
-  }
-
-  @usableFromInline
-  func _withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try self.mutex.withLock { _ in
       nonisolated(unsafe) let result = try body(&self.storage)
       return result

@@ -12,6 +12,7 @@ public typealias ActionPath<Root: CasePathable, Value> = KeyPath<
 
 extension CasePathable {
   /// The embed/extract pair an ``ActionPath`` names.
+  @inlinable
   static func casePath<Value>(_ path: ActionPath<Self, Value>) -> AnyCasePath<Self, Value> {
     Self.allCasePaths[keyPath: path]
   }

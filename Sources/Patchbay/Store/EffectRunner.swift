@@ -3,10 +3,12 @@
 /// `send` effects go straight to the store's queue; `run` effects start inline on the store's
 /// queue (see ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``) and are
 /// filed in ``EffectTasks`` until they end.
+@usableFromInline
 struct EffectRunner<Action>: Sendable {
   let tasks: EffectTasks
   let enqueue: @Sendable (Action) -> Void
 
+  @usableFromInline
   func start(_ effect: Effect<Action>) {
     switch effect.operation {
     case .none:

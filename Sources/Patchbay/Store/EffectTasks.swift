@@ -4,7 +4,6 @@ import Synchronization
 ///
 /// Every `run` effect gets a token when it starts. The token is filed under each cancellation
 /// id the effect is wrapped in, so `cancel(id:)` finds it, and is removed when the effect ends.
-@_spi(Internals)
 public final class EffectTasks: Sendable {
   private struct Registry {
     var nextToken = 0

@@ -1,12 +1,13 @@
 import Synchronization
 
 /// Callbacks told about new states, in the order they were added.
+@usableFromInline
 final class StateObservers<State>: @unchecked Sendable {
   private let table = LockedValue<(next: Int, callbacks: [(Int, (State) -> Void)])>((0, []))
-  private let count = Atomic<Int>(0)
+  @usableFromInline let count = Atomic<Int>(0)
 
   /// Whether anyone is listening; checked before copying state for them.
-  var isActive: Bool { self.count.load(ordering: .relaxed) > 0 }
+  @inlinable var isActive: Bool { self.count.load(ordering: .relaxed) > 0 }
 
   func add(_ callback: @escaping (State) -> Void) -> Int {
     self.table.withValue { table in
@@ -26,7 +27,7 @@ final class StateObservers<State>: @unchecked Sendable {
     }
   }
 
-  func notify(_ state: State) {
+  @usableFromInline func notify(_ state: State) {
     let callbacks = self.table.withValue { $0.callbacks }
     for (_, callback) in callbacks { callback(state) }
   }

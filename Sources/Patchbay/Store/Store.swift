@@ -19,9 +19,9 @@ import Dependencies
 /// > Important: Releasing the last reference to a store cancels its effects. Effects hold the
 /// > store weakly, so an effect never keeps a store alive.
 public final class Store<State, Action>: @unchecked Sendable {
-  private let root: StoreCore<State, Action>?
+  @usableFromInline let root: StoreCore<State, Action>?
   private let readState: () -> State
-  private let sendAction: (Action) -> Void
+  @usableFromInline let sendAction: (Action) -> Void
   private let addObserver: (@escaping (State) -> Void) -> StoreObservation
   private let owner: AnyObject
 
@@ -84,11 +84,6 @@ public final class Store<State, Action>: @unchecked Sendable {
   /// sent synchronously, has been reduced, unless another thread is draining the queue.
   @inlinable
   public func send(_ action: Action) {
-    self._send(action)
-  }
-
-  @usableFromInline
-  func _send(_ action: Action) {
     if let root = self.root {
       root.send(action)
     } else {

@@ -1,33 +1,37 @@
 import DequeModule
 import Dependencies
 
-/// The root of a store: the state, the serial action queue, and the running effects.
+/// The engine under ``Store`` and the test store: the state, the serial action queue, and the
+/// running effects. Use ``Store``; hosts and test tools build on this.
 ///
 /// One action is reduced at a time, in the order actions were sent. A send that arrives while
 /// an action is being reduced (from an effect, an observer, another thread) is queued and
 /// reduced by the thread already draining the queue, never recursively. The reducer runs under
 /// the queue's lock, so reading ``state`` from any thread is safe.
-@_spi(Internals)
 public final class StoreCore<State, Action>: @unchecked Sendable {
-  private struct Inbox {
-    var state: State
-    var queue = Deque<Action>(minimumCapacity: 16)
-    var isDraining = false
+  @usableFromInline
+  struct Inbox {
+    @usableFromInline var state: State
+    @usableFromInline var queue = Deque<Action>(minimumCapacity: 16)
+    @usableFromInline var isDraining = false
+
+    @usableFromInline init(state: State) { self.state = state }
   }
 
-  private enum Step {
+  @usableFromInline
+  enum Step {
     case next(Action)
     case done
     case effect(Effect<Action>, changed: State?)
   }
 
-  private let inbox: LockedValue<Inbox>
-  private let reducer: any Reducer<State, Action>
-  private let dependencies: DependencyValues?
-  private let isEqual: ((State, State) -> Bool)?
+  @usableFromInline let inbox: LockedValue<Inbox>
+  @usableFromInline let reducer: any Reducer<State, Action>
+  @usableFromInline let dependencies: DependencyValues?
+  @usableFromInline let isEqual: ((State, State) -> Bool)?
   public let effects = EffectTasks()
-  let observers = StateObservers<State>()
-  private var runner: EffectRunner<Action>!
+  @usableFromInline let observers = StateObservers<State>()
+  @usableFromInline var runner: EffectRunner<Action>!
 
   public init(
     initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?
@@ -59,6 +63,7 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
   }
 
   /// Queues `action`, and drains the queue unless another send already does.
+  @inlinable
   public func send(_ action: Action) {
     let first: Action? = self.inbox.withValue { inbox in
       if inbox.isDraining {
@@ -91,7 +96,8 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
 
   /// Reduces one action under the lock; when nothing follows from it, also takes the next
   /// queued action in the same critical section.
-  private func reduceOne(_ action: Action) -> Step {
+  @inlinable
+  func reduceOne(_ action: Action) -> Step {
     let watching = self.observers.isActive
     return self.inbox.withValue { inbox -> Step in
       let before: State? = watching ? inbox.state : nil

@@ -20,6 +20,7 @@ public struct Scope<ParentState, ParentAction>: Reducer {
   @usableFromInline let run: (inout ParentState, ParentAction) -> Effect<ParentAction>
 
   /// Scopes with a case path literal (`\.child`): the fast form.
+  @inlinable
   public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: ActionPath<ParentAction, ChildAction>,
@@ -41,6 +42,7 @@ public struct Scope<ParentState, ParentAction>: Reducer {
   }
 
   /// Scopes with an explicit embed/extract pair.
+  @inlinable
   public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: AnyCasePath<ParentAction, ChildAction>,

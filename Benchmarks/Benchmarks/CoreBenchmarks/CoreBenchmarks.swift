@@ -1,0 +1,75 @@
+import Benchmark
+import Patchbay
+
+// One process, one run: compare the rows with each other, not with another day's numbers.
+// Synchronous paths run 1,000 actions a sample (scalingFactor .kilo) so the clock's own cost
+// does not swamp them; the figures are per action. Round trips are one per sample, so their
+// percentiles are per round trip.
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .mallocCountTotal, .throughput],
+    timeUnits: .nanoseconds,
+    warmupIterations: 1_000,
+    maxDuration: .seconds(3),
+    maxIterations: 1_000_000
+  )
+  let perAction = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal, .throughput],
+    timeUnits: .nanoseconds,
+    warmupIterations: 100,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(3),
+    maxIterations: 100_000
+  )
+
+  Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
+    var state = Counter.State()
+    let reducer = Counter()
+    for _ in benchmark.scaledIterations {
+      blackHole(reducer.reduce(into: &state, action: .increment))
+    }
+    blackHole(state)
+  }
+
+  Benchmark("Store.send (Counter)", configuration: perAction) { benchmark in
+    let store = Store(initialState: Counter.State()) { Counter() }
+    for _ in benchmark.scaledIterations {
+      store.send(.increment)
+    }
+    blackHole(store)
+  }
+
+  Benchmark("Store.send, child action 3 scopes deep", configuration: perAction) { benchmark in
+    let store = Store(initialState: Level3.State()) { Level3() }
+    for _ in benchmark.scaledIterations {
+      store.send(.level2(.level1(.counter(.increment))))
+    }
+    blackHole(store)
+  }
+
+  Benchmark("effect round trip (run sends one action back)") { benchmark in
+    let completions = Completions()
+    let store = Store(initialState: RoundTrip.State()) { RoundTrip(completed: completions) }
+    for _ in benchmark.scaledIterations {
+      let target = completions.count.load(ordering: .acquiring) + 1
+      store.send(.start)
+      while completions.count.load(ordering: .acquiring) < target {}
+    }
+    blackHole(store)
+  }
+
+  Benchmark(
+    "effect round trip, effect suspends once (thread hop)",
+    configuration: .init(maxDuration: .seconds(3), maxIterations: 100_000)
+  ) { benchmark in
+    let completions = Completions()
+    let store = Store(initialState: RoundTrip.State()) { RoundTrip(completed: completions) }
+    for _ in benchmark.scaledIterations {
+      let target = completions.count.load(ordering: .acquiring) + 1
+      store.send(.startSuspending)
+      while completions.count.load(ordering: .acquiring) < target {}
+    }
+    blackHole(store)
+  }
+}

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks for Patchbay, kept out of the root package so that `swift build` there never
+// builds the benchmark tooling. Run with `make bench` (or `swift package benchmark` here).
+// SwiftPM names a path dependency after its folder, which is whatever the clone is called.
+let root = String(
+  #filePath.split(separator: "/").dropLast(2).last ?? "Patchbay"
+).lowercased()
+
+let package = Package(
+  name: "PatchbayBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(path: ".."),
+    .package(
+      url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
+      traits: ["MallocInterposer"]
+    ),
+  ],
+  targets: [
+    .executableTarget(
+      name: "CoreBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "Patchbay", package: root),
+      ],
+      path: "Benchmarks/CoreBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
