@@ -23,8 +23,35 @@ public struct _DependencyReducer<State, Action>: Reducer {
   let update: (inout DependencyValues) -> Void
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    withDependencies(self.update) {
+    let effect = withDependencies(self.update) {
       self.base.reduce(into: &state, action: action)
+    }
+    return effect.withDependencies(UncheckedBox(self.update))
+  }
+}
+
+extension Effect {
+  /// The same effect with every `run` operation seeing `update`d dependencies.
+  func withDependencies(_ update: UncheckedBox<(inout DependencyValues) -> Void>) -> Self {
+    switch self.operation {
+    case .none, .send, .cancel:
+      return self
+    case .run(let priority, let operation):
+      return Self(
+        .run(priority) { send in
+          await Dependencies.withDependencies(update.value) {
+            await operation(send)
+          }
+        }
+      )
+    case .merge(let effects):
+      return Self(.merge(effects.map { $0.withDependencies(update) }))
+    case .concatenate(let effects):
+      return Self(.concatenate(effects.map { $0.withDependencies(update) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        .cancellable(id: id, cancelInFlight: cancelInFlight, effect.withDependencies(update))
+      )
     }
   }
 }

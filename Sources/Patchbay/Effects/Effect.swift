@@ -1,4 +1,3 @@
-import Dependencies
 import IssueReporting
 
 /// Work a reducer asks the store to do after it changed the state: send more actions, run
@@ -67,10 +66,14 @@ extension Effect {
   /// Errors other than cancellation go to `handler`; without one they are reported as issues
   /// (a test failure in tests, a runtime warning in apps) naming this call's file and line.
   ///
+  /// The operation sees the store's dependencies, including overrides from
+  /// ``Reducer/dependency(_:_:)`` around the reducer that returned it.
+  ///
   /// > Important: The operation starts on the store's queue and runs there until its first
   /// > suspension point (an `await` that really waits); it continues on the global executor
   /// > after that. Starting inline is what makes an effect round trip cost about a microsecond
   /// > rather than a thread hop. Do slow synchronous work after an `await`, not before it.
+  @inlinable
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -80,35 +83,45 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    withEscapedDependencies { dependencies in
-      Self(
-        .run(priority) { send in
-          await dependencies.yield {
-            do {
-              try await operation(send)
-            } catch is CancellationError {
-              return
-            } catch {
-              if Task.isCancelled { return }
-              if let handler {
-                await handler(error, send)
-              } else {
-                reportIssue(
-                  """
-                  An 'Effect.run' threw an unhandled error: \(error)
-
-                  Every error an effect can throw should be turned into an action: pass \
-                  'catch:' to 'Effect.run', or catch it inside the operation.
-                  """,
-                  fileID: fileID, filePath: filePath, line: line, column: column
-                )
-              }
-            }
-          }
+    Self(
+      .run(priority) { send in
+        do {
+          try await operation(send)
+        } catch {
+          await _handleEffectError(
+            error, handler, send, fileID: fileID, filePath: filePath, line: line, column: column
+          )
         }
-      )
-    }
+      }
+    )
   }
+}
+
+/// Gives an error thrown by an `Effect.run` to its handler, or reports it.
+@usableFromInline
+func _handleEffectError<Action>(
+  _ error: any Error,
+  _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+  _ send: Send<Action>,
+  fileID: StaticString,
+  filePath: StaticString,
+  line: UInt,
+  column: UInt
+) async {
+  if error is CancellationError || Task.isCancelled { return }
+  if let handler {
+    await handler(error, send)
+    return
+  }
+  reportIssue(
+    """
+    An 'Effect.run' threw an unhandled error: \(error)
+
+    Every error an effect can throw should be turned into an action: pass 'catch:' to \
+    'Effect.run', or catch it inside the operation.
+    """,
+    fileID: fileID, filePath: filePath, line: line, column: column
+  )
 }
 
 /// The identity of a cancellable effect: any hashable, sendable value.

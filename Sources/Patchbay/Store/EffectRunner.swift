@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Starts the effects a reducer returned, for one store.
 ///
 /// `send` effects go straight to the store's queue; `run` effects start inline on the store's
@@ -5,10 +7,16 @@
 /// filed in ``EffectTasks`` until they end.
 @usableFromInline
 struct EffectRunner<Action>: Sendable {
-  let tasks: EffectTasks
-  let enqueue: @Sendable (Action) -> Void
+  @usableFromInline let tasks: EffectTasks
+  @usableFromInline let enqueue: @Sendable (Action) -> Void
 
   @usableFromInline
+  init(tasks: EffectTasks, enqueue: @escaping @Sendable (Action) -> Void) {
+    self.tasks = tasks
+    self.enqueue = enqueue
+  }
+
+  @inlinable
   func start(_ effect: Effect<Action>) {
     switch effect.operation {
     case .none:
@@ -20,7 +28,8 @@ struct EffectRunner<Action>: Sendable {
     }
   }
 
-  private func start(_ effect: Effect<Action>, ids: [EffectID]) {
+  @inlinable
+  func start(_ effect: Effect<Action>, ids: [EffectID]) {
     switch effect.operation {
     case .none:
       return
@@ -45,25 +54,38 @@ struct EffectRunner<Action>: Sendable {
     }
   }
 
-  /// Starts `operation` as a filed task; returns it, or nil when nothing was started.
+  /// Starts `operation` inline as a task; files it if it is still running when its
+  /// synchronous part returns. Returns the task, or nil when the store is gone.
+  @inlinable
   @discardableResult
-  private func spawn(
+  func spawn(
     priority: TaskPriority?, ids: [EffectID],
     _ operation: @escaping @Sendable (Send<Action>) async -> Void
   ) -> Task<Void, Never>? {
-    guard let token = self.tasks.begin(ids: ids) else { return nil }
     let tasks = self.tasks
+    guard !tasks.closed.load(ordering: .acquiring) else { return nil }
+    let lifetime = EffectLifetime()
     let send = Send<Action>(send: self.enqueue)
     let task = Task.immediate(priority: priority) {
       await operation(send)
+      if let token = lifetime.finish() { tasks.end(token) }
+    }
+    if lifetime.isFinished { return task }
+    guard let token = tasks.begin(ids: ids) else {
+      task.cancel()
+      return nil
+    }
+    if lifetime.file(token) {
+      tasks.attach(task, to: token)
+    } else {
       tasks.end(token)
     }
-    tasks.attach(task, to: token)
     return task
   }
 
   /// Starts every part of `effect` as filed tasks and waits for all of them.
-  private func awaitAll(_ effect: Effect<Action>, ids: [EffectID]) async {
+  @usableFromInline
+  func awaitAll(_ effect: Effect<Action>, ids: [EffectID]) async {
     switch effect.operation {
     case .none:
       return

@@ -2,8 +2,10 @@ import Synchronization
 
 /// The running effects of one store, by cancellation id.
 ///
-/// Every `run` effect gets a token when it starts. The token is filed under each cancellation
-/// id the effect is wrapped in, so `cancel(id:)` finds it, and is removed when the effect ends.
+/// A `run` effect that is still running after its synchronous start gets a token, filed under
+/// each cancellation id the effect is wrapped in, so `cancel(id:)` finds it; the token is
+/// removed when the effect ends. Effects that finish during their synchronous start are never
+/// filed, which keeps the common round trip free of locks.
 public final class EffectTasks: Sendable {
   private struct Registry {
     var nextToken = 0
@@ -16,12 +18,14 @@ public final class EffectTasks: Sendable {
 
   private let registry = Mutex(Registry())
   private let running = Atomic<Int>(0)
+  @usableFromInline let closed = Atomic<Bool>(false)
 
   /// How many effects are running now.
   public var count: Int { self.running.load(ordering: .acquiring) }
 
   /// Files a new effect under `ids` before it starts; returns its token, or nil when the store
   /// is gone and nothing may start.
+  @usableFromInline
   func begin(ids: [EffectID]) -> Int? {
     self.registry.withLock { registry in
       guard !registry.isClosed else { return nil }
@@ -36,6 +40,7 @@ public final class EffectTasks: Sendable {
 
   /// Keeps the task of a started effect so it can be cancelled; a task that already finished
   /// is not kept.
+  @usableFromInline
   func attach(_ task: Task<Void, Never>, to token: Int) {
     let cancelNow = self.registry.withLock { registry -> Bool in
       guard registry.idsByToken[token] != nil else { return false }
@@ -47,6 +52,7 @@ public final class EffectTasks: Sendable {
   }
 
   /// Marks an effect finished.
+  @usableFromInline
   func end(_ token: Int) {
     self.registry.withLock { registry in
       guard let ids = registry.idsByToken.removeValue(forKey: token) else { return }
@@ -61,6 +67,7 @@ public final class EffectTasks: Sendable {
   }
 
   /// Cancels every running effect filed under `id`.
+  @usableFromInline
   func cancel(id: EffectID) {
     let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
       guard let tokens = registry.tokensByID[id] else { return [] }
@@ -80,12 +87,49 @@ public final class EffectTasks: Sendable {
   /// Cancels every running effect; with `close`, no new effect may start afterwards.
   public func cancelAll(close: Bool = false) {
     let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
-      if close { registry.isClosed = true }
+      if close {
+        registry.isClosed = true
+        self.closed.store(true, ordering: .releasing)
+      }
       for token in registry.idsByToken.keys where registry.tasks[token] == nil {
         registry.cancelledBeforeStart.insert(token)
       }
       return Array(registry.tasks.values)
     }
     for task in tasks { task.cancel() }
+  }
+}
+
+/// Whether a started effect has finished, or the token it was filed under.
+///
+/// The effect and the code that started it race to settle it: the effect marks itself
+/// finished; the starter, if the effect is still running, files it and records the token.
+/// Whoever loses the race ends the token.
+@usableFromInline
+final class EffectLifetime: Sendable {
+  @usableFromInline static var running: Int { -1 }
+  @usableFromInline static var finished: Int { -2 }
+  @usableFromInline let state = Atomic<Int>(EffectLifetime.running)
+
+  @inlinable init() {}
+
+  /// Called by the effect when it ends; returns the token to end, if the starter filed it.
+  @inlinable
+  func finish() -> Int? {
+    let (exchanged, token) = self.state.compareExchange(
+      expected: Self.running, desired: Self.finished, ordering: .acquiringAndReleasing
+    )
+    return exchanged ? nil : token
+  }
+
+  @inlinable
+  var isFinished: Bool { self.state.load(ordering: .acquiring) == Self.finished }
+
+  /// Called by the starter with the token it filed; false when the effect finished first.
+  @inlinable
+  func file(_ token: Int) -> Bool {
+    self.state.compareExchange(
+      expected: Self.running, desired: token, ordering: .acquiringAndReleasing
+    ).exchanged
   }
 }

@@ -9,7 +9,7 @@ final class StateObservers<State>: @unchecked Sendable {
   /// Whether anyone is listening; checked before copying state for them.
   @inlinable var isActive: Bool { self.count.load(ordering: .relaxed) > 0 }
 
-  func add(_ callback: @escaping (State) -> Void) -> Int {
+  @usableFromInline func add(_ callback: @escaping (State) -> Void) -> Int {
     self.table.withValue { table in
       let token = table.next
       table.next += 1
@@ -19,7 +19,7 @@ final class StateObservers<State>: @unchecked Sendable {
     }
   }
 
-  func remove(_ token: Int) {
+  @usableFromInline func remove(_ token: Int) {
     self.table.withValue { table in
       let before = table.callbacks.count
       table.callbacks.removeAll { $0.0 == token }

@@ -20,10 +20,10 @@ import Dependencies
 /// > store weakly, so an effect never keeps a store alive.
 public final class Store<State, Action>: @unchecked Sendable {
   @usableFromInline let root: StoreCore<State, Action>?
-  private let readState: () -> State
+  @usableFromInline let readState: () -> State
   @usableFromInline let sendAction: (Action) -> Void
-  private let addObserver: (@escaping (State) -> Void) -> StoreObservation
-  private let owner: AnyObject
+  @usableFromInline let addObserver: (@escaping (State) -> Void) -> StoreObservation
+  @usableFromInline let owner: AnyObject
 
   /// Creates a store running `reducer`, with dependencies optionally overridden for the
   /// reducer and every effect it starts.
@@ -35,6 +35,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   ///   $0.continuousClock = ImmediateClock()
   /// }
   /// ```
+  @inlinable
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -51,7 +52,8 @@ public final class Store<State, Action>: @unchecked Sendable {
     )
   }
 
-  init(core: StoreCore<State, Action>) {
+  @inlinable
+  public init(core: StoreCore<State, Action>) {
     self.root = core
     self.owner = core
     self.readState = { core.state }
@@ -156,6 +158,7 @@ public final class Store<State, Action>: @unchecked Sendable {
 public final class StoreObservation: Sendable {
   private let onCancel: LockedValue<(@Sendable () -> Void)?>
 
+  @usableFromInline
   init(_ onCancel: @escaping @Sendable () -> Void) {
     self.onCancel = LockedValue(onCancel)
   }

@@ -33,6 +33,7 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
   @usableFromInline let observers = StateObservers<State>()
   @usableFromInline var runner: EffectRunner<Action>!
 
+  @inlinable
   public init(
     initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?
   ) {
@@ -81,7 +82,12 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
       case .done:
         return
       case .effect(let effect, let changed):
-        self.runner.start(effect)
+        if let dependencies = self.dependencies {
+          // Effects start inline, so they inherit the store's dependencies from here.
+          DependencyValues.$_current.withValue(dependencies) { self.runner.start(effect) }
+        } else {
+          self.runner.start(effect)
+        }
         if let changed { self.observers.notify(changed) }
         let next: Action? = self.inbox.withValue { inbox in
           if let next = inbox.queue.popFirst() { return next }
@@ -124,6 +130,7 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
 }
 
 /// `==` for `T` when it is `Equatable`, found at run time.
+@usableFromInline
 func equalityCheck<T>(_: T.Type) -> ((T, T) -> Bool)? {
   guard let equatable = T.self as? any Equatable.Type else { return nil }
   func open<E: Equatable>(_: E.Type) -> (T, T) -> Bool {

@@ -49,11 +49,25 @@ public struct Scope<ParentState, ParentAction>: Reducer {
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) {
     let child = child()._compiled()
-    self.run = { state, action in
-      guard let childAction = toChildAction.extract(from: action) else { return .none }
-      let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
-      if case .none = effect.operation { return .none }
-      return effect._map { toChildAction.embed($0) }
+    if let offset = MemoryLayout<ParentState>.offset(of: toChildState) {
+      // A stored property: reach it by its offset instead of through the key path runtime.
+      self.run = { state, action in
+        guard let childAction = toChildAction.extract(from: action) else { return .none }
+        let effect = withUnsafeMutablePointer(to: &state) { parent in
+          let childState = UnsafeMutableRawPointer(parent).advanced(by: offset)
+            .assumingMemoryBound(to: ChildState.self)
+          return child.reduce(into: &childState.pointee, action: childAction)
+        }
+        if case .none = effect.operation { return .none }
+        return effect._map { toChildAction.embed($0) }
+      }
+    } else {
+      self.run = { state, action in
+        guard let childAction = toChildAction.extract(from: action) else { return .none }
+        let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+        if case .none = effect.operation { return .none }
+        return effect._map { toChildAction.embed($0) }
+      }
     }
   }
 
