@@ -40,6 +40,21 @@ private struct PingerParent: Reducer {
   }
 }
 
+private struct ComputedParent: Reducer {
+  struct State: Equatable {
+    var storage = [0]
+    /// A computed child: Scope goes through the key path instead of a stored offset.
+    var counter: Counter.State {
+      get { Counter.State(count: self.storage[0]) }
+      set { self.storage[0] = newValue.count }
+    }
+  }
+  @CasePathable enum Action { case counter(Counter.Action) }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: \.counter) { Counter() }
+  }
+}
+
 @Suite struct ScopeTests {
   @Test func routesChildActionsThreeLevelsDeepAndParentSeesThemAfter() {
     var state = Outer.State()
@@ -52,6 +67,13 @@ private struct PingerParent: Reducer {
     var state = Parent.State(counter: Counter.State(count: 7))
     _ = Parent().reduce(into: &state, action: .other)
     #expect(state.counter.count == 7)
+  }
+
+  @Test func scopesComputedChildState() {
+    var state = ComputedParent.State()
+    _ = ComputedParent().reduce(into: &state, action: .counter(.increment))
+    _ = ComputedParent().reduce(into: &state, action: .counter(.increment))
+    #expect(state.storage == [2])
   }
 
   @Test func acceptsChainedCaseKeyPaths() {
