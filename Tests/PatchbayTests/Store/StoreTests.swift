@@ -94,25 +94,7 @@ private struct OptionalParent: Reducer {
   }
 
   @Test func tenThousandActionsFromOneEffectArriveInOrder() async {
-    struct Sink: Reducer {
-      struct State: Equatable { var received: [Int] = [] }
-      enum Action: Equatable { case start, value(Int) }
-      func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .start:
-          return .run { send in
-            for i in 0..<10_000 {
-              await send(.value(i))
-              if i % 100 == 0 { await Task.yield() }
-            }
-          }
-        case .value(let i):
-          state.received.append(i)
-          return .none
-        }
-      }
-    }
-    let store = Store(initialState: Sink.State()) { Sink() }
+    let store = Store(initialState: SinkChild.State()) { SinkChild() }
     store.send(.start)
     #expect(await eventually { store.state.received.count == 10_000 })
     #expect(store.state.received == Array(0..<10_000))
@@ -156,7 +138,6 @@ private struct OptionalParent: Reducer {
         }
       }
     }
-    let cancelled = Mutex(false)
     weak var weakStore: Store<Ticker.State, Ticker.Action>?
     do {
       let store = Store(initialState: Ticker.State()) {
@@ -165,7 +146,6 @@ private struct OptionalParent: Reducer {
       weakStore = store
       store.send(.start)
       #expect(await eventually { store.state.ticks > 2 })
-      _ = cancelled
     }
     #expect(weakStore == nil)
   }
