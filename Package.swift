@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "Patchbay", targets: ["Patchbay"]),
     .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
+    .library(name: "PatchbayABI", targets: ["PatchbayABI"]),
+    .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -41,6 +43,11 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The plugin ABI: `include/patchbay.h` and C helpers for the value encoding.
+    .target(name: "PatchbayABI"),
+    // The value encoding of actions and state, in Swift: bytes, action text, JSON, Codable.
+    .target(name: "PatchbayEncoding"),
+    .testTarget(name: "PatchbayEncodingTests", dependencies: ["PatchbayEncoding", "PatchbayABI"]),
     .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
   ],

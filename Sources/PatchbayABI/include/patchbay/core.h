@@ -1,0 +1,74 @@
+/*
+ * patchbay/core.h — versions, status codes and the output writer.
+ *
+ * Part of the Patchbay plugin ABI. Include <patchbay.h>, not this file.
+ */
+#ifndef PATCHBAY_CORE_H
+#define PATCHBAY_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "PBAY" in little-endian ASCII. Every plugin descriptor starts with it. */
+#define PATCHBAY_MAGIC 0x59414250u
+
+/*
+ * The ABI version this header describes.
+ *
+ * MAJOR changes break compatibility: a host refuses a plugin of another major.
+ * MINOR changes only append: new fields at the end of structs (found through each struct's
+ * leading `struct_size`), new functions in vtables, new service ids. A host reads no field
+ * past a struct's `struct_size`, so older plugins keep working with newer hosts.
+ */
+#define PATCHBAY_ABI_MAJOR 1u
+#define PATCHBAY_ABI_MINOR 0u
+
+/*
+ * Thread annotations, as in CLAP. Every function pointer in the ABI carries one:
+ *
+ * [main-thread]  Called from the host's serial app queue: never concurrently with another
+ *                [main-thread] call into the same plugin, always in the order the host
+ *                decided. Not necessarily the same OS thread each time.
+ * [audio-thread] Called from the realtime audio thread. Must not lock, allocate, block, log
+ *                or call back into the host, except the functions marked [audio-thread].
+ * [thread-safe]  May be called from any thread, at any time, concurrently.
+ */
+
+/* Result of a call across the ABI. On failure the callee also reports a one-line reason
+ * through the host's `error` function (see pb_host). */
+typedef enum pb_status {
+  PB_OK = 0,
+  /* Bytes or text could not be decoded (an action, a state). */
+  PB_ERR_DECODE = 1,
+  /* An argument was out of range or NULL where not allowed. */
+  PB_ERR_INVALID = 2,
+  /* The callee does not support this (for example migrating from an unknown schema). */
+  PB_ERR_UNSUPPORTED = 3,
+  /* Anything else; the reported reason says what. */
+  PB_ERR_FAILED = 4,
+} pb_status;
+
+/*
+ * An output stream the caller provides; the callee writes its result into it.
+ *
+ * Used for every variable-size output (state bytes, rendered text, encoded actions), so no
+ * buffer is ever freed by the other side's allocator. `write` returns how many bytes it took;
+ * a short write is allowed and the writer is then full: the callee stops and returns
+ * PB_ERR_FAILED. The writer is valid for the duration of the call it is passed to.
+ */
+typedef struct pb_writer {
+  uint32_t struct_size; /* sizeof(pb_writer) */
+  void *context;        /* The caller's; passed back to `write`. */
+  /* [same thread as the call the writer was passed to] */
+  size_t (*write)(void *context, const void *bytes, size_t length);
+} pb_writer;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHBAY_CORE_H */

@@ -1,0 +1,104 @@
+/*
+ * patchbay/feature.h — a feature: its description and the functions the host calls.
+ *
+ * Part of the Patchbay plugin ABI. Include <patchbay.h>, not this file.
+ */
+#ifndef PATCHBAY_FEATURE_H
+#define PATCHBAY_FEATURE_H
+
+#include "host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * One field of an action: `by` in `setStep(by: 5)`.
+ *
+ * `type` is one of "int", "double", "bool", "string" (the value tags of patchbay/value.h).
+ * Unlabeled fields are named "_0", "_1", ….
+ */
+typedef struct pb_field_desc {
+  uint32_t struct_size;
+  const char *name;
+  const char *type;
+} pb_field_desc;
+
+/* One action a feature understands, for `inspect`, the CLI and parents. */
+typedef struct pb_action_desc {
+  uint32_t struct_size;
+  const char *name;    /* "setStep" */
+  const char *summary; /* One line for people; may be NULL. */
+  uint32_t field_count;
+  const pb_field_desc *const *fields;
+} pb_action_desc;
+
+/*
+ * The functions of a feature. The host calls them; every pointer carries its thread.
+ *
+ * Instances are opaque to the host (`void *instance`). State crosses the ABI only as bytes in
+ * the value encoding (patchbay/value.h), so any version of a feature can restore any other
+ * version's snapshot through `migrate`.
+ */
+typedef struct pb_feature_vtable {
+  uint32_t struct_size;
+
+  /* [main-thread] Creates an instance: from the feature's initial state when `state` is NULL,
+   * else from snapshot bytes of this feature's current schema. Returns NULL on failure,
+   * after reporting why through `host->error`. `host` stays valid until `destroy`. */
+  void *(*create)(const pb_host *host, const uint8_t *state, size_t length);
+
+  /* [main-thread] Cancels the instance's effects and frees it. */
+  void (*destroy)(void *instance);
+
+  /* [main-thread] Applies an encoded action. Effects the reducer starts run inside the plugin
+   * and send their actions back through `host->send`. On PB_ERR_DECODE the state is
+   * unchanged. */
+  pb_status (*reduce)(void *instance, const uint8_t *action, size_t length);
+
+  /* [main-thread] Writes the state, in the value encoding, to `out`. */
+  pb_status (*snapshot)(void *instance, const pb_writer *out);
+
+  /* [main-thread] Writes the state as text for people (the view) to `out`: UTF-8, lines. */
+  pb_status (*render)(void *instance, const pb_writer *out);
+
+  /* [thread-safe] Turns the text form of an action (`setStep(by: 5)`) into its encoding. */
+  pb_status (*parse_action)(const pb_host *host, const char *text, size_t length,
+                            const pb_writer *out);
+
+  /* [thread-safe] Turns an encoded action into its text form. */
+  pb_status (*format_action)(const pb_host *host, const uint8_t *action, size_t length,
+                             const pb_writer *out);
+
+  /* [main-thread] Cancels every effect the instance is running; later sends from them are
+   * dropped. The state is kept. */
+  void (*cancel_effects)(void *instance);
+
+  /* [main-thread] Optional (NULL when absent). Turns snapshot bytes of an older schema
+   * `from_schema` into bytes of the current one, written to `out`. Returns
+   * PB_ERR_UNSUPPORTED for a schema it cannot migrate. */
+  pb_status (*migrate)(const pb_host *host, uint32_t from_schema, const uint8_t *state,
+                       size_t length, const pb_writer *out);
+
+  /* [audio-thread] Optional (NULL when absent). Renders `frame_count` interleaved frames of
+   * `channel_count` channels into `frames`, adding to what is there. Realtime rules apply. */
+  void (*process)(void *instance, float *frames, uint32_t frame_count, uint32_t channel_count);
+} pb_feature_vtable;
+
+/* A feature a plugin provides. */
+typedef struct pb_feature_desc {
+  uint32_t struct_size;
+  const char *id;      /* Reverse-DNS, unique among loaded plugins: "dev.patchbay.counter". */
+  const char *name;    /* For people: "Counter". */
+  const char *summary; /* One line for people; may be NULL. */
+  uint32_t state_schema_version; /* Bumped when the state's encoding changes. */
+  uint32_t action_count;
+  const pb_action_desc *const *actions;
+  const pb_feature_vtable *vtable;
+} pb_feature_desc;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHBAY_FEATURE_H */

@@ -1,0 +1,72 @@
+/*
+ * patchbay/host.h — what the host gives a plugin: services, sending, errors, logging.
+ *
+ * Part of the Patchbay plugin ABI. Include <patchbay.h>, not this file.
+ */
+#ifndef PATCHBAY_HOST_H
+#define PATCHBAY_HOST_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pb_log_level {
+  PB_LOG_DEBUG = 0,
+  PB_LOG_INFO = 1,
+  PB_LOG_WARNING = 2,
+  PB_LOG_ERROR = 3,
+} pb_log_level;
+
+/* Service ids a host may offer through `get_service`. Each names a table whose layout is
+ * fixed for that version; a new version gets a new id ("patchbay.log/2"). */
+#define PB_SERVICE_LOG "patchbay.log/1"
+#define PB_SERVICE_CLOCK "patchbay.clock/1"
+#define PB_SERVICE_AUDIO "patchbay.audio/1"
+#define PB_SERVICE_MIDI "patchbay.midi/1"
+#define PB_SERVICE_FUNCTIONS "patchbay.functions/1"
+
+/* "patchbay.clock/1": monotonic time. */
+typedef struct pb_clock_service {
+  uint32_t struct_size;
+  /* [thread-safe][audio-thread] Nanoseconds of CLOCK_MONOTONIC. */
+  uint64_t (*now_ns)(void);
+} pb_clock_service;
+
+/*
+ * The host, as one feature instance sees it.
+ *
+ * The host passes one to `create` (for that instance, valid until `destroy` returns) and to
+ * the instance-free calls (`parse_action`, `format_action`, `migrate`; valid for the call).
+ * The plugin keeps the pointer; it never copies or frees the struct.
+ */
+typedef struct pb_host {
+  uint32_t struct_size; /* sizeof(pb_host) at the host's ABI version */
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  void *host_data; /* The host's; the plugin must not touch it. */
+
+  /* [thread-safe] The table of a service by versioned id, or NULL when the host does not
+   * offer it. The table lives as long as the host. */
+  const void *(*get_service)(const struct pb_host *host, const char *service_id);
+
+  /* [thread-safe] Sends an encoded action (see patchbay/value.h) to this instance through the
+   * host's queue: it is reduced later, in order with everything else the host queues. The
+   * bytes are copied before `send` returns. Does nothing after the instance was destroyed or
+   * its effects cancelled. */
+  void (*send)(const struct pb_host *host, const uint8_t *action, size_t length);
+
+  /* [thread-safe] Reports why the current call failed: one line, UTF-8, naming what was
+   * wrong and what to do. Copied before return. */
+  void (*error)(const struct pb_host *host, const char *message);
+
+  /* [thread-safe] Writes a line to the host's log. Copied before return. */
+  void (*log)(const struct pb_host *host, pb_log_level level, const char *message);
+} pb_host;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHBAY_HOST_H */

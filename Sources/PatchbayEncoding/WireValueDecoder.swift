@@ -1,0 +1,260 @@
+/// Turns ``WireValue``s back into `Decodable` values; the inverse of ``WireValueEncoder``.
+///
+/// ```swift
+/// let state = try WireValueDecoder().decode(Counter.State.self, from: value)
+/// let action = try WireValueDecoder().decodeAction(Counter.Action.self, from: .case("increment", []))
+/// ```
+///
+/// Errors name the field path and what was expected: `field 'by': expected an int, found a
+/// string`.
+public struct WireValueDecoder: Sendable {
+  public init() {}
+
+  public func decode<T: Decodable>(_ type: T.Type, from value: WireValue) throws -> T {
+    try decodeValue(type, from: value, at: [])
+  }
+
+  /// Decodes an enum value from its case form (see ``WireValueEncoder/encodeAction(_:)``).
+  public func decodeAction<T: Decodable>(_ type: T.Type, from value: WireValue) throws -> T {
+    if case .case(let name, let fields) = value {
+      return try self.decode(type, from: .record([WireValue.Field(name, .record(fields))]))
+    }
+    return try self.decode(type, from: value)
+  }
+}
+
+/// A decoding failure, described for people: the field path and the mismatch.
+public struct WireValueDecodingError: Error, CustomStringConvertible {
+  public let path: String
+  public let reason: String
+
+  public var description: String {
+    self.path.isEmpty ? self.reason : "field '\(self.path)': \(self.reason)"
+  }
+}
+
+private func pathText(_ path: [any CodingKey]) -> String {
+  path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+}
+
+private func mismatch(_ expected: String, _ value: WireValue, at path: [any CodingKey]) -> any Error
+{
+  WireValueDecodingError(
+    path: pathText(path), reason: "expected \(expected), found \(article(value.kindName))"
+  )
+}
+
+private func article(_ kind: String) -> String {
+  (kind.first.map { "aeiou".contains($0) } ?? false) ? "an \(kind)" : "a \(kind)"
+}
+
+private func decodeValue<T: Decodable>(_ type: T.Type, from value: WireValue, at path: [any CodingKey])
+  throws -> T
+{
+  if let primitive = try decodePrimitive(type, from: value, at: path) { return primitive }
+  return try T(from: ValueDecoder(value: value, codingPath: path))
+}
+
+private func integer<I: FixedWidthInteger>(_: I.Type, from value: WireValue, at path: [any CodingKey])
+  throws -> I
+{
+  guard case .int(let int) = value else { throw mismatch("an int", value, at: path) }
+  guard let result = I(exactly: int) else {
+    throw WireValueDecodingError(path: pathText(path), reason: "\(int) does not fit \(I.self)")
+  }
+  return result
+}
+
+private func decodePrimitive<T>(_ type: T.Type, from value: WireValue, at path: [any CodingKey])
+  throws -> T?
+{
+  switch type {
+  case is Bool.Type:
+    guard case .bool(let bool) = value else { throw mismatch("a bool", value, at: path) }
+    return bool as? T
+  case is String.Type:
+    guard case .string(let string) = value else { throw mismatch("a string", value, at: path) }
+    return string as? T
+  case is Double.Type, is Float.Type:
+    let double: Double
+    switch value {
+    case .double(let value): double = value
+    case .int(let value): double = Double(value)
+    default: throw mismatch("a double", value, at: path)
+    }
+    return (type is Float.Type ? Float(double) as Any : double as Any) as? T
+  case is Int.Type: return try integer(Int.self, from: value, at: path) as? T
+  case is Int8.Type: return try integer(Int8.self, from: value, at: path) as? T
+  case is Int16.Type: return try integer(Int16.self, from: value, at: path) as? T
+  case is Int32.Type: return try integer(Int32.self, from: value, at: path) as? T
+  case is Int64.Type: return try integer(Int64.self, from: value, at: path) as? T
+  case is UInt.Type: return try integer(UInt.self, from: value, at: path) as? T
+  case is UInt8.Type: return try integer(UInt8.self, from: value, at: path) as? T
+  case is UInt16.Type: return try integer(UInt16.self, from: value, at: path) as? T
+  case is UInt32.Type: return try integer(UInt32.self, from: value, at: path) as? T
+  case is UInt64.Type: return try integer(UInt64.self, from: value, at: path) as? T
+  default: return nil
+  }
+}
+
+private struct ValueDecoder: Decoder {
+  let value: WireValue
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    switch self.value {
+    case .record(let fields):
+      return KeyedDecodingContainer(
+        KeyedValueDecoder<Key>(fields: fields, codingPath: self.codingPath)
+      )
+    case .case(let name, let fields):
+      // An enum value nested inside a state or action.
+      return KeyedDecodingContainer(
+        KeyedValueDecoder<Key>(
+          fields: [WireValue.Field(name, .record(fields))], codingPath: self.codingPath
+        )
+      )
+    default:
+      throw mismatch("a record", self.value, at: self.codingPath)
+    }
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .list(let values) = self.value else {
+      throw mismatch("a list", self.value, at: self.codingPath)
+    }
+    return UnkeyedValueDecoder(values: values, codingPath: self.codingPath)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    SingleValueDecoder(value: self.value, codingPath: self.codingPath)
+  }
+}
+
+private struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let fields: [WireValue.Field]
+  let codingPath: [any CodingKey]
+
+  var allKeys: [Key] { self.fields.compactMap { Key(stringValue: $0.name) } }
+
+  func contains(_ key: Key) -> Bool { self.fields.contains { $0.name == key.stringValue } }
+
+  func field(_ key: Key) throws -> WireValue {
+    guard let field = self.fields.first(where: { $0.name == key.stringValue }) else {
+      let known = self.fields.map { "'\($0.name)'" }.joined(separator: ", ")
+      throw WireValueDecodingError(
+        path: pathText(self.codingPath + [key]),
+        reason: "missing (the value has \(known.isEmpty ? "no fields" : known))"
+      )
+    }
+    return field.value
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool {
+    (try? self.field(key)) == .nil
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try decodeValue(type, from: try self.field(key), at: self.codingPath + [key])
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard self.contains(key), let value = try? self.field(key), value != .nil else { return nil }
+    return try decodeValue(type, from: value, at: self.codingPath + [key])
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+    throws -> KeyedDecodingContainer<NestedKey>
+  {
+    try ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
+      .container(keyedBy: type)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
+      .unkeyedContainer()
+  }
+
+  func superDecoder() throws -> any Decoder {
+    ValueDecoder(value: (try? self.field(Key(stringValue: "super")!)) ?? .nil, codingPath: self.codingPath)
+  }
+
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
+  }
+}
+
+private struct IndexKey: CodingKey {
+  let intValue: Int?
+  let stringValue: String
+  init(_ index: Int) {
+    self.intValue = index
+    self.stringValue = "\(index)"
+  }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { self.init(intValue) }
+}
+
+private struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
+  let values: [WireValue]
+  let codingPath: [any CodingKey]
+  var currentIndex = 0
+
+  init(values: [WireValue], codingPath: [any CodingKey]) {
+    self.values = values
+    self.codingPath = codingPath
+  }
+
+  var count: Int? { self.values.count }
+  var isAtEnd: Bool { self.currentIndex >= self.values.count }
+
+  mutating func next() throws -> (WireValue, [any CodingKey]) {
+    guard !self.isAtEnd else {
+      throw WireValueDecodingError(
+        path: pathText(self.codingPath), reason: "the list has only \(self.values.count) elements"
+      )
+    }
+    defer { self.currentIndex += 1 }
+    return (self.values[self.currentIndex], self.codingPath + [IndexKey(self.currentIndex)])
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard !self.isAtEnd, self.values[self.currentIndex] == .nil else { return false }
+    self.currentIndex += 1
+    return true
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    let (value, path) = try self.next()
+    return try decodeValue(type, from: value, at: path)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    let (value, path) = try self.next()
+    return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    let (value, path) = try self.next()
+    return try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+  }
+
+  mutating func superDecoder() throws -> any Decoder {
+    let (value, path) = try self.next()
+    return ValueDecoder(value: value, codingPath: path)
+  }
+}
+
+private struct SingleValueDecoder: SingleValueDecodingContainer {
+  let value: WireValue
+  let codingPath: [any CodingKey]
+
+  func decodeNil() -> Bool { self.value == .nil }
+
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try decodeValue(type, from: self.value, at: self.codingPath)
+  }
+}
