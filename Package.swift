@@ -9,6 +9,14 @@ let package = Package(
     .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
     .library(name: "PatchbayABI", targets: ["PatchbayABI"]),
     .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
+    .library(name: "PatchbayPlugin", targets: ["PatchbayPlugin"]),
+    .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
+    // Feature plugins: each a shared library the host loads with dlopen.
+    .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
+    .library(name: "Echo", type: .dynamic, targets: ["EchoPlugin"]),
+    // Broken on purpose, for the loader's bad-input tests.
+    .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
+    .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -47,8 +55,28 @@ let package = Package(
     .target(name: "PatchbayABI"),
     // The value encoding of actions and state, in Swift: bytes, action text, JSON, Codable.
     .target(name: "PatchbayEncoding"),
+    // The SDK that exports Swift reducers as C-ABI features.
+    .target(name: "PatchbayPlugin", dependencies: ["Patchbay", "PatchbayABI", "PatchbayEncoding"]),
+    // Loader, registry and feature instances: the host side of the ABI.
+    .target(
+      name: "PatchbayHost",
+      dependencies: [
+        "Patchbay", "PatchbayABI", "PatchbayEncoding",
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
+    .target(name: "CounterPlugin", dependencies: ["PatchbayPlugin"], path: "Plugins/Counter"),
+    .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
+    .target(
+      name: "MisbehavingFixture", dependencies: ["PatchbayABI"], path: "Plugins/Fixtures/Misbehaving"
+    ),
+    .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
     .testTarget(name: "PatchbayEncodingTests", dependencies: ["PatchbayEncoding", "PatchbayABI"]),
     .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
+    .testTarget(
+      name: "PatchbayPluginTests", dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
+    ),
+    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost"]),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
   ],
   swiftLanguageModes: [.v6]

@@ -36,17 +36,24 @@ typedef struct pb_action_desc {
 /*
  * The functions of a feature. The host calls them; every pointer carries its thread.
  *
+ * Functions without an instance receive their feature's descriptor first, as `this`, so one
+ * implementation can serve several features.
+ *
  * Instances are opaque to the host (`void *instance`). State crosses the ABI only as bytes in
  * the value encoding (patchbay/value.h), so any version of a feature can restore any other
  * version's snapshot through `migrate`.
  */
+typedef struct pb_feature_desc pb_feature_desc;
+
 typedef struct pb_feature_vtable {
   uint32_t struct_size;
 
-  /* [main-thread] Creates an instance: from the feature's initial state when `state` is NULL,
-   * else from snapshot bytes of this feature's current schema. Returns NULL on failure,
-   * after reporting why through `host->error`. `host` stays valid until `destroy`. */
-  void *(*create)(const pb_host *host, const uint8_t *state, size_t length);
+  /* [main-thread] Creates an instance of `feature` (the descriptor this vtable belongs to):
+   * from the feature's initial state when `state` is NULL, else from snapshot bytes of this
+   * feature's current schema. Returns NULL on failure, after reporting why through
+   * `host->error`. `host` stays valid until `destroy`. */
+  void *(*create)(const pb_feature_desc *feature, const pb_host *host,
+                  const uint8_t *state, size_t length);
 
   /* [main-thread] Cancels the instance's effects and frees it. */
   void (*destroy)(void *instance);
@@ -63,12 +70,12 @@ typedef struct pb_feature_vtable {
   pb_status (*render)(void *instance, const pb_writer *out);
 
   /* [thread-safe] Turns the text form of an action (`setStep(by: 5)`) into its encoding. */
-  pb_status (*parse_action)(const pb_host *host, const char *text, size_t length,
-                            const pb_writer *out);
+  pb_status (*parse_action)(const pb_feature_desc *feature, const pb_host *host,
+                            const char *text, size_t length, const pb_writer *out);
 
   /* [thread-safe] Turns an encoded action into its text form. */
-  pb_status (*format_action)(const pb_host *host, const uint8_t *action, size_t length,
-                             const pb_writer *out);
+  pb_status (*format_action)(const pb_feature_desc *feature, const pb_host *host,
+                             const uint8_t *action, size_t length, const pb_writer *out);
 
   /* [main-thread] Cancels every effect the instance is running; later sends from them are
    * dropped. The state is kept. */
@@ -77,8 +84,9 @@ typedef struct pb_feature_vtable {
   /* [main-thread] Optional (NULL when absent). Turns snapshot bytes of an older schema
    * `from_schema` into bytes of the current one, written to `out`. Returns
    * PB_ERR_UNSUPPORTED for a schema it cannot migrate. */
-  pb_status (*migrate)(const pb_host *host, uint32_t from_schema, const uint8_t *state,
-                       size_t length, const pb_writer *out);
+  pb_status (*migrate)(const pb_feature_desc *feature, const pb_host *host,
+                       uint32_t from_schema, const uint8_t *state, size_t length,
+                       const pb_writer *out);
 
   /* [audio-thread] Optional (NULL when absent). Renders `frame_count` interleaved frames of
    * `channel_count` channels into `frames`, adding to what is there. Realtime rules apply. */
@@ -86,7 +94,7 @@ typedef struct pb_feature_vtable {
 } pb_feature_vtable;
 
 /* A feature a plugin provides. */
-typedef struct pb_feature_desc {
+struct pb_feature_desc {
   uint32_t struct_size;
   const char *id;      /* Reverse-DNS, unique among loaded plugins: "dev.patchbay.counter". */
   const char *name;    /* For people: "Counter". */
@@ -95,7 +103,7 @@ typedef struct pb_feature_desc {
   uint32_t action_count;
   const pb_action_desc *const *actions;
   const pb_feature_vtable *vtable;
-} pb_feature_desc;
+};
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,90 @@
+import PatchbayPlugin
+
+/// A counter: the smallest useful feature, and the one every benchmark uses.
+///
+/// Actions: `increment`, `decrement`, `reset`, `setStep(by: 5)`, `incrementLater(ms: 250)`,
+/// which increments after a delay from an effect running inside the plugin, and
+/// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3.
+public struct Counter: PluginFeature {
+  public static let id = "dev.patchbay.counter"
+  public static let name = "Counter"
+  public static let summary = "Counts up and down by a step."
+  public static let actions: [ActionSchema] = [
+    .init("increment", summary: "Adds the step"),
+    .init("decrement", summary: "Subtracts the step"),
+    .init("reset", summary: "Back to zero"),
+    .init("setStep", ["by": .int], summary: "Sets the step"),
+    .init("incrementLater", ["ms": .int], summary: "Adds the step after a delay"),
+    .init("rampUp", ["times": .int], summary: "Adds 1, 2, …, times, from an effect"),
+  ]
+  public static var initialState: State { State() }
+
+  public struct State: Codable, Equatable, Sendable {
+    public var count = 0
+    public var step = 1
+    public var pending = 0
+  }
+
+  public enum Action: Codable, Equatable, Sendable {
+    case increment
+    case decrement
+    case reset
+    case setStep(by: Int)
+    case incrementLater(ms: Int)
+    case rampUp(times: Int)
+    case delayedIncrement
+  }
+
+  @Dependency(\.continuousClock) var clock
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += state.step
+      return .none
+    case .decrement:
+      state.count -= state.step
+      return .none
+    case .reset:
+      state.count = 0
+      return .none
+    case .setStep(let step):
+      state.step = step
+      return .none
+    case .incrementLater(let milliseconds):
+      state.pending += 1
+      return .run { [clock] send in
+        try await clock.sleep(for: .milliseconds(max(0, milliseconds)))
+        await send(.delayedIncrement)
+      }
+    case .rampUp(let times):
+      // Sends setStep(by: i), increment pairs: the count is right only if they arrive in order.
+      return .run { send in
+        for step in 1...max(1, times) {
+          await send(.setStep(by: step))
+          await send(.increment)
+        }
+      }
+    case .delayedIncrement:
+      state.pending -= 1
+      state.count += state.step
+      return .none
+    }
+  }
+
+  public static func render(_ state: State) -> String {
+    var lines = ["Count: \(state.count)", "Step:  \(state.step)"]
+    if state.pending > 0 { lines.append("Waiting for \(state.pending) delayed increment(s)…") }
+    return lines.joined(separator: "\n")
+  }
+}
+
+@_cdecl("patchbay_plugin_entry")
+public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+  PluginExport.entry(
+    id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
+    features: [Counter.self], hostABIMajor: hostABIMajor
+  )
+}

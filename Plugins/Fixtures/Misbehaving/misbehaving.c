@@ -1,0 +1,120 @@
+/*
+ * A test fixture: a plugin that breaks one rule of the ABI, chosen by the name of the file it
+ * was loaded from (tests copy libTestFixtureMisbehaving.so to `<mode>.so`):
+ *
+ *   null          patchbay_plugin_entry returns NULL
+ *   magic         the descriptor has the wrong magic
+ *   abi           the descriptor claims the next ABI major
+ *   small         pb_plugin_desc.struct_size is too small
+ *   smallfeature  pb_feature_desc.struct_size is too small
+ *   noreduce      the vtable's reduce is NULL
+ *   duplicate     two features share an id
+ *   counterid     declares dev.patchbay.counter, as the Counter plugin does
+ *   createfails   create reports an error and returns NULL
+ *   anything else a valid plugin with feature dev.patchbay.fixture
+ */
+#define _GNU_SOURCE
+#include <patchbay.h>
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int dummy_state;
+
+static void *fixture_create(const pb_feature_desc *feature, const pb_host *host,
+                            const uint8_t *state, size_t length) {
+  (void)state, (void)length;
+  if (strcmp(feature->id, "dev.patchbay.fixture-create-fails") == 0) {
+    host->error(host, "dev.patchbay.fixture-create-fails: the fixture always refuses to start");
+    return NULL;
+  }
+  return &dummy_state;
+}
+static void fixture_destroy(void *instance) { (void)instance; }
+static pb_status fixture_reduce(void *instance, const uint8_t *action, size_t length) {
+  (void)instance, (void)action, (void)length;
+  return PB_OK;
+}
+static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
+  (void)instance;
+  return pb_write_record(out, 0) ? PB_ERR_FAILED : PB_OK;
+}
+static pb_status fixture_render(void *instance, const pb_writer *out) {
+  (void)instance;
+  return out->write(out->context, "fixture", 7) == 7 ? PB_OK : PB_ERR_FAILED;
+}
+static pb_status fixture_parse(const pb_feature_desc *feature, const pb_host *host,
+                               const char *text, size_t length, const pb_writer *out) {
+  (void)feature, (void)host, (void)text, (void)length;
+  return pb_write_case(out, "noop", 0) ? PB_ERR_FAILED : PB_OK;
+}
+static pb_status fixture_format(const pb_feature_desc *feature, const pb_host *host,
+                                const uint8_t *action, size_t length, const pb_writer *out) {
+  (void)feature, (void)host, (void)action, (void)length;
+  return out->write(out->context, "noop", 4) == 4 ? PB_OK : PB_ERR_FAILED;
+}
+static void fixture_cancel(void *instance) { (void)instance; }
+
+static const pb_feature_vtable vtable = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+static const pb_feature_vtable vtable_no_reduce = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+
+#define FEATURE(name, feature_id, size, table)                                                 \
+  static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};
+
+FEATURE(valid, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable)
+FEATURE(small_feature, "dev.patchbay.fixture", 12, &vtable)
+FEATURE(no_reduce, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_no_reduce)
+FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &vtable)
+FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &vtable)
+
+static const pb_feature_desc *const valid_features[] = {&valid};
+static const pb_feature_desc *const small_features[] = {&small_feature};
+static const pb_feature_desc *const no_reduce_features[] = {&no_reduce};
+static const pb_feature_desc *const duplicate_features[] = {&valid, &valid};
+static const pb_feature_desc *const counter_features[] = {&counter_id};
+static const pb_feature_desc *const create_fails_features[] = {&create_fails};
+
+static pb_plugin_desc descriptor(uint32_t count, const pb_feature_desc *const *features) {
+  pb_plugin_desc plugin = {PATCHBAY_MAGIC, PATCHBAY_ABI_MAJOR, PATCHBAY_ABI_MINOR,
+                           sizeof(pb_plugin_desc), "dev.patchbay.fixture-plugin", "Fixture",
+                           "0.0.1", count, features};
+  return plugin;
+}
+
+static pb_plugin_desc plugin;
+
+/* The mode: the loaded file's name up to its first dot. */
+static void mode(char *out, size_t size) {
+  Dl_info info;
+  out[0] = 0;
+  if (!dladdr((void *)&mode, &info) || !info.dli_fname) return;
+  const char *name = strrchr(info.dli_fname, '/');
+  name = name ? name + 1 : info.dli_fname;
+  size_t length = strcspn(name, ".");
+  if (length >= size) length = size - 1;
+  memcpy(out, name, length);
+  out[length] = 0;
+}
+
+__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
+    uint32_t host_abi_major) {
+  (void)host_abi_major;
+  char name[64];
+  mode(name, sizeof name);
+  plugin = descriptor(1, valid_features);
+  if (!strcmp(name, "null")) return NULL;
+  if (!strcmp(name, "magic")) plugin.magic = 0x12345678u;
+  if (!strcmp(name, "abi")) plugin.abi_major = PATCHBAY_ABI_MAJOR + 1;
+  if (!strcmp(name, "small")) plugin.struct_size = 16;
+  if (!strcmp(name, "smallfeature")) plugin = descriptor(1, small_features);
+  if (!strcmp(name, "noreduce")) plugin = descriptor(1, no_reduce_features);
+  if (!strcmp(name, "duplicate")) plugin = descriptor(2, duplicate_features);
+  if (!strcmp(name, "counterid")) plugin = descriptor(1, counter_features);
+  if (!strcmp(name, "createfails")) plugin = descriptor(1, create_fails_features);
+  return &plugin;
+}

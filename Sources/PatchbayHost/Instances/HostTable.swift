@@ -1,0 +1,129 @@
+import Foundation
+import Patchbay
+import PatchbayABI
+import Synchronization
+
+/// The host side of one `pb_host` table: where a plugin's sends, errors and logs go.
+final class HostContext: @unchecked Sendable {
+  /// Reasons the plugin reported during the current call.
+  private let reportedErrors = LockedValue<[String]>([])
+  private let sendTarget = LockedValue<(@Sendable ([UInt8]) -> Void)?>(nil)
+  let log: @Sendable (pb_log_level, String) -> Void
+
+  init(log: @escaping @Sendable (pb_log_level, String) -> Void) {
+    self.log = log
+  }
+
+  /// Where `host->send` delivers; nil drops sends (after the instance is gone).
+  func setSendTarget(_ target: (@Sendable ([UInt8]) -> Void)?) {
+    self.sendTarget.value = target
+  }
+
+  func deliver(_ bytes: [UInt8]) {
+    self.sendTarget.value?(bytes)
+  }
+
+  func report(_ message: String) {
+    self.reportedErrors.withValue { $0.append(message) }
+  }
+
+  /// The reasons reported since the last call, joined; nil when none.
+  func takeErrors() -> String? {
+    let errors = self.reportedErrors.withValue { errors in
+      defer { errors.removeAll() }
+      return errors
+    }
+    return errors.isEmpty ? nil : errors.joined(separator: "; ")
+  }
+}
+
+/// Makes `pb_host` tables. Tables are never freed: a plugin thread that calls back late (after
+/// its instance was destroyed) finds a valid table whose sends are dropped.
+enum HostTable {
+  static func make(_ context: HostContext) -> UnsafePointer<pb_host> {
+    let table = UnsafeMutablePointer<pb_host>.allocate(capacity: 1)
+    table.initialize(
+      to: pb_host(
+        struct_size: UInt32(MemoryLayout<pb_host>.size),
+        abi_major: PATCHBAY_ABI_MAJOR,
+        abi_minor: PATCHBAY_ABI_MINOR,
+        host_data: Unmanaged.passRetained(context).toOpaque(),
+        get_service: getService,
+        send: send,
+        error: error,
+        log: log
+      )
+    )
+    return UnsafePointer(table)
+  }
+
+  static func context(_ host: UnsafePointer<pb_host>?) -> HostContext? {
+    guard let data = host?.pointee.host_data else { return nil }
+    return Unmanaged<HostContext>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  static let getService:
+    @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {
+      _, id in
+      guard let id, String(cString: id) == PB_SERVICE_CLOCK else { return nil }
+      return UnsafeRawPointer(clockService)
+    }
+
+  static let send: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int) -> Void = {
+    host, bytes, length in
+    guard let context = Self.context(host) else { return }
+    let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+    context.deliver(copy)
+  }
+
+  static let error: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> Void = {
+    host, message in
+    Self.context(host)?.report(message.map { String(cString: $0) } ?? "(no reason given)")
+  }
+
+  static let log:
+    @convention(c) (UnsafePointer<pb_host>?, pb_log_level, UnsafePointer<CChar>?) -> Void = {
+      host, level, message in
+      Self.context(host)?.log(level, message.map { String(cString: $0) } ?? "")
+    }
+
+  /// "patchbay.clock/1".
+  nonisolated(unsafe) static let clockService: UnsafeMutablePointer<pb_clock_service> = {
+    let service = UnsafeMutablePointer<pb_clock_service>.allocate(capacity: 1)
+    service.initialize(
+      to: pb_clock_service(
+        struct_size: UInt32(MemoryLayout<pb_clock_service>.size),
+        now_ns: {
+          var time = timespec()
+          clock_gettime(CLOCK_MONOTONIC, &time)
+          return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        }
+      )
+    )
+    return service
+  }()
+}
+
+/// Collects what a plugin writes through a `pb_writer`.
+final class ByteSink {
+  var bytes: [UInt8] = []
+
+  /// Runs `body` with a writer into this sink.
+  static func collect(_ body: (UnsafePointer<pb_writer>) -> pb_status) -> (pb_status, [UInt8]) {
+    let sink = ByteSink()
+    var writer = pb_writer(
+      struct_size: UInt32(MemoryLayout<pb_writer>.size),
+      context: Unmanaged.passUnretained(sink).toOpaque(),
+      write: { context, bytes, length in
+        guard let context else { return 0 }
+        let sink = Unmanaged<ByteSink>.fromOpaque(context).takeUnretainedValue()
+        if let bytes, length > 0 {
+          sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
+        }
+        return length
+      }
+    )
+    let status = withExtendedLifetime(sink) { withUnsafePointer(to: &writer) { body($0) } }
+    return (status, sink.bytes)
+  }
+}

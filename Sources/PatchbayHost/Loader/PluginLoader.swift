@@ -1,0 +1,258 @@
+import Foundation
+import PatchbayABI
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finds plugin libraries, loads them with `dlopen`, and validates what they declare.
+///
+/// ```swift
+/// var loader = PluginLoader(searchPaths: [".build/debug"])
+/// let counter = try loader.load("Counter")          // finds .build/debug/libCounter.so
+/// let echo = try loader.load("/opt/plugins/libEcho.so")
+/// ```
+///
+/// Every load copies the file to a new ``GenerationPath`` first and opens it with
+/// `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`; nothing is ever `dlclose`d. A plugin is refused, with
+/// a one-line ``PluginLoadError`` naming the file and the fix, when the file is missing or not
+/// a shared object, lacks `patchbay_plugin_entry`, returns NULL, has the wrong magic or ABI
+/// major, declares structs smaller than the ABI requires, or misses a required function.
+public struct PluginLoader: Sendable {
+  /// Folders searched, in order, for a plugin given by name.
+  public var searchPaths: [String]
+  let generations: GenerationPath
+
+  private static let loadCount = LockedCounter()
+
+  public init(searchPaths: [String] = [], generations: GenerationPath = GenerationPath()) {
+    self.searchPaths = searchPaths
+    self.generations = generations
+  }
+
+  /// The file a plugin name or path refers to: a path as given (when it contains `/` or ends
+  /// in `.so`), else `lib<Name>.so` (or `<Name>.so`) in the first search path that has it.
+  public func locate(_ nameOrPath: String) throws(PluginLoadError) -> URL {
+    if nameOrPath.contains("/") || nameOrPath.hasSuffix(".so") {
+      let url = URL(fileURLWithPath: nameOrPath)
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw PluginLoadError(
+          file: nameOrPath,
+          "file not found. Check the path, or build the plugin first (swift build)."
+        )
+      }
+      return url
+    }
+    for directory in self.searchPaths {
+      for file in ["lib\(nameOrPath).so", "\(nameOrPath).so"] {
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(file)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+      }
+    }
+    let searched = self.searchPaths.isEmpty ? "no search paths" : self.searchPaths.joined(separator: ", ")
+    throw PluginLoadError(
+      file: nameOrPath,
+      "no lib\(nameOrPath).so in \(searched). Build it (swift build --product \(nameOrPath)), "
+        + "add its folder to the search paths, or pass the file's path."
+    )
+  }
+
+  /// Loads and validates a plugin given by name or path.
+  public func load(_ nameOrPath: String) throws(PluginLoadError) -> LoadedPlugin {
+    let source = try self.locate(nameOrPath)
+    let file = source.path
+    try Self.checkIsSharedObject(file)
+
+    let generation = Self.loadCount.next(for: file)
+    let copy: URL
+    do {
+      copy = try self.generations.copy(source, generation: generation)
+    } catch {
+      throw PluginLoadError(file: file, "cannot copy to a generation file: \(error)")
+    }
+    defer { if !GenerationPath.keepsFiles { try? FileManager.default.removeItem(at: copy) } }
+
+    guard let handle = dlopen(copy.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+      let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+      throw PluginLoadError(
+        file: file, "dlopen failed: \(reason). Rebuild the plugin for this system."
+      )
+    }
+    guard let symbol = dlsym(handle, PATCHBAY_PLUGIN_ENTRY) else {
+      throw PluginLoadError(
+        file: file,
+        "has no 'patchbay_plugin_entry' function, so it is not a Patchbay plugin. Export one "
+          + "(Swift: @_cdecl(\"patchbay_plugin_entry\") with PluginExport.entry; C: see "
+          + "patchbay/plugin.h)."
+      )
+    }
+    let entry = unsafeBitCast(symbol, to: pb_plugin_entry_fn.self)
+    guard let descriptor = entry(PATCHBAY_ABI_MAJOR) else {
+      throw PluginLoadError(
+        file: file,
+        "patchbay_plugin_entry returned NULL for host ABI \(PATCHBAY_ABI_MAJOR): the plugin "
+          + "refused to start. Check its log, or rebuild it against this host's patchbay.h."
+      )
+    }
+    return try Self.validate(descriptor, file: file, generation: generation)
+  }
+
+  /// Refuses files that are not ELF shared objects before `dlopen` sees them.
+  static func checkIsSharedObject(_ file: String) throws(PluginLoadError) {
+    guard let handle = FileHandle(forReadingAtPath: file) else {
+      throw PluginLoadError(file: file, "cannot be read. Check its permissions.")
+    }
+    defer { try? handle.close() }
+    let header = (try? handle.read(upToCount: 18)) ?? Data()
+    let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+    guard header.count >= 18, Array(header.prefix(4)) == elf else {
+      let start = header.prefix(4).map { String(format: "%02x", $0) }.joined(separator: " ")
+      throw PluginLoadError(
+        file: file,
+        "not a shared object (starts with \(start.isEmpty ? "nothing" : start), not an ELF "
+          + "header). Point at the .so that swift build produced."
+      )
+    }
+    // e_type at offset 16 (little-endian on every platform Patchbay runs on): 3 = ET_DYN.
+    guard header[16] == 3, header[17] == 0 else {
+      throw PluginLoadError(
+        file: file,
+        "is an ELF file but not a shared library (e_type \(header[16])). Build the plugin as a "
+          + ".library(type: .dynamic) product."
+      )
+    }
+  }
+
+  /// Checks a descriptor against this host's ABI and reads it.
+  static func validate(
+    _ raw: UnsafeRawPointer, file: String, generation: Int
+  ) throws(PluginLoadError) -> LoadedPlugin {
+    let magic = raw.loadUnaligned(as: UInt32.self)
+    guard magic == PATCHBAY_MAGIC else {
+      throw PluginLoadError(
+        file: file,
+        "wrong magic 0x\(String(magic, radix: 16)) in the plugin descriptor (expected "
+          + "0x\(String(PATCHBAY_MAGIC, radix: 16)) \"PBAY\"): patchbay_plugin_entry must return "
+          + "a pb_plugin_desc. Rebuild against patchbay.h."
+      )
+    }
+    let major = UInt32(raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
+    let minor = raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self)
+    guard major == PATCHBAY_ABI_MAJOR else {
+      throw PluginLoadError(
+        file: file,
+        "built for plugin ABI \(major).\(minor), but this host speaks ABI "
+          + "\(PATCHBAY_ABI_MAJOR).\(PATCHBAY_ABI_MINOR). Rebuild the plugin against this "
+          + "host's patchbay.h."
+      )
+    }
+    let size = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+    let required = MemoryLayout<pb_plugin_desc>.size
+    guard size >= required else {
+      throw PluginLoadError(
+        file: file,
+        "pb_plugin_desc.struct_size is \(size), smaller than the \(required) bytes ABI "
+          + "\(PATCHBAY_ABI_MAJOR).0 requires. Set struct_size = sizeof(pb_plugin_desc)."
+      )
+    }
+    let descriptor = raw.assumingMemoryBound(to: pb_plugin_desc.self)
+    guard descriptor.pointee.id != nil, !string(descriptor.pointee.id).isEmpty else {
+      throw PluginLoadError(file: file, "the plugin descriptor has no id. Give it one.")
+    }
+    return try LoadedPlugin(path: file, generation: generation, descriptor: descriptor) {
+      plugin throws(PluginLoadError) in
+      var features: [LoadedFeature] = []
+      for index in 0..<Int(descriptor.pointee.feature_count) {
+        guard let pointer = descriptor.pointee.features?[index] else {
+          throw PluginLoadError(file: file, "feature \(index) of the descriptor is NULL.")
+        }
+        let feature = try validateFeature(pointer, index: index, plugin: plugin, file: file)
+        if features.contains(where: { $0.id == feature.id }) {
+          throw PluginLoadError(
+            file: file,
+            "declares feature id '\(feature.id)' twice. Give each feature its own id."
+          )
+        }
+        features.append(feature)
+      }
+      return features
+    }
+  }
+
+  static func validateFeature(
+    _ descriptor: UnsafePointer<pb_feature_desc>, index: Int, plugin: LoadedPlugin, file: String
+  ) throws(PluginLoadError) -> LoadedFeature {
+    let size = Int(descriptor.pointee.struct_size)
+    let required = MemoryLayout<pb_feature_desc>.size
+    guard size >= required else {
+      throw PluginLoadError(
+        file: file,
+        "feature \(index): pb_feature_desc.struct_size is \(size), smaller than the "
+          + "\(required) bytes ABI \(PATCHBAY_ABI_MAJOR).0 requires. Set it to "
+          + "sizeof(pb_feature_desc)."
+      )
+    }
+    let id = string(descriptor.pointee.id)
+    guard !id.isEmpty else {
+      throw PluginLoadError(file: file, "feature \(index) has no id. Give it a reverse-DNS id.")
+    }
+    guard let vtablePointer = descriptor.pointee.vtable else {
+      throw PluginLoadError(file: file, "feature '\(id)' has no vtable.")
+    }
+    let vtableSize = Int(vtablePointer.pointee.struct_size)
+    let vtableRequired = MemoryLayout<pb_feature_vtable>.size
+    guard vtableSize >= vtableRequired else {
+      throw PluginLoadError(
+        file: file,
+        "feature '\(id)': pb_feature_vtable.struct_size is \(vtableSize), smaller than the "
+          + "\(vtableRequired) bytes ABI \(PATCHBAY_ABI_MAJOR).0 requires. Set it to "
+          + "sizeof(pb_feature_vtable)."
+      )
+    }
+    let vtable = vtablePointer.pointee
+    let functions: [(String, Bool)] = [
+      ("create", vtable.create != nil), ("destroy", vtable.destroy != nil),
+      ("reduce", vtable.reduce != nil), ("snapshot", vtable.snapshot != nil),
+      ("render", vtable.render != nil), ("parse_action", vtable.parse_action != nil),
+      ("format_action", vtable.format_action != nil),
+      ("cancel_effects", vtable.cancel_effects != nil),
+    ]
+    if let missing = functions.first(where: { !$0.1 }) {
+      throw PluginLoadError(
+        file: file,
+        "feature '\(id)': the vtable's required function '\(missing.0)' is NULL. Implement it."
+      )
+    }
+    var actions: [ActionInfo] = []
+    for actionIndex in 0..<Int(descriptor.pointee.action_count) {
+      guard let action = descriptor.pointee.actions?[actionIndex] else { continue }
+      var fields: [ActionInfo.Field] = []
+      for fieldIndex in 0..<Int(action.pointee.field_count) {
+        guard let field = action.pointee.fields?[fieldIndex] else { continue }
+        fields.append(
+          ActionInfo.Field(name: string(field.pointee.name), type: string(field.pointee.type))
+        )
+      }
+      actions.append(
+        ActionInfo(
+          name: string(action.pointee.name), summary: string(action.pointee.summary),
+          fields: fields
+        )
+      )
+    }
+    return LoadedFeature(plugin: plugin, descriptor: descriptor, vtable: vtable, actions: actions)
+  }
+}
+
+/// Counts loads per file, across loaders, for generation numbers.
+final class LockedCounter: Sendable {
+  private let counts = Mutex<[String: Int]>([:])
+
+  func next(for file: String) -> Int {
+    self.counts.withLock { counts in
+      counts[file, default: 0] += 1
+      return counts[file]!
+    }
+  }
+}

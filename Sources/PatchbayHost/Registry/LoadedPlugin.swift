@@ -1,0 +1,89 @@
+import PatchbayABI
+
+/// A plugin library the host loaded and validated: what it declares, and the C descriptors
+/// behind it (valid for the life of the process, since plugins are never unloaded).
+public final class LoadedPlugin: @unchecked Sendable {
+  /// The file the plugin was loaded from (not the generation copy).
+  public let path: String
+  /// Which load of this file in this process: 1, 2, ….
+  public let generation: Int
+  public let id: String
+  public let name: String
+  public let version: String
+  public let abiMajor: Int
+  public let abiMinor: Int
+  public private(set) var features: [LoadedFeature] = []
+
+  init(
+    path: String, generation: Int, descriptor: UnsafePointer<pb_plugin_desc>,
+    features: (LoadedPlugin) throws(PluginLoadError) -> [LoadedFeature]
+  ) throws(PluginLoadError) {
+    self.path = path
+    self.generation = generation
+    self.id = string(descriptor.pointee.id)
+    self.name = string(descriptor.pointee.name)
+    self.version = string(descriptor.pointee.version)
+    self.abiMajor = Int(descriptor.pointee.abi_major)
+    self.abiMinor = Int(descriptor.pointee.abi_minor)
+    self.features = try features(self)
+  }
+
+  /// The feature with `id`, if this plugin declares it.
+  public func feature(_ id: String) -> LoadedFeature? {
+    self.features.first { $0.id == id }
+  }
+}
+
+/// A feature a loaded plugin declares.
+public final class LoadedFeature: @unchecked Sendable {
+  public let id: String
+  public let name: String
+  public let summary: String
+  public let schemaVersion: UInt32
+  public let actions: [ActionInfo]
+  /// The plugin that declares it.
+  public unowned let plugin: LoadedPlugin
+  let descriptor: UnsafePointer<pb_feature_desc>
+  let vtable: pb_feature_vtable
+
+  /// Whether the feature can migrate older state.
+  public var migrates: Bool { self.vtable.migrate != nil }
+
+  init(
+    plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, vtable: pb_feature_vtable,
+    actions: [ActionInfo]
+  ) {
+    self.plugin = plugin
+    self.descriptor = descriptor
+    self.vtable = vtable
+    self.id = string(descriptor.pointee.id)
+    self.name = string(descriptor.pointee.name)
+    self.summary = string(descriptor.pointee.summary)
+    self.schemaVersion = descriptor.pointee.state_schema_version
+    self.actions = actions
+  }
+}
+
+/// An action a feature declares: its name and typed fields.
+public struct ActionInfo: Equatable, Sendable {
+  public struct Field: Equatable, Sendable {
+    public let name: String
+    public let type: String
+  }
+
+  public let name: String
+  public let summary: String
+  public let fields: [Field]
+
+  /// `setStep(by: int)`.
+  public var signature: String {
+    self.fields.isEmpty
+      ? self.name
+      : "\(self.name)(\(self.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ")))"
+  }
+}
+
+/// A C string the plugin owns, as a Swift string; empty for NULL.
+func string(_ pointer: UnsafePointer<CChar>?) -> String {
+  pointer.map { String(cString: $0) } ?? ""
+}

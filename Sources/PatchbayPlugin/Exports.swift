@@ -1,0 +1,2 @@
+@_exported import Patchbay
+@_exported import PatchbayEncoding

@@ -1,0 +1,122 @@
+import PatchbayABI
+
+/// The C functions behind every Swift feature. They find their feature through the
+/// descriptor (`this`) or the instance, and never let a Swift error cross the boundary.
+enum FeatureVTable {
+  static func instance(_ pointer: UnsafeMutableRawPointer?) -> AnyFeatureInstance? {
+    pointer.map { Unmanaged<AnyFeatureInstance>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  static func bytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int) -> [UInt8] {
+    guard let pointer, length > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: pointer, count: length))
+  }
+
+  static let create:
+    @convention(c) (
+      UnsafePointer<pb_feature_desc>?, UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int
+    ) -> UnsafeMutableRawPointer? = { feature, host, state, length in
+      guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
+        return nil
+      }
+      let connection = HostConnection(host: host)
+      let bytes = state.map { _ in Self.bytes(state, length) }
+      guard let instance = driver.create(host: connection, state: bytes) else { return nil }
+      return Unmanaged.passRetained(instance).toOpaque()
+    }
+
+  static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+    guard let pointer else { return }
+    let instance = Unmanaged<AnyFeatureInstance>.fromOpaque(pointer)
+    instance.takeUnretainedValue().cancelEffects()
+    instance.release()
+  }
+
+  static let reduce: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
+    pb_status = { pointer, action, length in
+      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+      return instance.reduce(Self.bytes(action, length))
+    }
+
+  static let snapshot: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
+    pb_status = { pointer, out in
+      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+      guard let bytes = instance.snapshot() else { return PB_ERR_FAILED }
+      return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  static let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
+    pb_status = { pointer, out in
+      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+      return write(Array(instance.render().utf8), to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  static let parseAction:
+    @convention(c) (
+      UnsafePointer<pb_feature_desc>?, UnsafePointer<pb_host>?, UnsafePointer<CChar>?, Int,
+      UnsafePointer<pb_writer>?
+    ) -> pb_status = { feature, host, text, length, out in
+      guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
+        return PB_ERR_INVALID
+      }
+      let bytes = Self.bytes(UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self), length)
+      guard let string = String(validating: bytes, as: UTF8.self) else {
+        HostConnection(host: host).error("action text is not valid UTF-8")
+        return PB_ERR_DECODE
+      }
+      guard let encoded = driver.parseAction(string, host: HostConnection(host: host)) else {
+        return PB_ERR_DECODE
+      }
+      return write(encoded, to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  static let formatAction:
+    @convention(c) (
+      UnsafePointer<pb_feature_desc>?, UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int,
+      UnsafePointer<pb_writer>?
+    ) -> pb_status = { feature, host, action, length, out in
+      guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
+        return PB_ERR_INVALID
+      }
+      guard
+        let text = driver.formatAction(Self.bytes(action, length), host: HostConnection(host: host))
+      else { return PB_ERR_DECODE }
+      return write(Array(text.utf8), to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  static let cancelEffects: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+    Self.instance(pointer)?.cancelEffects()
+  }
+
+  static let migrate:
+    @convention(c) (
+      UnsafePointer<pb_feature_desc>?, UnsafePointer<pb_host>?, UInt32, UnsafePointer<UInt8>?,
+      Int, UnsafePointer<pb_writer>?
+    ) -> pb_status = { feature, host, schema, state, length, out in
+      guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
+        return PB_ERR_INVALID
+      }
+      let (status, bytes) = driver.migrate(
+        from: schema, Self.bytes(state, length), host: HostConnection(host: host)
+      )
+      guard status == PB_OK else { return status }
+      return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  /// The vtable of a feature, with or without `migrate`.
+  static func make(migrates: Bool) -> pb_feature_vtable {
+    pb_feature_vtable(
+      struct_size: UInt32(MemoryLayout<pb_feature_vtable>.size),
+      create: Self.create,
+      destroy: Self.destroy,
+      reduce: Self.reduce,
+      snapshot: Self.snapshot,
+      render: Self.render,
+      parse_action: Self.parseAction,
+      format_action: Self.formatAction,
+      cancel_effects: Self.cancelEffects,
+      migrate: migrates ? Self.migrate : nil,
+      process: nil
+    )
+  }
+}

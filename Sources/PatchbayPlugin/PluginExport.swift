@@ -1,0 +1,137 @@
+import PatchbayABI
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Patchbay
+
+/// Builds the descriptor a plugin's entry point returns.
+///
+/// Every plugin library has one entry point, written once:
+///
+/// ```swift
+/// @_cdecl("patchbay_plugin_entry")
+/// public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+///   PluginExport.entry(
+///     id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
+///     features: [Counter.self], hostABIMajor: hostABIMajor
+///   )
+/// }
+/// ```
+///
+/// The descriptor is built on the first call and kept for the life of the library (hosts never
+/// unload plugins). The host checks the ABI version it reports.
+public enum PluginExport {
+  private static let built = LockedValue<UnsafeRawPointer?>(nil)
+
+  /// The plugin descriptor (`const pb_plugin_desc *`), built once.
+  public static func entry(
+    id: String,
+    name: String,
+    version: String,
+    features: [any PluginFeature.Type],
+    hostABIMajor: UInt32
+  ) -> UnsafeRawPointer? {
+    self.built.withValue { built in
+      if let built { return built }
+      let descriptor = UnsafeRawPointer(
+        DescriptorBuilder.plugin(id: id, name: name, version: version, features: features)
+      )
+      built = descriptor
+      return descriptor
+    }
+  }
+}
+
+/// Maps each feature descriptor this library built to the driver of its Swift type.
+enum DriverRegistry {
+  private static let drivers = LockedValue<[UnsafeRawPointer: AnyFeatureDriver]>([:])
+
+  static func register(_ driver: AnyFeatureDriver, for feature: UnsafePointer<pb_feature_desc>) {
+    self.drivers.withValue { $0[UnsafeRawPointer(feature)] = driver }
+  }
+
+  static func driver(for feature: UnsafePointer<pb_feature_desc>) -> AnyFeatureDriver? {
+    self.drivers.withValue { $0[UnsafeRawPointer(feature)] }
+  }
+}
+
+/// Lays out the C descriptors in memory that lives as long as the library.
+enum DescriptorBuilder {
+  static func string(_ string: String) -> UnsafePointer<CChar> {
+    UnsafePointer(strdup(string)!)
+  }
+
+  static func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
+    let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return pointer
+  }
+
+  static func array<T>(_ pointers: [UnsafeMutablePointer<T>]) -> UnsafePointer<UnsafePointer<T>?> {
+    let array = UnsafeMutablePointer<UnsafePointer<T>?>.allocate(capacity: max(pointers.count, 1))
+    for (index, pointer) in pointers.enumerated() {
+      (array + index).initialize(to: UnsafePointer(pointer))
+    }
+    return UnsafePointer(array)
+  }
+
+  static func plugin(
+    id: String, name: String, version: String, features: [any PluginFeature.Type]
+  ) -> UnsafeMutablePointer<pb_plugin_desc> {
+    let featureDescriptors = features.map { self.feature($0) }
+    return self.allocate(
+      pb_plugin_desc(
+        magic: PATCHBAY_MAGIC,
+        abi_major: UInt16(PATCHBAY_ABI_MAJOR),
+        abi_minor: UInt16(PATCHBAY_ABI_MINOR),
+        struct_size: UInt32(MemoryLayout<pb_plugin_desc>.size),
+        id: self.string(id),
+        name: self.string(name),
+        version: self.string(version),
+        feature_count: UInt32(featureDescriptors.count),
+        features: self.array(featureDescriptors)
+      )
+    )
+  }
+
+  static func feature<Feature: PluginFeature>(_: Feature.Type) -> UnsafeMutablePointer<
+    pb_feature_desc
+  > {
+    let actions = Feature.actions.map { action in
+      let fields = action.fields.map { field in
+        self.allocate(
+          pb_field_desc(
+            struct_size: UInt32(MemoryLayout<pb_field_desc>.size),
+            name: self.string(field.name),
+            type: self.string(field.type.rawValue)
+          )
+        )
+      }
+      return self.allocate(
+        pb_action_desc(
+          struct_size: UInt32(MemoryLayout<pb_action_desc>.size),
+          name: self.string(action.name),
+          summary: action.summary.isEmpty ? nil : self.string(action.summary),
+          field_count: UInt32(fields.count),
+          fields: self.array(fields)
+        )
+      )
+    }
+    let descriptor = self.allocate(
+      pb_feature_desc(
+        struct_size: UInt32(MemoryLayout<pb_feature_desc>.size),
+        id: self.string(Feature.id),
+        name: self.string(Feature.name),
+        summary: Feature.summary.isEmpty ? nil : self.string(Feature.summary),
+        state_schema_version: Feature.schemaVersion,
+        action_count: UInt32(actions.count),
+        actions: self.array(actions),
+        vtable: UnsafePointer(self.allocate(FeatureVTable.make(migrates: Feature.migrates)))
+      )
+    )
+    DriverRegistry.register(FeatureDriver<Feature>(), for: descriptor)
+    return descriptor
+  }
+}

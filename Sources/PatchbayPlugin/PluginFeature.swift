@@ -1,0 +1,75 @@
+import Patchbay
+import PatchbayEncoding
+
+/// A reducer that a plugin exports through the C ABI.
+///
+/// Write an ordinary ``Reducer`` with `Codable` state and actions, describe it, and list it
+/// in the plugin's entry point (see ``PluginExport``):
+///
+/// ```swift
+/// struct Counter: PluginFeature {
+///   static let id = "dev.patchbay.counter"
+///   static let name = "Counter"
+///   static let actions: [ActionSchema] = ["increment", .init("setStep", ["by": .int])]
+///   static var initialState: State { State() }
+///
+///   struct State: Codable, Equatable { var count = 0, step = 1 }
+///   enum Action: Codable, Equatable { case increment, setStep(by: Int) }
+///
+///   func reduce(into state: inout State, action: Action) -> Effect<Action> { … }
+/// }
+/// ```
+///
+/// The SDK encodes state and actions with ``WireValueEncoder`` (the ABI's value encoding),
+/// parses and formats the text form of actions (`setStep(by: 5)`), runs effects inside the
+/// plugin and sends their actions back through the host.
+public protocol PluginFeature: Reducer, SendableMetatype
+where State: Codable, Action: Codable & SendableMetatype {
+  /// Reverse-DNS id, unique among loaded plugins: `"dev.patchbay.counter"`.
+  static var id: String { get }
+  /// The name people see.
+  static var name: String { get }
+  /// One line for people. Default: empty.
+  static var summary: String { get }
+  /// The version of the state's encoding; bump it when the state changes shape, and
+  /// implement ``migrate(from:_:)``. Default: 1.
+  static var schemaVersion: UInt32 { get }
+  /// The actions, for `inspect`, the CLI and parents.
+  static var actions: [ActionSchema] { get }
+  /// The state a new instance starts with.
+  static var initialState: State { get }
+  /// The text view of a state. Default: the state as pretty JSON.
+  static func render(_ state: State) -> String
+  /// Whether ``migrate(from:_:)`` is implemented. Default: false.
+  static var migrates: Bool { get }
+  /// Turns a snapshot of an older schema into one of ``schemaVersion``; throw for schemas it
+  /// cannot migrate.
+  static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue
+
+  init()
+}
+
+extension PluginFeature {
+  public static var summary: String { "" }
+  public static var schemaVersion: UInt32 { 1 }
+  public static var migrates: Bool { false }
+
+  public static func render(_ state: State) -> String {
+    (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"
+  }
+
+  public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
+    throw PluginFeatureError(
+      "\(Self.id) cannot migrate state from schema \(schemaVersion) to \(Self.schemaVersion)"
+    )
+  }
+}
+
+/// A failure inside a plugin feature, reported to the host as one line.
+public struct PluginFeatureError: Error, CustomStringConvertible {
+  public let description: String
+
+  public init(_ description: String) {
+    self.description = description
+  }
+}

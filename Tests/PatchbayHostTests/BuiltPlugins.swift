@@ -1,0 +1,49 @@
+import Foundation
+import PatchbayHost
+
+/// The plugin libraries `swift build` put beside this test binary.
+enum BuiltPlugins {
+  /// The build's products folder: where the test binary itself lives.
+  static let directory: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+  }()
+
+  /// `lib<name>.so` in the products folder; fails clearly when it was not built.
+  static func path(_ name: String) throws -> String {
+    let path = "\(self.directory)/lib\(name).so"
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw BuildMissing(
+        description: "\(path) does not exist: build every product first (swift build, or make test)"
+      )
+    }
+    return path
+  }
+
+  static var loader: PluginLoader { PluginLoader(searchPaths: [self.directory]) }
+
+  /// A copy of the misbehaving fixture named `<mode>.so`, which picks its misbehaviour.
+  static func fixture(_ mode: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-fixtures-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let copy = folder.appendingPathComponent("\(mode).so")
+    try FileManager.default.copyItem(atPath: try self.path("TestFixtureMisbehaving"), toPath: copy.path)
+    return copy.path
+  }
+
+  struct BuildMissing: Error, CustomStringConvertible {
+    let description: String
+  }
+}
+
+/// The message of the error `body` throws, or a note that it threw none.
+func errorMessage(_ body: () throws -> Void) -> String {
+  do {
+    try body()
+    return "(no error)"
+  } catch {
+    return "\(error)"
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import PatchbayHost
+import Testing
+
+@Suite struct PluginLoaderTests {
+  @Test func loadsTheSwiftAndTheCPluginsSideBySide() throws {
+    let loader = BuiltPlugins.loader
+    let counter = try loader.load("Counter")
+    let echo = try loader.load(try BuiltPlugins.path("Echo"))
+    #expect(counter.id == "dev.patchbay.counter-plugin")
+    #expect(counter.version == "1.0.0")
+    #expect(counter.abiMajor == 1)
+    #expect(counter.features.map(\.id) == ["dev.patchbay.counter"])
+    #expect(counter.features[0].actions.map(\.signature).contains("setStep(by: int)"))
+    #expect(echo.features.map(\.id) == ["dev.patchbay.echo"])
+    #expect(echo.features[0].actions.map(\.signature) == ["say(text: string)"])
+    var registry = FeatureRegistry()
+    try registry.add(counter)
+    try registry.add(echo)
+    #expect(registry.featureIDs == ["dev.patchbay.counter", "dev.patchbay.echo"])
+  }
+
+  @Test func eachLoadIsANewGeneration() throws {
+    let loader = BuiltPlugins.loader
+    let first = try loader.load("Counter")
+    let second = try loader.load("Counter")
+    #expect(second.generation > first.generation)  // other tests load Counter too
+    let a = try FeatureHandle(feature: first.features[0])
+    let b = try FeatureHandle(feature: second.features[0])
+    try a.send(text: "increment")
+    try b.send(text: "setStep(by: 7)")
+    try b.send(text: "increment")
+    #expect(try a.stateValue()[field: "count"] == 1)
+    #expect(try b.stateValue()[field: "count"] == 7)
+  }
+}
+
+/// Every way a plugin file can be wrong: each a one-line error naming the file and the fix,
+/// while an already running feature keeps its state.
+@Suite struct PluginLoaderBadInputTests {
+  let running: FeatureHandle
+
+  init() throws {
+    self.running = try FeatureHandle(feature: try BuiltPlugins.loader.load("Counter").features[0])
+    try self.running.send(text: "setStep(by: 3)")
+    try self.running.send(text: "increment")
+  }
+
+  private func expectStillRunning() throws {
+    try self.running.send(text: "increment")
+    #expect(try self.running.stateValue()[field: "count"] == 6)
+  }
+
+  private func loadError(_ nameOrPath: String, searchPaths: [String]? = nil) -> String {
+    var loader = BuiltPlugins.loader
+    if let searchPaths { loader.searchPaths = searchPaths }
+    return errorMessage { _ = try loader.load(nameOrPath) }
+  }
+
+  @Test func fileNotFound() throws {
+    #expect(loadError("/nonexistent/libGhost.so") == "/nonexistent/libGhost.so: file not found. Check the path, or build the plugin first (swift build).")
+    let byName = loadError("Ghost", searchPaths: ["/nowhere", "/neither"])
+    #expect(byName == "Ghost: no libGhost.so in /nowhere, /neither. Build it (swift build --product Ghost), add its folder to the search paths, or pass the file's path.")
+    try self.expectStillRunning()
+  }
+
+  @Test func garbageBytesAndText() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let garbage = folder.appendingPathComponent("garbage.so")
+    try Data([0xDE, 0xAD, 0xBE, 0xEF, 1, 2, 3]).write(to: garbage)
+    #expect(loadError(garbage.path) == "\(garbage.path): not a shared object (starts with de ad be ef, not an ELF header). Point at the .so that swift build produced.")
+    let empty = folder.appendingPathComponent("empty.so")
+    try Data().write(to: empty)
+    #expect(loadError(empty.path).contains("not a shared object (starts with nothing"))
+    var executable = Data([0x7F, 0x45, 0x4C, 0x46] + [UInt8](repeating: 0, count: 12) + [2, 0])
+    executable.append(Data(count: 64))
+    let notLibrary = folder.appendingPathComponent("exec.so")
+    try executable.write(to: notLibrary)
+    #expect(loadError(notLibrary.path).contains("is an ELF file but not a shared library (e_type 2)"))
+    try self.expectStillRunning()
+  }
+
+  @Test func truncatedSharedObject() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let truncated = folder.appendingPathComponent("truncated.so")
+    let full = try Data(contentsOf: URL(fileURLWithPath: try BuiltPlugins.path("Echo")))
+    try full.prefix(200).write(to: truncated)
+    let message = loadError(truncated.path)
+    #expect(message.hasPrefix("\(truncated.path): dlopen failed: "))
+    #expect(message.hasSuffix("Rebuild the plugin for this system."))
+    try self.expectStillRunning()
+  }
+
+  @Test func missingEntrySymbol() throws {
+    let path = try BuiltPlugins.path("TestFixtureNoEntry")
+    #expect(loadError(path).hasPrefix("\(path): has no 'patchbay_plugin_entry' function, so it is not a Patchbay plugin. Export one"))
+    try self.expectStillRunning()
+  }
+
+  @Test(arguments: [
+    ("null", "patchbay_plugin_entry returned NULL for host ABI 1: the plugin refused to start."),
+    ("magic", "wrong magic 0x12345678 in the plugin descriptor (expected 0x59414250 \"PBAY\")"),
+    ("abi", "built for plugin ABI 2.0, but this host speaks ABI 1.0. Rebuild the plugin against this host's patchbay.h."),
+    ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 1.0 requires."),
+    ("smallfeature", "feature 0: pb_feature_desc.struct_size is 12, smaller than the 56 bytes ABI 1.0 requires."),
+    ("noreduce", "feature 'dev.patchbay.fixture': the vtable's required function 'reduce' is NULL. Implement it."),
+    ("duplicate", "declares feature id 'dev.patchbay.fixture' twice. Give each feature its own id."),
+  ])
+  func misbehavingDescriptors(_ mode: String, _ expected: String) throws {
+    let path = try BuiltPlugins.fixture(mode)
+    let message = loadError(path)
+    #expect(message.hasPrefix("\(path): "))
+    #expect(message.contains(expected))
+    try self.expectStillRunning()
+  }
+
+  @Test func validFixtureLoads() throws {
+    let plugin = try BuiltPlugins.loader.load(try BuiltPlugins.fixture("fine"))
+    #expect(plugin.features.map(\.id) == ["dev.patchbay.fixture"])
+  }
+
+  @Test func twoPluginsDeclaringTheSameFeatureID() throws {
+    let loader = BuiltPlugins.loader
+    var registry = FeatureRegistry()
+    try registry.add(try loader.load("Counter"))
+    let impostor = try loader.load(try BuiltPlugins.fixture("counterid"))
+    let message = errorMessage { try registry.add(impostor) }
+    #expect(message == "\(impostor.path): declares feature 'dev.patchbay.counter', which \(try BuiltPlugins.path("Counter")) already declares. Load only one of them, or give one feature another id.")
+    #expect(registry.plugins.count == 1)
+    try self.expectStillRunning()
+  }
+
+  @Test func createFailing() throws {
+    let plugin = try BuiltPlugins.loader.load(try BuiltPlugins.fixture("createfails"))
+    let message = errorMessage { _ = try FeatureHandle(feature: plugin.features[0]) }
+    #expect(message == "dev.patchbay.fixture-create-fails: create failed: dev.patchbay.fixture-create-fails: the fixture always refuses to start")
+    try self.expectStillRunning()
+  }
+}
