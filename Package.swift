@@ -5,6 +5,7 @@ let package = Package(
   name: "Patchbay",
   platforms: [.macOS(.v15)],
   products: [
+    .executable(name: "patchbay", targets: ["patchbay"]),
     .library(name: "Patchbay", targets: ["Patchbay"]),
     .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
     .library(name: "PatchbayABI", targets: ["PatchbayABI"]),
@@ -19,6 +20,7 @@ let package = Package(
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.5.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.4"),
@@ -65,6 +67,14 @@ let package = Package(
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
+    // The command line.
+    .executableTarget(
+      name: "patchbay",
+      dependencies: [
+        "PatchbayHost", "PatchbayEncoding",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .target(name: "CounterPlugin", dependencies: ["PatchbayPlugin"], path: "Plugins/Counter"),
     .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
     .target(
@@ -77,6 +87,9 @@ let package = Package(
       name: "PatchbayPluginTests", dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
     ),
     .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost"]),
+    .testTarget(name: "CounterPluginTests", dependencies: ["CounterPlugin", "PatchbayTesting"]),
+    // Runs the built `patchbay` executable.
+    .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
   ],
   swiftLanguageModes: [.v6]

@@ -23,6 +23,10 @@ public struct Counter: PluginFeature {
     public var count = 0
     public var step = 1
     public var pending = 0
+
+    public init(count: Int = 0, step: Int = 1, pending: Int = 0) {
+      (self.count, self.step, self.pending) = (count, step, pending)
+    }
   }
 
   public enum Action: Codable, Equatable, Sendable {

@@ -182,6 +182,31 @@ extension LoadedFeature {
     return try self.formatAction(bytes, context: context, host: HostTable.make(context))
   }
 
+  /// Turns snapshot bytes of an older state schema into bytes of this feature's schema.
+  public func migrate(from schema: UInt32, state: [UInt8]) throws(FeatureCallError) -> [UInt8] {
+    guard let migrate = self.vtable.migrate else {
+      throw FeatureCallError(
+        featureID: self.id, call: "migrate",
+        reason: "the feature has no migrate function, so it cannot restore state of schema "
+          + "\(schema) into schema \(self.schemaVersion)"
+      )
+    }
+    let context = HostContext { _, _ in }
+    let host = HostTable.make(context)
+    let (status, bytes) = ByteSink.collect { out in
+      state.withUnsafeBufferPointer {
+        migrate(self.descriptor, host, schema, $0.baseAddress, $0.count, out)
+      }
+    }
+    guard status == PB_OK else {
+      throw FeatureCallError(
+        featureID: self.id, call: "migrate",
+        reason: context.takeErrors() ?? "status \(status.rawValue)"
+      )
+    }
+    return bytes
+  }
+
   func parseAction(
     _ text: String, context: HostContext, host: UnsafePointer<pb_host>
   ) throws(FeatureCallError) -> [UInt8] {

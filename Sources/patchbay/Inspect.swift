@@ -1,0 +1,88 @@
+import ArgumentParser
+import PatchbayEncoding
+import PatchbayHost
+
+/// `patchbay inspect PLUGIN [--json]`: what a plugin declares.
+struct Inspect: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Load a plugin and print its ABI version, id, version, features and actions.",
+    discussion: """
+      Examples:
+        patchbay inspect Counter
+        patchbay inspect .build/debug/libEcho.so --json
+      """
+  )
+
+  @Argument(help: "The plugin: a name (Counter) or a path (.build/debug/libCounter.so).")
+  var plugin: String
+
+  @Flag(help: "Print JSON instead of text.")
+  var json = false
+
+  @OptionGroup var search: PluginSearchOptions
+
+  func run() throws {
+    let plugin: LoadedPlugin
+    do {
+      plugin = try self.search.loader.load(self.plugin)
+    } catch {
+      throw CommandFailure(error.description)
+    }
+    print(self.json ? PluginReport.json(plugin) : PluginReport.text(plugin))
+  }
+}
+
+/// How `inspect` shows a plugin.
+enum PluginReport {
+  static func text(_ plugin: LoadedPlugin) -> String {
+    var lines = [
+      "\(plugin.name) \(plugin.version) (\(plugin.id))",
+      "  file: \(plugin.path)",
+      "  ABI:  \(plugin.abiMajor).\(plugin.abiMinor)",
+    ]
+    for feature in plugin.features {
+      lines.append("")
+      lines.append(
+        "  \(feature.id) — \(feature.name) (state schema \(feature.schemaVersion)"
+          + (feature.migrates ? ", migrates" : "") + ")"
+      )
+      if !feature.summary.isEmpty { lines.append("    \(feature.summary)") }
+      lines.append("    actions:")
+      let width = feature.actions.map(\.signature.count).max() ?? 0
+      for action in feature.actions {
+        let padded = action.signature.padding(toLength: width, withPad: " ", startingAt: 0)
+        lines.append(
+          "      \(padded)" + (action.summary.isEmpty ? "" : "  \(action.summary)")
+        )
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func json(_ plugin: LoadedPlugin) -> String {
+    let features = plugin.features.map { feature -> WireValue in
+      .record(fields:
+        ("id", .string(feature.id)),
+        ("name", .string(feature.name)),
+        ("summary", .string(feature.summary)),
+        ("stateSchemaVersion", .int(Int64(feature.schemaVersion))),
+        ("migrates", .bool(feature.migrates)),
+        ("actions", .list(feature.actions.map { action in
+          .record(fields:
+            ("name", .string(action.name)),
+            ("summary", .string(action.summary)),
+            ("fields", .list(action.fields.map { field in
+              .record(fields: ("name", .string(field.name)), ("type", .string(field.type)))
+            })))
+        })))
+    }
+    return WireValue.record(fields:
+      ("file", .string(plugin.path)),
+      ("abi", .string("\(plugin.abiMajor).\(plugin.abiMinor)")),
+      ("id", .string(plugin.id)),
+      ("name", .string(plugin.name)),
+      ("version", .string(plugin.version)),
+      ("features", .list(features))
+    ).json(pretty: true)
+  }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+
+/// `patchbay new NAME [--path DIR]`: an out-of-tree plugin package.
+struct New: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Create a plugin package that builds a loadable lib<Name>.so.",
+    discussion: """
+      The package depends on Patchbay by path (--patchbay, default: the Patchbay checkout this
+      executable was built from). Then:
+        cd DIR/Name && swift build
+        patchbay inspect .build/debug/libName.so
+      """
+  )
+
+  @Argument(help: "The plugin's name, a Swift identifier starting with a capital: Metronome.")
+  var name: String
+
+  @Option(help: "The folder to create the package in.")
+  var path: String = "."
+
+  @Option(help: "The Patchbay checkout to depend on.")
+  var patchbay: String?
+
+  func validate() throws {
+    guard let first = self.name.unicodeScalars.first, CharacterSet.uppercaseLetters.contains(first),
+      self.name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) })
+    else {
+      throw ValidationError(
+        "'\(self.name)' is not a plugin name: use letters and digits, starting with a capital (Metronome)."
+      )
+    }
+  }
+
+  func run() throws {
+    guard let root = self.patchbay.map({ URL(fileURLWithPath: $0).standardizedFileURL })
+      ?? findPatchbayCheckout()
+    else {
+      throw CommandFailure(
+        "cannot find the Patchbay checkout this executable came from; pass --patchbay DIR."
+      )
+    }
+    guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+    else {
+      throw CommandFailure("\(root.path) has no Package.swift; pass --patchbay DIR (a Patchbay checkout).")
+    }
+    let package = URL(fileURLWithPath: self.path).appendingPathComponent(self.name)
+    if FileManager.default.fileExists(atPath: package.path) {
+      throw CommandFailure("\(package.path) already exists; choose another --path or name.")
+    }
+    let files = PluginTemplate(name: self.name, patchbayRoot: root.path).files
+    for (relative, contents) in files {
+      let file = package.appendingPathComponent(relative)
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true
+      )
+      try contents.write(to: file, atomically: true, encoding: .utf8)
+    }
+    print("Created \(package.path)")
+    print("Next:")
+    print("  cd \(package.path) && swift build")
+    print("  patchbay inspect \(package.path)/.build/debug/lib\(self.name).so")
+  }
+}
+
+/// The Patchbay checkout above this executable (it lives in <checkout>/.build/…).
+func findPatchbayCheckout() -> URL? {
+  var folder = URL(fileURLWithPath: executableDirectory())
+  while folder.path != "/" {
+    let manifest = folder.appendingPathComponent("Package.swift")
+    if let text = try? String(contentsOf: manifest, encoding: .utf8),
+      text.contains("name: \"Patchbay\"")
+    {
+      return folder
+    }
+    folder.deleteLastPathComponent()
+  }
+  return nil
+}
+
+/// The files of a new plugin package.
+struct PluginTemplate {
+  let name: String
+  let patchbayRoot: String
+
+  var identity: String { URL(fileURLWithPath: self.patchbayRoot).lastPathComponent.lowercased() }
+  var featureID: String { "dev.patchbay.\(self.name.lowercased())" }
+
+  var files: [(String, String)] {
+    [
+      ("Package.swift", self.manifest),
+      ("Sources/\(self.name)/\(self.name).swift", self.feature),
+      (".gitignore", ".build/\nPackage.resolved\n"),
+    ]
+  }
+
+  var manifest: String {
+    """
+    // swift-tools-version: 6.1
+    import PackageDescription
+
+    // A Patchbay plugin: `swift build` makes .build/debug/lib\(self.name).so.
+    let package = Package(
+      name: "\(self.name)",
+      products: [
+        .library(name: "\(self.name)", type: .dynamic, targets: ["\(self.name)"])
+      ],
+      dependencies: [
+        .package(path: "\(self.patchbayRoot)")
+      ],
+      targets: [
+        .target(
+          name: "\(self.name)",
+          dependencies: [.product(name: "PatchbayPlugin", package: "\(self.identity)")]
+        )
+      ],
+      swiftLanguageModes: [.v6]
+    )
+
+    """
+  }
+
+  var feature: String {
+    """
+    import PatchbayPlugin
+
+    /// \(self.name): a feature. Edit the state, the actions and `reduce`; keep `actions` in step.
+    public struct \(self.name): PluginFeature {
+      public static let id = "\(self.featureID)"
+      public static let name = "\(self.name)"
+      public static let summary = "Remembers a message and counts pings."
+      public static let actions: [ActionSchema] = [
+        .init("ping", summary: "Counts one ping"),
+        .init("setMessage", ["text": .string], summary: "Remembers a message"),
+      ]
+      public static var initialState: State { State() }
+
+      public struct State: Codable, Equatable, Sendable {
+        public var pings = 0
+        public var message = ""
+      }
+
+      public enum Action: Codable, Equatable, Sendable {
+        case ping
+        case setMessage(text: String)
+      }
+
+      public init() {}
+
+      public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .ping:
+          state.pings += 1
+        case .setMessage(let text):
+          state.message = text
+        }
+        return .none
+      }
+
+      public static func render(_ state: State) -> String {
+        "\\(state.message.isEmpty ? "(no message)" : state.message) — \\(state.pings) ping(s)"
+      }
+    }
+
+    @_cdecl("patchbay_plugin_entry")
+    public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+      PluginExport.entry(
+        id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
+        features: [\(self.name).self], hostABIMajor: hostABIMajor
+      )
+    }
+
+    """
+  }
+}

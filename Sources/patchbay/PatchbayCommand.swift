@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// `patchbay`: load feature plugins, inspect them, and (soon) run them composed into an app.
+@main
+struct PatchbayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "patchbay",
+    abstract: "Host Patchbay feature plugins.",
+    discussion: """
+      Plugins are shared libraries (lib<Name>.so) exporting features through the Patchbay
+      C ABI (patchbay.h). Name a plugin by path, or by name to search the plugin path:
+      --plugin-path folders, then $PATCHBAY_PLUGIN_PATH (colon-separated), then the folder
+      holding this executable (where `swift build` puts plugins).
+
+      Exit codes: 0 success, 1 failure, 2 usage error.
+      """,
+    subcommands: [Inspect.self, New.self]
+  )
+
+  /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.
+  static func main() {
+    do {
+      var command = try Self.parseAsRoot()
+      try command.run()
+    } catch {
+      let code = Self.exitCode(for: error)
+      let message = Self.fullMessage(for: error)
+      if code == .success {
+        print(message)
+        Foundation.exit(0)
+      }
+      if !message.isEmpty {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+      }
+      Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 0 ? 0 : 1)
+    }
+  }
+}
+
+/// A failure the CLI reports as `error: …` on stderr, exit code 1.
+struct CommandFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

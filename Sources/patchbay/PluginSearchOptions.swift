@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import PatchbayHost
+
+/// Where to look for plugins given by name.
+struct PluginSearchOptions: ParsableArguments {
+  @Option(
+    name: .customLong("plugin-path"),
+    help: ArgumentHelp("A folder to search for plugins given by name (repeatable).", valueName: "dir")
+  )
+  var pluginPaths: [String] = []
+
+  /// --plugin-path folders, then $PATCHBAY_PLUGIN_PATH, then this executable's folder.
+  var searchPaths: [String] {
+    let environment = ProcessInfo.processInfo.environment["PATCHBAY_PLUGIN_PATH"]?
+      .split(separator: ":").map(String.init) ?? []
+    return self.pluginPaths + environment + [executableDirectory()]
+  }
+
+  var loader: PluginLoader { PluginLoader(searchPaths: self.searchPaths) }
+}
+
+/// The folder holding the running executable.
+func executableDirectory() -> String {
+  let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+  return URL(fileURLWithPath: path).deletingLastPathComponent().path
+}

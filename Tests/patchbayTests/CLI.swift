@@ -1,0 +1,38 @@
+import Foundation
+
+/// Runs the `patchbay` executable that `swift build` put beside this test binary.
+struct CLI {
+  struct Result {
+    let exitCode: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  static let directory: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+  }()
+
+  static func run(_ arguments: String..., environment: [String: String] = [:]) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(self.directory)/patchbay")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.merge(environment) { $1 }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      exitCode: process.terminationStatus,
+      stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self)
+    )
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@Suite struct InspectTests {
+  @Test func inspectsAPluginByName() throws {
+    let result = try CLI.run("inspect", "Counter")
+    #expect(result.exitCode == 0)
+    #expect(result.stdout.hasPrefix("Counter 1.0.0 (dev.patchbay.counter-plugin)\n"))
+    #expect(result.stdout.contains("  ABI:  1.0\n"))
+    #expect(result.stdout.contains("  dev.patchbay.counter — Counter (state schema 1)\n"))
+    #expect(result.stdout.contains("      setStep(by: int)         Sets the step\n"))
+  }
+
+  @Test func inspectsTheCPluginByPathAsJSON() throws {
+    let result = try CLI.run("inspect", "\(CLI.directory)/libEcho.so", "--json")
+    #expect(result.exitCode == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(json?["abi"] as? String == "1.0")
+    #expect(json?["id"] as? String == "dev.patchbay.echo-plugin")
+    let features = json?["features"] as? [[String: Any]]
+    #expect(features?.first?["id"] as? String == "dev.patchbay.echo")
+    let actions = features?.first?["actions"] as? [[String: Any]]
+    let fields = actions?.first?["fields"] as? [[String: Any]]
+    #expect(actions?.first?["name"] as? String == "say")
+    #expect(fields?.first?["type"] as? String == "string")
+  }
+
+  @Test func searchesThePluginPathVariable() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libEcho.so", toPath: folder.appendingPathComponent("libParrot.so").path)
+    let result = try CLI.run("inspect", "Parrot", environment: ["PATCHBAY_PLUGIN_PATH": folder.path])
+    #expect(result.exitCode == 0)
+    #expect(result.stdout.contains("file: \(folder.path)/libParrot.so"))
+  }
+
+  @Test func missingPluginIsAOneLineErrorWithExitCode1() throws {
+    let result = try CLI.run("inspect", "Nope", "--plugin-path", "/nowhere")
+    #expect(result.exitCode == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("Error: Nope: no libNope.so in /nowhere, "))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func badPluginFileNamesTheFile() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).so")
+    try Data("not a library".utf8).write(to: file)
+    let result = try CLI.run("inspect", file.path)
+    #expect(result.exitCode == 1)
+    #expect(result.stderr.contains("\(file.path): not a shared object"))
+  }
+
+  @Test func usageErrorsExitWith2() throws {
+    let result = try CLI.run("inspect")
+    #expect(result.exitCode == 2)
+    #expect(result.stderr.contains("Missing expected argument '<plugin>'"))
+    let unknown = try CLI.run("frobnicate")
+    #expect(unknown.exitCode == 2)
+  }
+
+  @Test func helpExitsWith0() throws {
+    let result = try CLI.run("--help")
+    #expect(result.exitCode == 0)
+    #expect(result.stdout.contains("inspect"))
+    #expect(result.stdout.contains("Exit codes: 0 success, 1 failure, 2 usage error."))
+  }
+}
