@@ -5,9 +5,10 @@
 #   make format  format the sources with the toolchain's swift-format
 
 SWIFT ?= swift
+BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev
 
-.PHONY: all deps build test bench format clean
+.PHONY: all deps build test template-check bench format clean
 
 all: build
 
@@ -34,14 +35,26 @@ build: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path Benchmarks
 
-test: build
+test: build template-check
 	$(SWIFT) test
 
+# `patchbay new` end to end: create a plugin package out of tree, build it, load it.
+TEMPLATE_DIR := .build-template
+template-check: build
+	rm -rf $(TEMPLATE_DIR)
+	$(BIN)/patchbay new Hello --path $(TEMPLATE_DIR) --patchbay $(CURDIR)
+	$(SWIFT) build --package-path $(TEMPLATE_DIR)/Hello
+	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
+	  | grep -q '"id": "dev.patchbay.hello"'
+	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
+
+# The ABI benchmark loads the release build of the Counter plugin.
 bench: deps
+	$(SWIFT) build -c release --product Counter
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build $(TEMPLATE_DIR)

@@ -58,7 +58,13 @@ let package = Package(
     // The value encoding of actions and state, in Swift: bytes, action text, JSON, Codable.
     .target(name: "PatchbayEncoding"),
     // The SDK that exports Swift reducers as C-ABI features.
-    .target(name: "PatchbayPlugin", dependencies: ["Patchbay", "PatchbayABI", "PatchbayEncoding"]),
+    .target(
+      name: "PatchbayPlugin",
+      dependencies: [
+        "Patchbay", "PatchbayABI", "PatchbayEncoding",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     // Loader, registry and feature instances: the host side of the ABI.
     .target(
       name: "PatchbayHost",

@@ -24,6 +24,8 @@ let package = Package(
       dependencies: [
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "Patchbay", package: root),
+        .product(name: "PatchbayHost", package: root),
+        .product(name: "PatchbayEncoding", package: root),
       ],
       path: "Benchmarks/CoreBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

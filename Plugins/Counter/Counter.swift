@@ -89,6 +89,6 @@ public struct Counter: PluginFeature {
 public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
   PluginExport.entry(
     id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-    features: [Counter.self], hostABIMajor: hostABIMajor
+    features: [.feature(Counter.self)], hostABIMajor: hostABIMajor
   )
 }

@@ -2,84 +2,139 @@ import Patchbay
 import PatchbayABI
 import PatchbayEncoding
 
-/// What the C vtable calls for one feature type: the type-erased side of a ``PluginFeature``.
-class AnyFeatureDriver: @unchecked Sendable {
-  func create(host: HostConnection, state: [UInt8]?) -> AnyFeatureInstance? { nil }
-  func parseAction(_ text: String, host: HostConnection) -> [UInt8]? { nil }
-  func formatAction(_ bytes: [UInt8], host: HostConnection) -> String? { nil }
-  func migrate(from schema: UInt32, _ bytes: [UInt8], host: HostConnection) -> (
-    pb_status, [UInt8]
-  ) { (PB_ERR_UNSUPPORTED, []) }
-}
+/// What the C vtable calls for one feature type: a ``PluginFeature`` behind closures.
+///
+/// Built by ``feature(_:)`` in the plugin's own module (in the list given to
+/// ``PluginExport/entry(id:name:version:features:hostABIMajor:)``), so the closures — and the
+/// instances they create — are specialized for the feature's types: a reduce through the ABI
+/// runs no generic witness code.
+public final class FeatureDriver: @unchecked Sendable {
+  let id: String
+  let name: String
+  let summary: String
+  let schemaVersion: UInt32
+  let actions: [ActionSchema]
+  let migrates: Bool
+  let create: (HostConnection, [UInt8]?) -> FeatureInstanceBox?
+  let parseAction: (String, HostConnection) -> [UInt8]?
+  let formatAction: ([UInt8], HostConnection) -> String?
+  let migrate: (UInt32, [UInt8], HostConnection) -> (pb_status, [UInt8])
 
-final class FeatureDriver<Feature: PluginFeature>: AnyFeatureDriver, @unchecked Sendable {
-  override func create(host: HostConnection, state: [UInt8]?) -> AnyFeatureInstance? {
-    var initial = Feature.initialState
-    if let state {
-      do {
-        initial = try decodeState(Feature.State.self, from: state)
-      } catch {
-        host.error(
-          "\(Feature.id): cannot restore state (schema \(Feature.schemaVersion)): \(error). "
-            + "Pass a snapshot of this schema, or migrate it first."
-        )
-        return nil
-      }
-    }
-    return FeatureInstance<Feature>(host: host, state: initial)
-  }
-
-  override func parseAction(_ text: String, host: HostConnection) -> [UInt8]? {
-    do {
-      let value = try WireValue(parsingAction: text)
-      _ = try decodeAction(Feature.self, from: value)
-      return value.bytes
-    } catch {
-      host.error("\(Feature.id): cannot parse action '\(text)': \(describe(error, actions: true))")
-      return nil
-    }
-  }
-
-  override func formatAction(_ bytes: [UInt8], host: HostConnection) -> String? {
-    do {
-      let value = try WireValue(decoding: bytes)
-      _ = try decodeAction(Feature.self, from: value)
-      return value.actionText
-    } catch {
-      host.error("\(Feature.id): cannot format action bytes: \(describe(error, actions: true))")
-      return nil
-    }
-  }
-
-  override func migrate(from schema: UInt32, _ bytes: [UInt8], host: HostConnection) -> (
-    pb_status, [UInt8]
+  @usableFromInline
+  init(
+    id: String, name: String, summary: String, schemaVersion: UInt32, actions: [ActionSchema],
+    migrates: Bool,
+    create: @escaping (HostConnection, [UInt8]?) -> FeatureInstanceBox?,
+    parseAction: @escaping (String, HostConnection) -> [UInt8]?,
+    formatAction: @escaping ([UInt8], HostConnection) -> String?,
+    migrate: @escaping (UInt32, [UInt8], HostConnection) -> (pb_status, [UInt8])
   ) {
-    do {
-      let old = try WireValue(decoding: bytes)
-      let new = try Feature.migrate(from: schema, old)
-      _ = try WireValueDecoder().decode(Feature.State.self, from: new)
-      return (PB_OK, new.bytes)
-    } catch let error as PluginFeatureError {
-      host.error(error.description)
-      return (PB_ERR_UNSUPPORTED, [])
-    } catch {
-      host.error("\(Feature.id): migrating from schema \(schema) failed: \(error)")
-      return (PB_ERR_FAILED, [])
-    }
+    self.id = id
+    self.name = name
+    self.summary = summary
+    self.schemaVersion = schemaVersion
+    self.actions = actions
+    self.migrates = migrates
+    self.create = create
+    self.parseAction = parseAction
+    self.formatAction = formatAction
+    self.migrate = migrate
   }
 
-  private func describe(_ error: any Error, actions: Bool) -> String {
-    let known = Feature.actions.map(\.name).joined(separator: ", ")
-    return "\(error). Actions: \(known)."
+  /// The driver of `Feature`, specialized where this is called: `.feature(Counter.self)`.
+  @inlinable
+  public static func feature<Feature: PluginFeature>(_: Feature.Type) -> FeatureDriver {
+    FeatureDriver(
+      id: Feature.id, name: Feature.name, summary: Feature.summary,
+      schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
+      create: { host, state in
+        guard let initial = restoreFeatureState(Feature.self, from: state, host: host) else { return nil }
+        let instance = FeatureInstance<Feature>(host: host, state: initial)
+        return FeatureInstanceBox(
+          reduce: { instance.reduce($0) },
+          snapshot: { instance.snapshot() },
+          render: { instance.render() },
+          cancelEffects: { instance.cancelEffects() }
+        )
+      },
+      parseAction: { text, host in parseFeatureAction(Feature.self, text, host: host) },
+      formatAction: { bytes, host in formatFeatureAction(Feature.self, bytes, host: host) },
+      migrate: { schema, bytes, host in
+        migrateFeatureState(Feature.self, from: schema, bytes, host: host)
+      }
+    )
   }
 }
 
-/// Decodes state bytes into `State`.
-func decodeState<State: Decodable>(_: State.Type, from bytes: [UInt8]) throws -> State {
-  try WireValueDecoder().decode(State.self, from: WireValue(decoding: bytes))
+@usableFromInline
+func restoreFeatureState<Feature: PluginFeature>(
+  _: Feature.Type, from bytes: [UInt8]?, host: HostConnection
+) -> Feature.State? {
+  guard let bytes else { return Feature.initialState }
+  do {
+    return try WireValueDecoder().decode(Feature.State.self, from: WireValue(decoding: bytes))
+  } catch {
+    host.error(
+      "\(Feature.id): cannot restore state (schema \(Feature.schemaVersion)): \(error). "
+        + "Pass a snapshot of this schema, or migrate it first."
+    )
+    return nil
+  }
+}
+
+@usableFromInline
+func parseFeatureAction<Feature: PluginFeature>(_: Feature.Type, _ text: String, host: HostConnection)
+  -> [UInt8]?
+{
+  do {
+    let value = try WireValue(parsingAction: text)
+    _ = try decodeAction(Feature.self, from: value)
+    return value.bytes
+  } catch {
+    host.error("\(Feature.id): cannot parse action '\(text)': \(error). \(knownActions(Feature.self))")
+    return nil
+  }
+}
+
+@usableFromInline
+func formatFeatureAction<Feature: PluginFeature>(_: Feature.Type, _ bytes: [UInt8], host: HostConnection)
+  -> String?
+{
+  do {
+    let value = try WireValue(decoding: bytes)
+    _ = try decodeAction(Feature.self, from: value)
+    return value.actionText
+  } catch {
+    host.error("\(Feature.id): cannot format action bytes: \(error). \(knownActions(Feature.self))")
+    return nil
+  }
+}
+
+@usableFromInline
+func migrateFeatureState<Feature: PluginFeature>(
+  _: Feature.Type, from schema: UInt32, _ bytes: [UInt8], host: HostConnection
+) -> (pb_status, [UInt8]) {
+  do {
+    let old = try WireValue(decoding: bytes)
+    let new = try Feature.migrate(from: schema, old)
+    _ = try WireValueDecoder().decode(Feature.State.self, from: new)
+    return (PB_OK, new.bytes)
+  } catch let error as PluginFeatureError {
+    host.error(error.description)
+    return (PB_ERR_UNSUPPORTED, [])
+  } catch {
+    host.error("\(Feature.id): migrating from schema \(schema) failed: \(error)")
+    return (PB_ERR_FAILED, [])
+  }
+}
+
+/// "Actions: increment, setStep." for error messages.
+func knownActions<Feature: PluginFeature>(_: Feature.Type) -> String {
+  "Actions: \(Feature.actions.map(\.name).joined(separator: ", "))."
 }
 
 /// Decodes an action of `Feature`, naming an unknown action as such.
+@usableFromInline
 func decodeAction<Feature: PluginFeature>(_: Feature.Type, from value: WireValue) throws
   -> Feature.Action
 {

@@ -1,32 +1,47 @@
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import IssueReporting
 
-/// One live instance of a feature, behind the ABI's opaque `void *instance`.
-class AnyFeatureInstance {
-  func reduce(_ bytes: [UInt8]) -> pb_status { PB_ERR_UNSUPPORTED }
-  func snapshot() -> [UInt8]? { nil }
-  func render() -> String { "" }
-  func cancelEffects() {}
+/// One live instance of a feature, behind the ABI's opaque `void *instance`: the instance's
+/// calls as closures, specialized for its feature (see ``FeatureDriver/make(_:)``).
+public final class FeatureInstanceBox {
+  let reduce: (UnsafeRawBufferPointer) -> pb_status
+  let snapshot: () -> [UInt8]?
+  let render: () -> String
+  let cancelEffects: () -> Void
+
+  @usableFromInline
+  init(
+    reduce: @escaping (UnsafeRawBufferPointer) -> pb_status,
+    snapshot: @escaping () -> [UInt8]?,
+    render: @escaping () -> String,
+    cancelEffects: @escaping () -> Void
+  ) {
+    self.reduce = reduce
+    self.snapshot = snapshot
+    self.render = render
+    self.cancelEffects = cancelEffects
+  }
 }
 
-final class FeatureInstance<Feature: PluginFeature>: AnyFeatureInstance {
-  let host: HostConnection
-  let runtime: ReducerRuntime<Feature.State, Feature.Action>
+/// A feature's state, reducer and effects inside the plugin.
+@usableFromInline
+final class FeatureInstance<Feature: PluginFeature> {
+  @usableFromInline let host: HostConnection
+  @usableFromInline let runtime: ReducerRuntime<Feature.State, Feature.Action>
+  @usableFromInline var actions = ActionCache<Feature.Action>()
 
+  @inlinable
   init(host: HostConnection, state: Feature.State) {
     self.host = host
-    // A plugin runs live even inside a test process: the host is what a test drives.
-    self.runtime = withDependencies {
-      $0.context = .live
-    } operation: {
-      ReducerRuntime(initialState: state, reducer: Feature()) { action in
-        do {
-          host.send(try WireValueEncoder().encodeAction(action).bytes)
-        } catch {
-          host.log(PB_LOG_ERROR, "\(Feature.id): an effect's action could not be encoded: \(error)")
-        }
-      }
+    // A plugin runs live even inside a test process: the host is what a test drives. Outside
+    // tests its dependencies are live already, and reduce skips the task-local override.
+    self.runtime = ReducerRuntime(
+      initialState: state, reducer: Feature(),
+      withDependencies: isTesting ? { $0.context = .live } : nil
+    ) { action in
+      sendToHost(Feature.self, action, host: host)
     }
   }
 
@@ -34,35 +49,68 @@ final class FeatureInstance<Feature: PluginFeature>: AnyFeatureInstance {
     self.runtime.cancelEffects()
   }
 
-  override func reduce(_ bytes: [UInt8]) -> pb_status {
-    let action: Feature.Action
-    do {
-      action = try decodeAction(Feature.self, from: WireValue(decoding: bytes))
-    } catch {
-      let known = Feature.actions.map(\.name).joined(separator: ", ")
-      self.host.error(
-        "\(Feature.id): cannot decode action: \(error). Send one of: \(known)."
-      )
+  /// Decodes (or finds in the cache) and reduces one action.
+  @inlinable
+  func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
+    if let action = self.actions.action(for: bytes) {
+      self.runtime.reduce(action)
+      return PB_OK
+    }
+    guard let action = decodeActionBytes(Feature.self, bytes, host: self.host) else {
       return PB_ERR_DECODE
     }
+    self.actions.store(action, for: bytes)
     self.runtime.reduce(action)
     return PB_OK
   }
 
-  override func snapshot() -> [UInt8]? {
-    do {
-      return try WireValueEncoder().encode(self.runtime.state).bytes
-    } catch {
-      self.host.error("\(Feature.id): cannot encode state: \(error)")
-      return nil
-    }
+  @inlinable
+  func snapshot() -> [UInt8]? {
+    encodeState(Feature.self, self.runtime.state, host: self.host)
   }
 
-  override func render() -> String {
+  @inlinable
+  func render() -> String {
     Feature.render(self.runtime.state)
   }
 
-  override func cancelEffects() {
+  @inlinable
+  func cancelEffects() {
     self.runtime.cancelEffects()
+  }
+}
+
+@usableFromInline
+func sendToHost<Feature: PluginFeature>(
+  _: Feature.Type, _ action: Feature.Action, host: HostConnection
+) {
+  do {
+    host.send(try WireValueEncoder().encodeAction(action).bytes)
+  } catch {
+    host.log(PB_LOG_ERROR, "\(Feature.id): an effect's action could not be encoded: \(error)")
+  }
+}
+
+@usableFromInline
+func decodeActionBytes<Feature: PluginFeature>(
+  _: Feature.Type, _ bytes: UnsafeRawBufferPointer, host: HostConnection
+) -> Feature.Action? {
+  do {
+    return try decodeAction(Feature.self, from: WireValue(decoding: bytes))
+  } catch {
+    host.error("\(Feature.id): cannot decode action: \(error). \(knownActions(Feature.self))")
+    return nil
+  }
+}
+
+@usableFromInline
+func encodeState<Feature: PluginFeature>(
+  _: Feature.Type, _ state: Feature.State, host: HostConnection
+) -> [UInt8]? {
+  do {
+    return try WireValueEncoder().encode(state).bytes
+  } catch {
+    host.error("\(Feature.id): cannot encode state: \(error)")
+    return nil
   }
 }

@@ -3,8 +3,8 @@ import PatchbayABI
 /// The C functions behind every Swift feature. They find their feature through the
 /// descriptor (`this`) or the instance, and never let a Swift error cross the boundary.
 enum FeatureVTable {
-  static func instance(_ pointer: UnsafeMutableRawPointer?) -> AnyFeatureInstance? {
-    pointer.map { Unmanaged<AnyFeatureInstance>.fromOpaque($0).takeUnretainedValue() }
+  static func instance(_ pointer: UnsafeMutableRawPointer?) -> FeatureInstanceBox? {
+    pointer.map { Unmanaged<FeatureInstanceBox>.fromOpaque($0).takeUnretainedValue() }
   }
 
   static func bytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int) -> [UInt8] {
@@ -21,13 +21,13 @@ enum FeatureVTable {
       }
       let connection = HostConnection(host: host)
       let bytes = state.map { _ in Self.bytes(state, length) }
-      guard let instance = driver.create(host: connection, state: bytes) else { return nil }
+      guard let instance = driver.create(connection, bytes) else { return nil }
       return Unmanaged.passRetained(instance).toOpaque()
     }
 
   static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
     guard let pointer else { return }
-    let instance = Unmanaged<AnyFeatureInstance>.fromOpaque(pointer)
+    let instance = Unmanaged<FeatureInstanceBox>.fromOpaque(pointer)
     instance.takeUnretainedValue().cancelEffects()
     instance.release()
   }
@@ -35,7 +35,7 @@ enum FeatureVTable {
   static let reduce: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
     pb_status = { pointer, action, length in
       guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-      return instance.reduce(Self.bytes(action, length))
+      return instance.reduce(UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
     }
 
   static let snapshot: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
@@ -64,7 +64,7 @@ enum FeatureVTable {
         HostConnection(host: host).error("action text is not valid UTF-8")
         return PB_ERR_DECODE
       }
-      guard let encoded = driver.parseAction(string, host: HostConnection(host: host)) else {
+      guard let encoded = driver.parseAction(string, HostConnection(host: host)) else {
         return PB_ERR_DECODE
       }
       return write(encoded, to: out) ? PB_OK : PB_ERR_FAILED
@@ -79,7 +79,7 @@ enum FeatureVTable {
         return PB_ERR_INVALID
       }
       guard
-        let text = driver.formatAction(Self.bytes(action, length), host: HostConnection(host: host))
+        let text = driver.formatAction(Self.bytes(action, length), HostConnection(host: host))
       else { return PB_ERR_DECODE }
       return write(Array(text.utf8), to: out) ? PB_OK : PB_ERR_FAILED
     }
@@ -96,9 +96,7 @@ enum FeatureVTable {
       guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
         return PB_ERR_INVALID
       }
-      let (status, bytes) = driver.migrate(
-        from: schema, Self.bytes(state, length), host: HostConnection(host: host)
-      )
+      let (status, bytes) = driver.migrate(schema, Self.bytes(state, length), HostConnection(host: host))
       guard status == PB_OK else { return status }
       return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
     }

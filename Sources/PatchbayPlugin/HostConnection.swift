@@ -3,8 +3,11 @@ import PatchbayABI
 /// The host table an instance was created with, and the calls the SDK makes through it.
 ///
 /// Reads no field past the table's `struct_size`, so it works with hosts of any minor version.
+@usableFromInline
 struct HostConnection: @unchecked Sendable {
-  let host: UnsafePointer<pb_host>
+  @usableFromInline let host: UnsafePointer<pb_host>
+
+  init(host: UnsafePointer<pb_host>) { self.host = host }
 
   private func has(_ field: PartialKeyPath<pb_host>) -> Bool {
     guard let offset = MemoryLayout<pb_host>.offset(of: field) else { return false }
@@ -12,18 +15,21 @@ struct HostConnection: @unchecked Sendable {
   }
 
   /// Sends encoded action bytes to the host's queue. [thread-safe]
+  @usableFromInline
   func send(_ bytes: [UInt8]) {
     guard self.has(\pb_host.send), let send = self.host.pointee.send else { return }
     bytes.withUnsafeBufferPointer { send(self.host, $0.baseAddress, $0.count) }
   }
 
   /// Reports why the current call failed. [thread-safe]
+  @usableFromInline
   func error(_ message: String) {
     guard self.has(\pb_host.error), let error = self.host.pointee.error else { return }
     message.withCString { error(self.host, $0) }
   }
 
   /// Writes a line to the host's log. [thread-safe]
+  @usableFromInline
   func log(_ level: pb_log_level, _ message: String) {
     guard self.has(\pb_host.log), let log = self.host.pointee.log else { return }
     message.withCString { log(self.host, level, $0) }

@@ -15,7 +15,7 @@ import Patchbay
 /// public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
 ///   PluginExport.entry(
 ///     id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-///     features: [Counter.self], hostABIMajor: hostABIMajor
+///     features: [.feature(Counter.self)], hostABIMajor: hostABIMajor
 ///   )
 /// }
 /// ```
@@ -25,18 +25,18 @@ import Patchbay
 public enum PluginExport {
   private static let built = LockedValue<UnsafeRawPointer?>(nil)
 
-  /// The plugin descriptor (`const pb_plugin_desc *`), built once.
+  /// The plugin descriptor (`const pb_plugin_desc *`), built on the first call.
+  ///
+  /// Name each feature with ``FeatureDriver/feature(_:)`` — `.feature(Counter.self)` — which
+  /// specializes its code in the plugin's module, where the feature's types are known.
   public static func entry(
-    id: String,
-    name: String,
-    version: String,
-    features: [any PluginFeature.Type],
+    id: String, name: String, version: String, features drivers: [FeatureDriver],
     hostABIMajor: UInt32
   ) -> UnsafeRawPointer? {
     self.built.withValue { built in
       if let built { return built }
       let descriptor = UnsafeRawPointer(
-        DescriptorBuilder.plugin(id: id, name: name, version: version, features: features)
+        DescriptorBuilder.plugin(id: id, name: name, version: version, drivers: drivers)
       )
       built = descriptor
       return descriptor
@@ -46,13 +46,13 @@ public enum PluginExport {
 
 /// Maps each feature descriptor this library built to the driver of its Swift type.
 enum DriverRegistry {
-  private static let drivers = LockedValue<[UnsafeRawPointer: AnyFeatureDriver]>([:])
+  private static let drivers = LockedValue<[UnsafeRawPointer: FeatureDriver]>([:])
 
-  static func register(_ driver: AnyFeatureDriver, for feature: UnsafePointer<pb_feature_desc>) {
+  static func register(_ driver: FeatureDriver, for feature: UnsafePointer<pb_feature_desc>) {
     self.drivers.withValue { $0[UnsafeRawPointer(feature)] = driver }
   }
 
-  static func driver(for feature: UnsafePointer<pb_feature_desc>) -> AnyFeatureDriver? {
+  static func driver(for feature: UnsafePointer<pb_feature_desc>) -> FeatureDriver? {
     self.drivers.withValue { $0[UnsafeRawPointer(feature)] }
   }
 }
@@ -78,9 +78,9 @@ enum DescriptorBuilder {
   }
 
   static func plugin(
-    id: String, name: String, version: String, features: [any PluginFeature.Type]
+    id: String, name: String, version: String, drivers: [FeatureDriver]
   ) -> UnsafeMutablePointer<pb_plugin_desc> {
-    let featureDescriptors = features.map { self.feature($0) }
+    let featureDescriptors = drivers.map { self.feature($0) }
     return self.allocate(
       pb_plugin_desc(
         magic: PATCHBAY_MAGIC,
@@ -96,10 +96,8 @@ enum DescriptorBuilder {
     )
   }
 
-  static func feature<Feature: PluginFeature>(_: Feature.Type) -> UnsafeMutablePointer<
-    pb_feature_desc
-  > {
-    let actions = Feature.actions.map { action in
+  static func feature(_ driver: FeatureDriver) -> UnsafeMutablePointer<pb_feature_desc> {
+    let actions = driver.actions.map { action in
       let fields = action.fields.map { field in
         self.allocate(
           pb_field_desc(
@@ -122,16 +120,16 @@ enum DescriptorBuilder {
     let descriptor = self.allocate(
       pb_feature_desc(
         struct_size: UInt32(MemoryLayout<pb_feature_desc>.size),
-        id: self.string(Feature.id),
-        name: self.string(Feature.name),
-        summary: Feature.summary.isEmpty ? nil : self.string(Feature.summary),
-        state_schema_version: Feature.schemaVersion,
+        id: self.string(driver.id),
+        name: self.string(driver.name),
+        summary: driver.summary.isEmpty ? nil : self.string(driver.summary),
+        state_schema_version: driver.schemaVersion,
         action_count: UInt32(actions.count),
         actions: self.array(actions),
-        vtable: UnsafePointer(self.allocate(FeatureVTable.make(migrates: Feature.migrates)))
+        vtable: UnsafePointer(self.allocate(FeatureVTable.make(migrates: driver.migrates)))
       )
     )
-    DriverRegistry.register(FeatureDriver<Feature>(), for: descriptor)
+    DriverRegistry.register(driver, for: descriptor)
     return descriptor
   }
 }

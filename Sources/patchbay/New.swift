@@ -166,7 +166,7 @@ struct PluginTemplate {
     public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
       PluginExport.entry(
         id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
-        features: [\(self.name).self], hostABIMajor: hostABIMajor
+        features: [.feature(\(self.name).self)], hostABIMajor: hostABIMajor
       )
     }
 

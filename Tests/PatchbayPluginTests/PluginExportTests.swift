@@ -46,7 +46,7 @@ struct Plain: PluginFeature {
   func load() throws -> LoadedPlugin {
     let descriptor = DescriptorBuilder.plugin(
       id: "dev.patchbay.test-plugin", name: "Test", version: "2.1.0",
-      features: [Versioned.self, Plain.self]
+      drivers: [.feature(Versioned.self), .feature(Plain.self)]
     )
     return try PluginLoader.validate(UnsafeRawPointer(descriptor), file: "in-process", generation: 1)
   }

@@ -23,6 +23,8 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 100_000
   )
 
+  abiBenchmarks(perAction)
+
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()
     let reducer = Counter()

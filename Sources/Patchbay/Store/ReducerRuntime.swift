@@ -17,38 +17,62 @@ import Dependencies
 /// > Important: `reduce`, `state` and `cancelEffects` must not be called concurrently (the
 /// > host's serial queue guarantees it); `send` is called from any thread.
 public final class ReducerRuntime<State, Action>: @unchecked Sendable {
-  /// The current state.
-  public private(set) var state: State
-  private let reducer: any Reducer<State, Action>
-  private let dependencies: DependencyValues
-  private let effects = EffectTasks()
-  private let runner: EffectRunner<Action>
+  /// The state lives at a fixed address: `reduce` mutates it in place, and callers are
+  /// serialized by the host, so no exclusivity bookkeeping is needed per action.
+  @usableFromInline let storage: UnsafeMutablePointer<State>
+  @usableFromInline let reducer: any Reducer<State, Action>
+  @usableFromInline let dependencies: DependencyValues?
+  @usableFromInline let effects = EffectTasks()
+  @usableFromInline let runner: EffectRunner<Action>
 
-  /// Creates a runtime; effects send their actions to `send`. Dependencies are those of the
-  /// caller, with `prepareDependencies` applied.
+  /// Creates a runtime; effects send their actions to `send`.
+  ///
+  /// Reducers and effects see the caller's dependencies, updated by `prepareDependencies`
+  /// when given (which costs a task-local push per action).
+  @inlinable
   public init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
-    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
     send: @escaping @Sendable (Action) -> Void
   ) {
-    self.state = initialState
-    (self.reducer, self.dependencies) = withDependencies(prepareDependencies) {
-      (reducer._compiled(), DependencyValues._current)
+    self.storage = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    self.storage.initialize(to: initialState)
+    if let prepareDependencies {
+      (self.reducer, self.dependencies) = withDependencies(prepareDependencies) {
+        (reducer._compiled(), DependencyValues._current)
+      }
+    } else {
+      (self.reducer, self.dependencies) = (reducer._compiled(), nil)
     }
     self.runner = EffectRunner(tasks: self.effects, enqueue: send)
   }
 
   deinit {
     self.effects.cancelAll(close: true)
+    self.storage.deinitialize(count: 1)
+    self.storage.deallocate()
   }
 
+  /// The current state.
+  @inlinable
+  public var state: State { self.storage.pointee }
+
   /// Reduces one action and starts its effects.
+  @inlinable
   public func reduce(_ action: Action) {
-    DependencyValues.$_current.withValue(self.dependencies) {
-      let effect = self.reducer.reduce(into: &self.state, action: action)
-      self.runner.start(effect)
+    if let dependencies = self.dependencies {
+      DependencyValues.$_current.withValue(dependencies) { self.reduceNow(action) }
+    } else {
+      self.reduceNow(action)
     }
+  }
+
+  @inlinable
+  func reduceNow(_ action: Action) {
+    let effect = self.reducer.reduce(into: &self.storage.pointee, action: action)
+    if case .none = effect.operation { return }
+    self.runner.start(effect)
   }
 
   /// How many effects are running.

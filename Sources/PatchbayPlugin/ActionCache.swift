@@ -1,0 +1,62 @@
+/// Decoded actions by their bytes, so a feature decodes each distinct action once.
+///
+/// Decoding goes through `Codable` and the Swift runtime's dynamic casts, which cost
+/// microseconds; hosts send the same few actions over and over (`increment`, `tick`, a MIDI
+/// note). Decoding is a pure function of the bytes, so caching changes nothing but speed.
+/// Direct-mapped: a slot per hash bucket, replaced on collision; only small actions are kept.
+@usableFromInline
+struct ActionCache<Action> {
+  @usableFromInline
+  struct Entry {
+    @usableFromInline var bytes: [UInt8]
+    @usableFromInline var action: Action
+
+    @inlinable init(bytes: [UInt8], action: Action) {
+      self.bytes = bytes
+      self.action = action
+    }
+  }
+
+  @inlinable static var slotCount: Int { 64 }
+  @inlinable static var maximumSize: Int { 128 }
+
+  @usableFromInline var slots: [Entry?] = Array(repeating: nil, count: Self.slotCount)
+
+  @inlinable init() {}
+
+  /// The cached action for `bytes`, if any.
+  @inlinable
+  func action(for bytes: UnsafeRawBufferPointer) -> Action? {
+    guard bytes.count <= Self.maximumSize, let entry = self.slots[Self.slot(bytes)] else {
+      return nil
+    }
+    guard entry.bytes.count == bytes.count else { return nil }
+    let equal = entry.bytes.withUnsafeBytes { cached in
+      cached.count == 0 || memcmp(cached.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+    }
+    return equal ? entry.action : nil
+  }
+
+  /// Remembers `action` as the decoding of `bytes`.
+  @inlinable
+  mutating func store(_ action: Action, for bytes: UnsafeRawBufferPointer) {
+    guard bytes.count <= Self.maximumSize else { return }
+    self.slots[Self.slot(bytes)] = Entry(bytes: Array(bytes), action: action)
+  }
+
+  /// FNV-1a over the bytes, folded to a slot.
+  @inlinable
+  static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return Int(hash % UInt64(Self.slotCount))
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
