@@ -55,19 +55,8 @@ extension WireValue {
 
 /// A JSON string literal.
 func jsonString(_ string: String) -> String {
-  var text = "\""
-  for scalar in string.unicodeScalars {
-    switch scalar {
-    case "\"": text += "\\\""
-    case "\\": text += "\\\\"
-    case "\n": text += "\\n"
-    case "\t": text += "\\t"
-    case "\r": text += "\\r"
-    case _ where scalar.value < 0x20:
-      let hex = String(scalar.value, radix: 16)
-      text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    default: text.unicodeScalars.append(scalar)
-    }
+  escaped(string) { value in
+    let hex = String(value, radix: 16)
+    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
   }
-  return text + "\""
 }

@@ -88,6 +88,12 @@ extension String {
 
 /// `"a \"quoted\" string"` with `\\`, `\"`, `\n`, `\t`, `\r` and `\u{…}` escapes.
 func quoted(_ string: String) -> String {
+  escaped(string) { "\\u{\(String($0, radix: 16))}" }
+}
+
+/// `string` in double quotes, with quotes, backslashes, newlines, tabs and returns escaped
+/// and other control characters written by `control`.
+func escaped(_ string: String, control: (UInt32) -> String) -> String {
   var text = "\""
   for scalar in string.unicodeScalars {
     switch scalar {
@@ -96,8 +102,7 @@ func quoted(_ string: String) -> String {
     case "\n": text += "\\n"
     case "\t": text += "\\t"
     case "\r": text += "\\r"
-    case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-      text += "\\u{\(String(scalar.value, radix: 16))}"
+    case _ where scalar.value < 0x20 || scalar.value == 0x7F: text += control(scalar.value)
     default: text.unicodeScalars.append(scalar)
     }
   }

@@ -185,16 +185,6 @@ private struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 }
 
-private struct IndexKey: CodingKey {
-  let intValue: Int?
-  let stringValue: String
-  init(_ index: Int) {
-    self.intValue = index
-    self.stringValue = "\(index)"
-  }
-  init?(stringValue: String) { nil }
-  init?(intValue: Int) { self.init(intValue) }
-}
 
 private struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
   let values: [WireValue]

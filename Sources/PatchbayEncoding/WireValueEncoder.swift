@@ -168,16 +168,6 @@ private struct KeyedNodeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
   }
 }
 
-private struct IndexKey: CodingKey {
-  let intValue: Int?
-  let stringValue: String
-  init(_ index: Int) {
-    self.intValue = index
-    self.stringValue = "\(index)"
-  }
-  init?(stringValue: String) { nil }
-  init?(intValue: Int) { self.init(intValue) }
-}
 
 private struct UnkeyedNodeEncoder: UnkeyedEncodingContainer {
   let node: Node

@@ -147,15 +147,10 @@ public struct PluginLoader: Sendable {
           + "host's patchbay.h."
       )
     }
-    let size = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-    let required = MemoryLayout<pb_plugin_desc>.size
-    guard size >= required else {
-      throw PluginLoadError(
-        file: file,
-        "pb_plugin_desc.struct_size is \(size), smaller than the \(required) bytes ABI "
-          + "\(PATCHBAY_ABI_MAJOR).0 requires. Set struct_size = sizeof(pb_plugin_desc)."
-      )
-    }
+    try requireSize(
+      raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self), of: pb_plugin_desc.self,
+      named: "pb_plugin_desc", file: file
+    )
     let descriptor = raw.assumingMemoryBound(to: pb_plugin_desc.self)
     guard descriptor.pointee.id != nil, !string(descriptor.pointee.id).isEmpty else {
       throw PluginLoadError(file: file, "the plugin descriptor has no id. Give it one.")
@@ -183,16 +178,10 @@ public struct PluginLoader: Sendable {
   static func validateFeature(
     _ descriptor: UnsafePointer<pb_feature_desc>, index: Int, plugin: LoadedPlugin, file: String
   ) throws(PluginLoadError) -> LoadedFeature {
-    let size = Int(descriptor.pointee.struct_size)
-    let required = MemoryLayout<pb_feature_desc>.size
-    guard size >= required else {
-      throw PluginLoadError(
-        file: file,
-        "feature \(index): pb_feature_desc.struct_size is \(size), smaller than the "
-          + "\(required) bytes ABI \(PATCHBAY_ABI_MAJOR).0 requires. Set it to "
-          + "sizeof(pb_feature_desc)."
-      )
-    }
+    try requireSize(
+      descriptor.pointee.struct_size, of: pb_feature_desc.self, named: "pb_feature_desc",
+      file: file, in: "feature \(index)"
+    )
     let id = string(descriptor.pointee.id)
     guard !id.isEmpty else {
       throw PluginLoadError(file: file, "feature \(index) has no id. Give it a reverse-DNS id.")
@@ -200,16 +189,10 @@ public struct PluginLoader: Sendable {
     guard let vtablePointer = descriptor.pointee.vtable else {
       throw PluginLoadError(file: file, "feature '\(id)' has no vtable.")
     }
-    let vtableSize = Int(vtablePointer.pointee.struct_size)
-    let vtableRequired = MemoryLayout<pb_feature_vtable>.size
-    guard vtableSize >= vtableRequired else {
-      throw PluginLoadError(
-        file: file,
-        "feature '\(id)': pb_feature_vtable.struct_size is \(vtableSize), smaller than the "
-          + "\(vtableRequired) bytes ABI \(PATCHBAY_ABI_MAJOR).0 requires. Set it to "
-          + "sizeof(pb_feature_vtable)."
-      )
-    }
+    try requireSize(
+      vtablePointer.pointee.struct_size, of: pb_feature_vtable.self, named: "pb_feature_vtable",
+      file: file, in: "feature '\(id)'"
+    )
     let vtable = vtablePointer.pointee
     let functions: [(String, Bool)] = [
       ("create", vtable.create != nil), ("destroy", vtable.destroy != nil),
@@ -243,6 +226,20 @@ public struct PluginLoader: Sendable {
     }
     return LoadedFeature(plugin: plugin, descriptor: descriptor, vtable: vtable, actions: actions)
   }
+}
+
+/// Refuses a struct whose `struct_size` is smaller than this ABI version's layout of it.
+private func requireSize<T>(
+  _ size: UInt32, of _: T.Type, named name: String, file: String, in context: String? = nil
+) throws(PluginLoadError) {
+  let required = MemoryLayout<T>.size
+  guard Int(size) < required else { return }
+  throw PluginLoadError(
+    file: file,
+    (context.map { "\($0): " } ?? "")
+      + "\(name).struct_size is \(size), smaller than the \(required) bytes ABI "
+      + "\(PATCHBAY_ABI_MAJOR).0 requires. Set it to sizeof(\(name))."
+  )
 }
 
 /// Counts loads per file, across loaders, for generation numbers.
