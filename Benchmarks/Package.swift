@@ -14,7 +14,7 @@ let package = Package(
   dependencies: [
     .package(path: ".."),
     .package(
-      url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]
     ),
   ],
@@ -22,13 +22,13 @@ let package = Package(
     .executableTarget(
       name: "CoreBenchmarks",
       dependencies: [
-        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Patchbay", package: root),
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayEncoding", package: root),
       ],
       path: "Benchmarks/CoreBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
   ],
   swiftLanguageModes: [.v6]
