@@ -15,7 +15,7 @@ struct PatchbayCommand: ParsableCommand {
 
       Exit codes: 0 success, 1 failure, 2 usage error.
       """,
-    subcommands: [Inspect.self, New.self]
+    subcommands: [Check.self, Inspect.self, New.self]
   )
 
   /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.

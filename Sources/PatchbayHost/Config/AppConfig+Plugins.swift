@@ -1,0 +1,31 @@
+extension AppConfig {
+  /// The loader this config asks for: its search paths, then `extraSearchPaths`.
+  public func loader(extraSearchPaths: [String] = []) -> PluginLoader {
+    PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+  }
+
+  /// Loads every plugin the config names and checks that each feature node's id is declared
+  /// by one of them. Returns the registry; throws every problem, each with its line.
+  public func loadPlugins(with loader: PluginLoader) throws(ConfigErrors) -> FeatureRegistry {
+    var registry = FeatureRegistry()
+    var errors: [ConfigError] = []
+    for (index, plugin) in self.plugins.enumerated() {
+      do {
+        try registry.add(try loader.load(plugin.reference))
+      } catch {
+        errors.append(
+          ConfigError(file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]", error.description))
+      }
+    }
+    for node in self.nodes where registry[node.featureID] == nil {
+      errors.append(
+        ConfigError(
+          file: self.file, line: node.line, keyPath: "feature \"\(node.key)\".id",
+          "no loaded plugin declares '\(node.featureID)'.\(suggestion(for: node.featureID, among: registry.featureIDs)) "
+            + "Known: \(registry.featureIDs.joined(separator: ", ")).")
+      )
+    }
+    guard errors.isEmpty else { throw ConfigErrors(errors: errors) }
+    return registry
+  }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import PatchbayHost
+
+/// `patchbay check [CONFIG]`: is this app config sound, and do its plugins load?
+struct Check: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Validate an app config and every plugin it names.",
+    discussion: """
+      Prints every problem as FILE:LINE: KEY: what is wrong and what is expected, and exits 1;
+      prints a summary and exits 0 when all is well.
+
+      Example:
+        patchbay check host-config/app.toml
+      """
+  )
+
+  @Argument(help: "The app config.")
+  var config: String = "host-config/app.toml"
+
+  @OptionGroup var search: PluginSearchOptions
+
+  func run() throws {
+    do {
+      let app = try AppConfig(contentsOf: self.config)
+      let registry = try app.loadPlugins(with: app.loader(extraSearchPaths: self.search.searchPaths))
+      print(
+        "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
+          + "\(app.routes.count) route(s), root '\(app.root)'")
+    } catch {
+      throw CommandFailure(error.description)
+    }
+  }
+}
