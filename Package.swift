@@ -92,7 +92,7 @@ let package = Package(
     .testTarget(
       name: "PatchbayPluginTests", dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
     ),
-    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost"]),
+    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", "PatchbayTesting"]),
     .testTarget(name: "CounterPluginTests", dependencies: ["CounterPlugin", "PatchbayTesting"]),
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),
