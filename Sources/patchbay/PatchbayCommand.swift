@@ -3,7 +3,7 @@ import Foundation
 
 /// `patchbay`: load feature plugins, inspect them, and (soon) run them composed into an app.
 @main
-struct PatchbayCommand: ParsableCommand {
+struct PatchbayCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "patchbay",
     abstract: "Host Patchbay feature plugins.",
@@ -15,14 +15,18 @@ struct PatchbayCommand: ParsableCommand {
 
       Exit codes: 0 success, 1 failure, 2 usage error.
       """,
-    subcommands: [Check.self, Inspect.self, New.self]
+    subcommands: [Run.self, Check.self, Inspect.self, New.self]
   )
 
   /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.
-  static func main() {
+  static func main() async {
     do {
       var command = try Self.parseAsRoot()
-      try command.run()
+      if var command = command as? any AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
     } catch {
       let code = Self.exitCode(for: error)
       let message = Self.fullMessage(for: error)
@@ -33,7 +37,7 @@ struct PatchbayCommand: ParsableCommand {
       if !message.isEmpty {
         FileHandle.standardError.write(Data((message + "\n").utf8))
       }
-      Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 0 ? 0 : 1)
+      Foundation.exit(code == .validationFailure || code.rawValue == 2 ? 2 : code.rawValue == 0 ? 0 : 1)
     }
   }
 }

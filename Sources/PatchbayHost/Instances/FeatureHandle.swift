@@ -25,6 +25,7 @@ public final class FeatureHandle: @unchecked Sendable {
   private let queue: InstanceQueue
   private let failureLog = LockedValue<[String]>([])
   private let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
+  private let effectHandler = LockedValue<(@Sendable ([UInt8]) -> Void)?>(nil)
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -70,7 +71,10 @@ public final class FeatureHandle: @unchecked Sendable {
       }
       return true
     }
-    context.setSendTarget { [queue = self.queue] bytes in queue.send(bytes) }
+    context.setSendTarget { [queue = self.queue, effectHandler = self.effectHandler] bytes in
+      effectHandler.value?(bytes)
+      queue.send(bytes)
+    }
   }
 
   deinit {
@@ -91,6 +95,12 @@ public final class FeatureHandle: @unchecked Sendable {
   /// Called with each refused action's reason, on the thread that reduced it.
   public func onFailure(_ handler: (@Sendable (String) -> Void)?) {
     self.failureHandler.value = handler
+  }
+
+  /// Called with each action the plugin's effects send back, before it is queued, on the
+  /// effect's thread.
+  public func onEffectAction(_ handler: (@Sendable ([UInt8]) -> Void)?) {
+    self.effectHandler.value = handler
   }
 
   /// Sends encoded action bytes. [thread-safe]

@@ -1,0 +1,238 @@
+import Foundation
+import Patchbay
+import PatchbayEncoding
+
+/// A composed app, running: one instance per live feature node, navigation as state, and the
+/// commands a person or a script gives it.
+///
+/// ```swift
+/// let app = try AppRuntime(config: config, registry: registry)
+/// try app.send("counter", "increment")
+/// try app.navigate(.push(node: "echo"))
+/// try app.send("echo", #"say(text: "hi")"#)
+/// app.stateJSON()  // {"navigation": …, "features": {"counter": …, "echo#1": …}}
+/// ```
+///
+/// Instances are addressed by path: the root's key (`counter`), a screen's `node#instance`
+/// (`echo#1`, or just `echo` while one is live), and a child under either (`practice#1/quiz`).
+/// Pushing or presenting creates the screen's instance and its `child` features; popping and
+/// dismissing cancels their effects and destroys them.
+public final class AppRuntime: @unchecked Sendable {
+  public let config: AppConfig
+  public let registry: FeatureRegistry
+  let router: Router
+  private let lock = NSRecursiveLock()
+  private var navigationState = NavigationState()
+  private var instances: [(path: String, handle: FeatureHandle)] = []
+  private let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
+
+  /// Creates the root instance and its children, then follows the initial route.
+  public init(config: AppConfig, registry: FeatureRegistry) throws(AppError) {
+    self.config = config
+    self.registry = registry
+    self.router = Router(config: config)
+    try self.create(node: config.root, at: config.root)
+    if let initial = config.initialRoute, initial != "/" {
+      try self.follow(route: initial)
+    }
+  }
+
+  /// Called after every change, on the thread that made it.
+  public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
+    self.changeHandler.value = handler
+  }
+
+  /// The navigation state.
+  public var navigation: NavigationState {
+    self.lock.withLock { self.navigationState }
+  }
+
+  /// Live instance paths, root first.
+  public var paths: [String] {
+    self.lock.withLock { self.instances.map(\.path) }
+  }
+
+  /// The instance at `path` (see the type's documentation for paths).
+  public func instance(_ path: String) throws(AppError) -> FeatureHandle {
+    let found = self.lock.withLock { () -> FeatureHandle? in
+      if let exact = self.instances.first(where: { $0.path == path }) { return exact.handle }
+      // `echo` for the only live `echo#n`; `practice/quiz` for `practice#n/quiz`.
+      let matches = self.instances.filter { Self.strip($0.path) == path }
+      return matches.count == 1 ? matches[0].handle : nil
+    }
+    guard let found else {
+      let live = self.paths
+      throw AppError(
+        "no feature at '\(path)'.\(suggestion(for: path, among: live.map(Self.strip)))"
+          + " Live paths: \(live.joined(separator: ", ")).")
+    }
+    return found
+  }
+
+  /// `practice#1/quiz` → `practice/quiz`.
+  static func strip(_ path: String) -> String {
+    path.split(separator: "/").map { $0.split(separator: "#").first.map(String.init) ?? "" }
+      .joined(separator: "/")
+  }
+
+  /// Sends the text form of an action to the instance at `path`.
+  public func send(_ path: String, _ actionText: String) throws(AppError) {
+    let handle = try self.instance(path)
+    do {
+      let bytes = try handle.parseAction(actionText)
+      self.changeHandler.value?(.action(path: self.canonicalPath(handle), text: actionText, source: .command))
+      handle.send(bytes)
+    } catch {
+      throw AppError("\(path): \(error.reason)")
+    }
+  }
+
+  /// Applies a navigation request, creating and destroying instances to match.
+  public func navigate(_ action: NavigationAction) throws(AppError) {
+    self.lock.lock()
+    defer { self.lock.unlock() }
+    if let refusal = self.router.refusal(of: action, in: self.navigationState) {
+      throw AppError(refusal)
+    }
+    let before = self.navigationState.routes
+    _ = self.router.reduce(into: &self.navigationState, action: action)
+    let after = self.navigationState.routes
+    for route in before.reversed() where !after.contains(route) {
+      self.destroy(prefix: route.description)
+    }
+    for route in after where !before.contains(route) {
+      try self.create(node: route.node, at: route.description)
+    }
+    self.changeHandler.value?(.navigation(action, self.navigation))
+  }
+
+  /// Follows a route path (`/echo`): navigation as a deep link.
+  public func follow(route path: String) throws(AppError) {
+    switch self.router.deepLink(path) {
+    case .success(let action): try self.navigate(action)
+    case .failure(let error): throw AppError(error.description)
+    }
+  }
+
+  /// The whole app as a value: navigation and every instance's state.
+  public func stateValue() throws(AppError) -> WireValue {
+    let (navigation, instances) = self.lock.withLock { (self.navigationState, self.instances) }
+    var features: [WireValue.Field] = []
+    for (path, handle) in instances {
+      do {
+        features.append(WireValue.Field(path, try handle.stateValue()))
+      } catch {
+        throw AppError(error.description)
+      }
+    }
+    return .record(fields:
+      ("navigation", .record(fields:
+        ("stack", .list(navigation.stack.map { .string($0.description) })),
+        ("presented", navigation.presented.map { .string($0.description) } ?? .nil))),
+      ("features", .record(features)))
+  }
+
+  /// The state of one instance, or of the whole app.
+  public func state(_ path: String? = nil) throws(AppError) -> WireValue {
+    guard let path else { return try self.stateValue() }
+    do {
+      return try self.instance(path).stateValue()
+    } catch let error as AppError {
+      throw error
+    } catch {
+      throw AppError("\(error)")
+    }
+  }
+
+  /// The screen on top: the presented feature, else the top of the stack, else the root.
+  public var currentPath: String {
+    self.lock.withLock {
+      self.navigationState.presented?.description ?? self.navigationState.stack.last?.description
+        ?? self.config.root
+    }
+  }
+
+  /// The rendered view of the screen on top.
+  public func renderCurrent() throws(AppError) -> String {
+    do {
+      return try self.instance(self.currentPath).render()
+    } catch let error as AppError {
+      throw error
+    } catch {
+      throw AppError("\(error)")
+    }
+  }
+
+  /// How many actions every instance has reduced so far; stops changing when the app is quiet.
+  public var reducedCount: UInt64 {
+    self.lock.withLock { self.instances.reduce(0) { $0 &+ $1.handle.reducedCount } }
+  }
+
+  /// Waits until no instance reduces anything for `quiet`, or `timeout` passes; returns
+  /// whether the app went quiet. (The ABI does not report a plugin's running effects, so
+  /// quiet means "nothing happened for a while".)
+  public func settle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(5)) async
+    -> Bool
+  {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var last = self.reducedCount
+    var quietSince = clock.now
+    while clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+      let now = self.reducedCount
+      if now != last {
+        last = now
+        quietSince = clock.now
+      } else if clock.now - quietSince >= quiet {
+        return true
+      }
+    }
+    return false
+  }
+
+  // MARK: - Instances
+
+  private func canonicalPath(_ handle: FeatureHandle) -> String {
+    self.lock.withLock { self.instances.first { $0.handle === handle }?.path ?? "?" }
+  }
+
+  /// Creates the instance of `node` at `path`, and its `child` features under it.
+  private func create(node key: String, at path: String) throws(AppError) {
+    guard let node = self.config.node(key), let feature = self.registry[node.featureID] else {
+      throw AppError("'\(key)' has no loaded feature; run `patchbay check` on the config.")
+    }
+    let handle: FeatureHandle
+    do {
+      handle = try FeatureHandle(feature: feature)
+    } catch {
+      throw AppError(error.description)
+    }
+    let changes = self.changeHandler
+    handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
+    handle.onEffectAction { [weak handle] bytes in
+      guard let handler = changes.value, let handle else { return }
+      let text = (try? handle.formatAction(bytes)) ?? "\(bytes.count) bytes"
+      handler(.action(path: path, text: text, source: .effect))
+    }
+    self.instances.append((path, handle))
+    for child in self.config.children(of: key) where child.kind == .child {
+      try self.create(node: child.key, at: "\(path)/\(child.key)")
+    }
+  }
+
+  /// Destroys the instance at `path` and everything under it (effects first).
+  private func destroy(prefix path: String) {
+    let removed = self.instances.filter { $0.path == path || $0.path.hasPrefix(path + "/") }
+    self.instances.removeAll { $0.path == path || $0.path.hasPrefix(path + "/") }
+    for instance in removed.reversed() { instance.handle.cancelEffects() }
+  }
+}
+
+/// Something that happened in a running app, for `--print-changes` and `--record`.
+public enum AppChange: Sendable {
+  public enum Source: String, Sendable { case command, effect, navigation }
+  case action(path: String, text: String, source: Source)
+  case navigation(NavigationAction, NavigationState)
+  case failure(path: String, message: String)
+}

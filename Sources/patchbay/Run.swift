@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import PatchbayHost
+
+/// `patchbay run [CONFIG]`: run the composed app.
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a composed app from a script.",
+    discussion: """
+      Reads commands from --script FILE, or from standard input when it is not a terminal:
+        send PATH ACTION        send counter setStep(by: 5)
+        push NODE | pop         navigate the stack
+        present NODE | dismiss  present over it
+        route /PATH             follow a deep link
+        state [PATH]            print state as JSON
+        render [PATH]           print the view of PATH (default: the screen on top)
+        expect PATH /POINTER V  compare state with a JSON value; mismatch exits 1
+        wait MS | settle        let effects run
+        quit                    stop; # starts a comment
+      The first failing command stops the run; its error names the line.
+      Exit codes: 0 success, 1 a command failed, 2 usage error (also a malformed script line).
+
+      Example:
+        printf 'send counter increment\\nstate counter\\n' | patchbay run host-config/app.toml
+      """
+  )
+
+  @Argument(help: "The app config.")
+  var config: String = "host-config/app.toml"
+
+  @Option(help: "Run the commands in this file.")
+  var script: String?
+
+  @Option(help: "Start at this route (a deep link such as /echo).")
+  var route: String?
+
+  @Flag(help: "Print each action with its source, and each navigation change, as it happens.")
+  var printChanges = false
+
+  @OptionGroup var search: PluginSearchOptions
+
+  func run() async throws {
+    let app: AppRuntime
+    do {
+      let config = try AppConfig(contentsOf: self.config)
+      let registry = try config.loadPlugins(
+        with: config.loader(extraSearchPaths: self.search.searchPaths))
+      app = try AppRuntime(config: config, registry: registry)
+      if let route = self.route { try app.follow(route: route) }
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+    if self.printChanges {
+      app.onChange { change in print(ChangeLine.text(change)) }
+    }
+
+    let name: String
+    let text: String
+    if let script = self.script {
+      name = script
+      guard let contents = try? String(contentsOfFile: script, encoding: .utf8) else {
+        throw CommandFailure("\(script): cannot read the script.")
+      }
+      text = contents
+    } else if isatty(STDIN_FILENO) == 0 {
+      name = "<stdin>"
+      text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    } else {
+      throw CommandFailure(
+        "the interactive terminal UI is not available yet; pass --script FILE, or pipe commands "
+          + "on standard input (see patchbay run --help).")
+    }
+
+    let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
+    switch outcome {
+    case .finished:
+      return
+    case .failed(let message):
+      FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+      throw ExitCode(1)
+    case .invalid(let message):
+      FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+      throw ExitCode(2)
+    }
+  }
+}
+
+/// How `--print-changes` shows a change.
+enum ChangeLine {
+  static func text(_ change: AppChange) -> String {
+    switch change {
+    case .action(let path, let text, let source):
+      "[\(source.rawValue)] \(path) ← \(text)"
+    case .navigation(let action, let state):
+      "[navigation] \(action) → stack [\(state.stack.map(\.description).joined(separator: ", "))]"
+        + (state.presented.map { ", presented \($0)" } ?? "")
+    case .failure(let path, let message):
+      "[failure] \(path): \(message)"
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+import Testing
+
+/// The shipped app config, with the plugins `swift build` made.
+func makeDemoApp() throws -> AppRuntime {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
+  let registry = try config.loadPlugins(with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
+  return try AppRuntime(config: config, registry: registry)
+}
+
+@Suite struct AppRuntimeTests {
+  @Test func startsAtTheRootAndSendsByPath() throws {
+    let app = try makeDemoApp()
+    #expect(app.paths == ["counter"])
+    #expect(app.currentPath == "counter")
+    try app.send("counter", "setStep(by: 2)")
+    try app.send("counter", "increment")
+    #expect(try app.state("counter")[field: "count"] == 2)
+    #expect(try app.renderCurrent() == "Count: 2\nStep:  2")
+  }
+
+  @Test func pushingCreatesAndPoppingDestroysInstances() throws {
+    let app = try makeDemoApp()
+    try app.navigate(.push(node: "echo"))
+    #expect(app.paths == ["counter", "echo#1"])
+    #expect(app.currentPath == "echo#1")
+    try app.send("echo", #"say(text: "one")"#)
+    try app.send("echo#1", #"say(text: "two")"#)
+    #expect(try app.state("echo")[field: "count"] == 2)
+    try app.navigate(.pop)
+    #expect(app.paths == ["counter"])
+    try app.navigate(.push(node: "echo"))
+    #expect(app.paths == ["counter", "echo#2"])
+    #expect(try app.state("echo")[field: "count"] == 0)  // a new instance
+  }
+
+  @Test func deepLinkAtStart() throws {
+    let app = try makeDemoApp()
+    try app.follow(route: "/echo")
+    #expect(app.navigation.stack.map(\.node) == ["echo"])
+    try app.follow(route: "/")
+    #expect(app.navigation.stack.isEmpty)
+    #expect(app.paths == ["counter"])
+  }
+
+  @Test func stateIsTheNavigationAndEveryInstance() throws {
+    let app = try makeDemoApp()
+    try app.navigate(.push(node: "echo"))
+    #expect(
+      try app.stateValue().json()
+        == #"{"navigation":{"stack":["echo#1"],"presented":null},"features":{"counter":{"count":0,"step":1,"pending":0},"echo#1":{"message":"","count":0}}}"#
+    )
+  }
+
+  /// Bad commands: a clear error, and the running app keeps its state.
+  @Test func badCommandsAreRefusedAndStateIsKept() throws {
+    let app = try makeDemoApp()
+    try app.send("counter", "increment")
+    let before = try app.stateValue()
+    #expect(errorMessage { try app.send("countr", "increment") } == "no feature at 'countr'. Did you mean 'counter'? Live paths: counter.")
+    #expect(errorMessage { try app.send("counter", "incrementt") }.hasPrefix("counter: dev.patchbay.counter: cannot parse action 'incrementt'"))
+    #expect(errorMessage { try app.navigate(.pop) } == "nothing to pop: the root 'counter' is showing.")
+    #expect(errorMessage { try app.navigate(.dismiss) } == "nothing is presented.")
+    #expect(errorMessage { try app.navigate(.push(node: "nope")) } == "'nope' is not a feature of this app.")
+    #expect(errorMessage { try app.follow(route: "/ech") }.hasPrefix("no route '/ech'. Did you mean '/echo'?"))
+    #expect(try app.stateValue() == before)
+  }
+
+  @Test func settleWaitsForEffects() async throws {
+    let app = try makeDemoApp()
+    try app.send("counter", "incrementLater(ms: 30)")
+    let settled = await app.settle(quiet: .milliseconds(500))
+    #expect(settled)
+    let state = try app.stateValue().json()
+    #expect(try app.state("counter")[field: "count"] == 1, "\(state)")
+  }
+}

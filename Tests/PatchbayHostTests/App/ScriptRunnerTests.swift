@@ -1,0 +1,72 @@
+import PatchbayHost
+import Synchronization
+import Testing
+
+@Suite struct ScriptRunnerTests {
+  func run(_ script: String) async throws -> (ScriptRunner.Outcome, [String]) {
+    let output = Mutex<[String]>([])
+    let runner = ScriptRunner(app: try makeDemoApp(), name: "test.script") { line in
+      output.withLock { $0.append(line) }
+    }
+    let outcome = await runner.run(script)
+    return (outcome, output.withLock { $0 })
+  }
+
+  @Test func aScriptDrivesTheApp() async throws {
+    let (outcome, output) = try await self.run("""
+      # set up
+      send counter setStep(by: 5)
+      send counter increment
+
+      expect counter /count 5
+      expect counter /step 5.0
+      push echo
+      send echo say(text: "hi there")
+      expect echo /message "hi there"
+      state echo
+      render
+      pop
+      quit
+      send counter increment
+      """)
+    #expect(outcome == .finished)
+    #expect(output == ["{\n  \"message\": \"hi there\",\n  \"count\": 1\n}", "Heard 1 message(s). Last:\nhi there"])
+  }
+
+  @Test func failedExpectationNamesTheLineAndShowsTheDifference() async throws {
+    let (outcome, output) = try await self.run("send counter increment\nexpect counter /count 2")
+    #expect(outcome == .failed("test.script:2: expect counter /count: expected 2, found 1"))
+    #expect(outcome.exitCode == 1)
+    #expect(output == ["- 2\n+ 1"])
+  }
+
+  @Test(arguments: [
+    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, route, state, render, expect, wait, settle, quit."),
+    ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
+    ("expect counter count 1", "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"),
+    ("expect counter /count five", "test.script:1: 'five' is not a JSON value (strings need double quotes)"),
+    ("wait soon", "test.script:1: usage: wait MS (wait 100)"),
+    ("pop now", "test.script:1: 'pop' takes no arguments"),
+  ])
+  func malformedLinesAreUsageErrors(_ line: String, _ message: String) async throws {
+    let (outcome, _) = try await self.run(line)
+    #expect(outcome == .invalid(message))
+    #expect(outcome.exitCode == 2)
+  }
+
+  @Test(arguments: [
+    ("send counter frobnicate", "test.script:1: counter: dev.patchbay.counter: cannot parse action 'frobnicate'"),
+    ("send nowhere increment", "test.script:1: no feature at 'nowhere'."),
+    ("pop", "test.script:1: nothing to pop: the root 'counter' is showing."),
+    ("dismiss", "test.script:1: nothing is presented."),
+    ("expect counter /missing 1", "test.script:1: expect counter /missing: no such field in"),
+  ])
+  func refusedCommandsFail(_ line: String, _ messagePrefix: String) async throws {
+    let (outcome, _) = try await self.run("send counter increment\n" + line.replacingOccurrences(of: "test.script:1", with: ""))
+    guard case .failed(let message) = outcome else {
+      Issue.record("expected a failure, got \(outcome)")
+      return
+    }
+    #expect(message.hasPrefix(messagePrefix.replacingOccurrences(of: "test.script:1", with: "test.script:2")))
+  }
+}

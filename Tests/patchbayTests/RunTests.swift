@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@Suite struct RunTests {
+  static let config = "\(CheckTests.root)/host-config/app.toml"
+
+  func script(_ text: String) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).script")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+  }
+
+  @Test func runsAScriptFile() throws {
+    let path = try self.script("send counter increment\nexpect counter /count 1\nstate counter\n")
+    let result = try CLI.run("run", Self.config, "--script", path)
+    #expect(result.exitCode == 0)
+    #expect(result.stdout == "{\n  \"count\": 1,\n  \"step\": 1,\n  \"pending\": 0\n}\n")
+  }
+
+  @Test func printChangesShowsSourcesAndNavigation() throws {
+    let path = try self.script("send counter incrementLater(ms: 10)\nsettle\npush echo\npop\n")
+    let result = try CLI.run("run", Self.config, "--script", path, "--print-changes")
+    #expect(result.exitCode == 0)
+    #expect(result.stdout == """
+      [command] counter ← incrementLater(ms: 10)
+      [effect] counter ← delayedIncrement
+      [navigation] push(node: "echo") → stack [echo#1]
+      [navigation] pop → stack []
+
+      """)
+  }
+
+  @Test func startsAtADeepLink() throws {
+    let path = try self.script("render\n")
+    let result = try CLI.run("run", Self.config, "--script", path, "--route", "/echo")
+    #expect(result.exitCode == 0)
+    #expect(result.stdout == "Heard 0 message(s). Last:\n\n")
+  }
+
+  @Test func failingLineExits1WithItsLineNumber() throws {
+    let path = try self.script("send counter increment\n\nexpect counter /count 3\n")
+    let result = try CLI.run("run", Self.config, "--script", path)
+    #expect(result.exitCode == 1)
+    #expect(result.stderr == "Error: \(path):3: expect counter /count: expected 3, found 1\n")
+  }
+
+  @Test func malformedLineExits2() throws {
+    let path = try self.script("sned counter increment\n")
+    let result = try CLI.run("run", Self.config, "--script", path)
+    #expect(result.exitCode == 2)
+    #expect(result.stderr.hasPrefix("Error: \(path):1: unknown command 'sned'. Did you mean 'send'?"))
+  }
+
+  @Test func badConfigOrRouteExits1() throws {
+    let route = try CLI.run("run", Self.config, "--script", try self.script(""), "--route", "/nope")
+    #expect(route.exitCode == 1)
+    #expect(route.stderr.contains("no route '/nope'."))
+    let config = try CLI.run("run", "/nowhere.toml", "--script", try self.script(""))
+    #expect(config.exitCode == 1)
+    #expect(config.stderr.contains("/nowhere.toml: cannot read the file"))
+  }
+}
