@@ -216,6 +216,7 @@ static const pb_feature_vtable vtable = {
     .cancel_effects = echo_cancel_effects,
     .migrate = NULL,
     .process = NULL,
+    .running_effects = NULL, /* Echo starts no effects. */
 };
 
 static const pb_feature_desc feature = {

@@ -54,7 +54,8 @@ public final class FeatureDriver: @unchecked Sendable {
           reduce: { instance.reduce($0) },
           snapshot: { instance.snapshot() },
           render: { instance.render() },
-          cancelEffects: { instance.cancelEffects() }
+          cancelEffects: { instance.cancelEffects() },
+          runningEffects: { instance.runtime.runningEffects }
         )
       },
       parseAction: { text, host in parseFeatureAction(Feature.self, text, host: host) },

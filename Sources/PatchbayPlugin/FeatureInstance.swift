@@ -10,18 +10,21 @@ public final class FeatureInstanceBox {
   let snapshot: () -> [UInt8]?
   let render: () -> String
   let cancelEffects: () -> Void
+  let runningEffects: () -> Int
 
   @usableFromInline
   init(
     reduce: @escaping (UnsafeRawBufferPointer) -> pb_status,
     snapshot: @escaping () -> [UInt8]?,
     render: @escaping () -> String,
-    cancelEffects: @escaping () -> Void
+    cancelEffects: @escaping () -> Void,
+    runningEffects: @escaping () -> Int
   ) {
     self.reduce = reduce
     self.snapshot = snapshot
     self.render = render
     self.cancelEffects = cancelEffects
+    self.runningEffects = runningEffects
   }
 }
 

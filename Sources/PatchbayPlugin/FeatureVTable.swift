@@ -101,6 +101,10 @@ enum FeatureVTable {
       return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
     }
 
+  static let runningEffects: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { pointer in
+    UInt32(clamping: Self.instance(pointer)?.runningEffects() ?? 0)
+  }
+
   /// The vtable of a feature, with or without `migrate`.
   static func make(migrates: Bool) -> pb_feature_vtable {
     pb_feature_vtable(
@@ -114,7 +118,8 @@ enum FeatureVTable {
       format_action: Self.formatAction,
       cancel_effects: Self.cancelEffects,
       migrate: migrates ? Self.migrate : nil,
-      process: nil
+      process: nil,
+      running_effects: Self.runningEffects
     )
   }
 }

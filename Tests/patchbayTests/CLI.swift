@@ -14,7 +14,20 @@ struct CLI {
     return URL(fileURLWithPath: executable).deletingLastPathComponent().path
   }()
 
-  static func run(_ arguments: String..., environment: [String: String] = [:]) throws -> Result {
+  /// Runs `patchbay` on a Dispatch thread, so waiting for it never blocks the test pool.
+  static func run(_ arguments: String..., environment: [String: String] = [:]) async throws
+    -> Result
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Swift.Result { try self.runBlocking(arguments, environment: environment) })
+      }
+    }
+  }
+
+  private static func runBlocking(_ arguments: [String], environment: [String: String]) throws
+    -> CLI.Result
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(self.directory)/patchbay")
     process.arguments = arguments
@@ -29,7 +42,7 @@ struct CLI {
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Result(
+    return CLI.Result(
       exitCode: process.terminationStatus,
       stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @Suite struct InspectTests {
-  @Test func inspectsAPluginByName() throws {
-    let result = try CLI.run("inspect", "Counter")
+  @Test func inspectsAPluginByName() async throws {
+    let result = try await CLI.run("inspect", "Counter")
     #expect(result.exitCode == 0)
     #expect(result.stdout.hasPrefix("Counter 1.0.0 (dev.patchbay.counter-plugin)\n"))
     #expect(result.stdout.contains("  ABI:  1.0\n"))
@@ -11,8 +11,8 @@ import Testing
     #expect(result.stdout.contains("      setStep(by: int)         Sets the step\n"))
   }
 
-  @Test func inspectsTheCPluginByPathAsJSON() throws {
-    let result = try CLI.run("inspect", "\(CLI.directory)/libEcho.so", "--json")
+  @Test func inspectsTheCPluginByPathAsJSON() async throws {
+    let result = try await CLI.run("inspect", "\(CLI.directory)/libEcho.so", "--json")
     #expect(result.exitCode == 0)
     let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     #expect(json?["abi"] as? String == "1.0")
@@ -25,42 +25,42 @@ import Testing
     #expect(fields?.first?["type"] as? String == "string")
   }
 
-  @Test func searchesThePluginPathVariable() throws {
+  @Test func searchesThePluginPathVariable() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: "\(CLI.directory)/libEcho.so", toPath: folder.appendingPathComponent("libParrot.so").path)
-    let result = try CLI.run("inspect", "Parrot", environment: ["PATCHBAY_PLUGIN_PATH": folder.path])
+    let result = try await CLI.run("inspect", "Parrot", environment: ["PATCHBAY_PLUGIN_PATH": folder.path])
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("file: \(folder.path)/libParrot.so"))
   }
 
-  @Test func missingPluginIsAOneLineErrorWithExitCode1() throws {
-    let result = try CLI.run("inspect", "Nope", "--plugin-path", "/nowhere")
+  @Test func missingPluginIsAOneLineErrorWithExitCode1() async throws {
+    let result = try await CLI.run("inspect", "Nope", "--plugin-path", "/nowhere")
     #expect(result.exitCode == 1)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("Error: Nope: no libNope.so in /nowhere, "))
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
 
-  @Test func badPluginFileNamesTheFile() throws {
+  @Test func badPluginFileNamesTheFile() async throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).so")
     try Data("not a library".utf8).write(to: file)
-    let result = try CLI.run("inspect", file.path)
+    let result = try await CLI.run("inspect", file.path)
     #expect(result.exitCode == 1)
     #expect(result.stderr.contains("\(file.path): not a shared object"))
   }
 
-  @Test func usageErrorsExitWith2() throws {
-    let result = try CLI.run("inspect")
+  @Test func usageErrorsExitWith2() async throws {
+    let result = try await CLI.run("inspect")
     #expect(result.exitCode == 2)
     #expect(result.stderr.contains("Missing expected argument '<plugin>'"))
-    let unknown = try CLI.run("frobnicate")
+    let unknown = try await CLI.run("frobnicate")
     #expect(unknown.exitCode == 2)
   }
 
-  @Test func helpExitsWith0() throws {
-    let result = try CLI.run("--help")
+  @Test func helpExitsWith0() async throws {
+    let result = try await CLI.run("--help")
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("inspect"))
     #expect(result.stdout.contains("Exit codes: 0 success, 1 failure, 2 usage error."))

@@ -4,11 +4,11 @@ import Testing
 /// `patchbay new` writes a package; building it is slow, so `make test` builds and loads one
 /// generated package once (see the Makefile's `template-check`). These tests check the files.
 @Suite struct NewTests {
-  @Test func createsAPackageDependingOnPatchbayByPath() throws {
+  @Test func createsAPackageDependingOnPatchbayByPath() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
-    let result = try CLI.run("new", "Metronome", "--path", folder.path, "--patchbay", root)
+    let result = try await CLI.run("new", "Metronome", "--path", folder.path, "--patchbay", root)
     #expect(result.exitCode == 0)
     let manifest = try String(
       contentsOf: folder.appendingPathComponent("Metronome/Package.swift"), encoding: .utf8)
@@ -21,16 +21,16 @@ import Testing
     #expect(source.contains("@_cdecl(\"patchbay_plugin_entry\")"))
   }
 
-  @Test func refusesBadNamesAndExistingFolders() throws {
+  @Test func refusesBadNamesAndExistingFolders() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    let bad = try CLI.run("new", "lower-case", "--path", folder.path)
+    let bad = try await CLI.run("new", "lower-case", "--path", folder.path)
     #expect(bad.exitCode == 2)
     #expect(bad.stderr.contains("is not a plugin name"))
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("Taken"), withIntermediateDirectories: true)
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
-    let taken = try CLI.run("new", "Taken", "--path", folder.path, "--patchbay", root)
+    let taken = try await CLI.run("new", "Taken", "--path", folder.path, "--patchbay", root)
     #expect(taken.exitCode == 1)
     #expect(taken.stderr.contains("already exists"))
   }

@@ -10,16 +10,16 @@ import Testing
     return file.path
   }
 
-  @Test func runsAScriptFile() throws {
+  @Test func runsAScriptFile() async throws {
     let path = try self.script("send counter increment\nexpect counter /count 1\nstate counter\n")
-    let result = try CLI.run("run", Self.config, "--script", path)
+    let result = try await CLI.run("run", Self.config, "--script", path)
     #expect(result.exitCode == 0)
     #expect(result.stdout == "{\n  \"count\": 1,\n  \"step\": 1,\n  \"pending\": 0\n}\n")
   }
 
-  @Test func printChangesShowsSourcesAndNavigation() throws {
+  @Test func printChangesShowsSourcesAndNavigation() async throws {
     let path = try self.script("send counter incrementLater(ms: 10)\nsettle\npush echo\npop\n")
-    let result = try CLI.run("run", Self.config, "--script", path, "--print-changes")
+    let result = try await CLI.run("run", Self.config, "--script", path, "--print-changes")
     #expect(result.exitCode == 0)
     #expect(result.stdout == """
       [command] counter ← incrementLater(ms: 10)
@@ -30,32 +30,32 @@ import Testing
       """)
   }
 
-  @Test func startsAtADeepLink() throws {
+  @Test func startsAtADeepLink() async throws {
     let path = try self.script("render\n")
-    let result = try CLI.run("run", Self.config, "--script", path, "--route", "/echo")
+    let result = try await CLI.run("run", Self.config, "--script", path, "--route", "/echo")
     #expect(result.exitCode == 0)
     #expect(result.stdout == "Heard 0 message(s). Last:\n\n")
   }
 
-  @Test func failingLineExits1WithItsLineNumber() throws {
+  @Test func failingLineExits1WithItsLineNumber() async throws {
     let path = try self.script("send counter increment\n\nexpect counter /count 3\n")
-    let result = try CLI.run("run", Self.config, "--script", path)
+    let result = try await CLI.run("run", Self.config, "--script", path)
     #expect(result.exitCode == 1)
     #expect(result.stderr == "Error: \(path):3: expect counter /count: expected 3, found 1\n")
   }
 
-  @Test func malformedLineExits2() throws {
+  @Test func malformedLineExits2() async throws {
     let path = try self.script("sned counter increment\n")
-    let result = try CLI.run("run", Self.config, "--script", path)
+    let result = try await CLI.run("run", Self.config, "--script", path)
     #expect(result.exitCode == 2)
     #expect(result.stderr.hasPrefix("Error: \(path):1: unknown command 'sned'. Did you mean 'send'?"))
   }
 
-  @Test func badConfigOrRouteExits1() throws {
-    let route = try CLI.run("run", Self.config, "--script", try self.script(""), "--route", "/nope")
+  @Test func badConfigOrRouteExits1() async throws {
+    let route = try await CLI.run("run", Self.config, "--script", try self.script(""), "--route", "/nope")
     #expect(route.exitCode == 1)
     #expect(route.stderr.contains("no route '/nope'."))
-    let config = try CLI.run("run", "/nowhere.toml", "--script", try self.script(""))
+    let config = try await CLI.run("run", "/nowhere.toml", "--script", try self.script(""))
     #expect(config.exitCode == 1)
     #expect(config.stderr.contains("/nowhere.toml: cannot read the file"))
   }

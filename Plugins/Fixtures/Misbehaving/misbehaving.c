@@ -58,10 +58,10 @@ static void fixture_cancel(void *instance) { (void)instance; }
 
 static const pb_feature_vtable vtable = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
-    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
-    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
 
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};

@@ -163,30 +163,22 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// How many actions every instance has reduced so far; stops changing when the app is quiet.
-  public var reducedCount: UInt64 {
-    self.lock.withLock { self.instances.reduce(0) { $0 &+ $1.handle.reducedCount } }
+  /// Whether every instance is quiet: no queued action, no running effect.
+  public var isQuiet: Bool {
+    self.lock.withLock { self.instances.allSatisfy { $0.handle.isQuiet } }
   }
 
-  /// Waits until no instance reduces anything for `quiet`, or `timeout` passes; returns
-  /// whether the app went quiet. (The ABI does not report a plugin's running effects, so
-  /// quiet means "nothing happened for a while".)
-  public func settle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(5)) async
-    -> Bool
-  {
+  /// Waits until every instance is quiet (checked twice in a row, so an action in flight
+  /// between an effect and the queue is not missed), or `timeout` passes; returns whether the
+  /// app settled.
+  public func settle(timeout: Duration = .seconds(5)) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
-    var last = self.reducedCount
-    var quietSince = clock.now
+    var quietChecks = 0
     while clock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(5))
-      let now = self.reducedCount
-      if now != last {
-        last = now
-        quietSince = clock.now
-      } else if clock.now - quietSince >= quiet {
-        return true
-      }
+      quietChecks = self.isQuiet ? quietChecks + 1 : 0
+      if quietChecks >= 2 { return true }
+      try? await Task.sleep(for: .milliseconds(2))
     }
     return false
   }

@@ -89,6 +89,14 @@ public final class FeatureHandle: @unchecked Sendable {
   /// How many actions the instance has reduced.
   public var reducedCount: UInt64 { self.queue.reducedCount }
 
+  /// Whether the instance is quiet: nothing queued or being reduced, and no effect of its
+  /// plugin running (as the plugin's optional `running_effects` reports; 0 without it).
+  public var isQuiet: Bool {
+    guard self.queue.isIdle else { return false }
+    guard let running = self.feature.vtable.running_effects else { return true }
+    return running(self.instance) == 0 && self.queue.isIdle
+  }
+
   /// Reasons for actions the plugin refused, in order.
   public var failures: [String] { self.failureLog.value }
 

@@ -25,6 +25,11 @@ final class InstanceQueue: Sendable {
     self.reduce = reduce
   }
 
+  /// Whether nothing waits in the queue and nothing is being reduced.
+  var isIdle: Bool {
+    self.pending.withLock { $0.actions.isEmpty && !$0.isDraining }
+  }
+
   /// How many actions the instance took.
   var reducedCount: UInt64 { self.instanceLock.withLock { $0 } }
 

@@ -91,6 +91,11 @@ typedef struct pb_feature_vtable {
   /* [audio-thread] Optional (NULL when absent). Renders `frame_count` interleaved frames of
    * `channel_count` channels into `frames`, adding to what is there. Realtime rules apply. */
   void (*process)(void *instance, float *frames, uint32_t frame_count, uint32_t channel_count);
+
+  /* [thread-safe] Optional (NULL when the feature starts no effects). How many of the
+   * instance's effects are still running. With the host's queue empty, 0 means the instance
+   * is quiet: nothing more will arrive through `host->send` until the host sends again. */
+  uint32_t (*running_effects)(void *instance);
 } pb_feature_vtable;
 
 /* A feature a plugin provides. */
