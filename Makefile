@@ -1,5 +1,6 @@
 # Patchbay — build, test, benchmark.
 #
+#   make demo    build, then run the demo app (host-config/app.toml) with its script
 #   make test    install system packages if missing, build every product, run every test
 #   make bench   run the benchmarks (Benchmarks/, release build)
 #   make format  format the sources with the toolchain's swift-format
@@ -8,7 +9,7 @@ SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev
 
-.PHONY: all deps build test template-check bench format clean
+.PHONY: all deps build demo test template-check bench format clean
 
 all: build
 
@@ -34,6 +35,11 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path Benchmarks
+
+# The demo app, driven by its bundled script (the interactive terminal UI is not built yet).
+demo: deps
+	$(SWIFT) build
+	$(BIN)/patchbay run host-config/app.toml --script host-config/demo.script --print-changes
 
 test: build template-check
 	$(SWIFT) test
