@@ -37,6 +37,9 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Print each action with its source, and each navigation change, as it happens.")
   var printChanges = false
 
+  @Option(help: "Record every action and navigation to this file, as JSON lines (see replay).")
+  var record: String?
+
   @OptionGroup var search: PluginSearchOptions
 
   func run() async throws {
@@ -50,8 +53,18 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
-    if self.printChanges {
-      app.onChange { change in print(ChangeLine.text(change)) }
+    var recorder: RunRecorder?
+    if let record = self.record {
+      do {
+        recorder = try RunRecorder(file: record, config: self.config)
+      } catch {
+        throw CommandFailure("\(error)")
+      }
+    }
+    let printChanges = self.printChanges
+    app.onChange { [recorder] change in
+      if printChanges { print(ChangeLine.text(change)) }
+      recorder?.record(change)
     }
 
     let name: String
@@ -72,6 +85,12 @@ struct Run: AsyncParsableCommand {
     }
 
     let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
+    if let recorder {
+      _ = await app.settle()
+      let hash = (try? app.stateHash()) ?? "unknown"
+      recorder.finish(stateHash: hash)
+      print("state hash: \(hash)")
+    }
     switch outcome {
     case .finished:
       return

@@ -25,12 +25,20 @@ public final class AppRuntime: @unchecked Sendable {
   private var navigationState = NavigationState()
   private var instances: [(path: String, handle: FeatureHandle)] = []
   private let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
+  /// Whether the app replays a recording: effects' own sends are dropped.
+  let replaying: Bool
 
   /// Creates the root instance and its children, then follows the initial route.
-  public init(config: AppConfig, registry: FeatureRegistry) throws(AppError) {
+  ///
+  /// With `replaying`, instances drop what their effects send: a replay feeds the effects'
+  /// recorded actions instead, so the run reproduces exactly.
+  public init(config: AppConfig, registry: FeatureRegistry, replaying: Bool = false)
+    throws(AppError)
+  {
     self.config = config
     self.registry = registry
     self.router = Router(config: config)
+    self.replaying = replaying
     try self.create(node: config.root, at: config.root)
     if let initial = config.initialRoute, initial != "/" {
       try self.follow(route: initial)
@@ -79,9 +87,7 @@ public final class AppRuntime: @unchecked Sendable {
   public func send(_ path: String, _ actionText: String) throws(AppError) {
     let handle = try self.instance(path)
     do {
-      let bytes = try handle.parseAction(actionText)
-      self.changeHandler.value?(.action(path: self.canonicalPath(handle), text: actionText, source: .command))
-      handle.send(bytes)
+      handle.send(try handle.parseAction(actionText))
     } catch {
       throw AppError("\(path): \(error.reason)")
     }
@@ -185,10 +191,6 @@ public final class AppRuntime: @unchecked Sendable {
 
   // MARK: - Instances
 
-  private func canonicalPath(_ handle: FeatureHandle) -> String {
-    self.lock.withLock { self.instances.first { $0.handle === handle }?.path ?? "?" }
-  }
-
   /// Creates the instance of `node` at `path`, and its `child` features under it.
   private func create(node key: String, at path: String) throws(AppError) {
     guard let node = self.config.node(key), let feature = self.registry[node.featureID] else {
@@ -202,11 +204,13 @@ public final class AppRuntime: @unchecked Sendable {
     }
     let changes = self.changeHandler
     handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
-    handle.onEffectAction { [weak handle] bytes in
-      guard let handler = changes.value, let handle else { return }
-      let text = (try? handle.formatAction(bytes)) ?? "\(bytes.count) bytes"
-      handler(.action(path: path, text: text, source: .effect))
+    let loaded = handle.feature
+    handle.onReduced { bytes, source in
+      guard let handler = changes.value else { return }
+      let text = (try? loaded.formatAction(bytes)) ?? "\(bytes.count) bytes"
+      handler(.action(path: path, text: text, source: source == .effect ? .effect : .command))
     }
+    if self.replaying { handle.muteEffects() }
     self.instances.append((path, handle))
     for child in self.config.children(of: key) where child.kind == .child {
       try self.create(node: child.key, at: "\(path)/\(child.key)")

@@ -1,6 +1,7 @@
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import Synchronization
 
 /// A live instance of a plugin feature, seen from the host: send it actions, read its state,
 /// render it.
@@ -25,7 +26,8 @@ public final class FeatureHandle: @unchecked Sendable {
   private let queue: InstanceQueue
   private let failureLog = LockedValue<[String]>([])
   private let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
-  private let effectHandler = LockedValue<(@Sendable ([UInt8]) -> Void)?>(nil)
+  private let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
+  private let effectsMuted = EffectSwitch()
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -58,7 +60,8 @@ public final class FeatureHandle: @unchecked Sendable {
     let failures = self.failureLog
     let handler = self.failureHandler
     let instance = UncheckedPointer(created)
-    self.queue = InstanceQueue { bytes in
+    let reducedHandler = self.reducedHandler
+    self.queue = InstanceQueue { bytes, source in
       let status = bytes.withUnsafeBufferPointer {
         vtable.reduce(instance.pointer, $0.baseAddress, $0.count)
       }
@@ -69,11 +72,12 @@ public final class FeatureHandle: @unchecked Sendable {
         handler.value?(message)
         return false
       }
+      reducedHandler.value?(bytes, source)
       return true
     }
-    context.setSendTarget { [queue = self.queue, effectHandler = self.effectHandler] bytes in
-      effectHandler.value?(bytes)
-      queue.send(bytes)
+    context.setSendTarget { [queue = self.queue, muted = self.effectsMuted] bytes in
+      guard !muted.isMuted else { return }
+      queue.send(bytes, source: .effect)
     }
   }
 
@@ -105,15 +109,26 @@ public final class FeatureHandle: @unchecked Sendable {
     self.failureHandler.value = handler
   }
 
-  /// Called with each action the plugin's effects send back, before it is queued, on the
-  /// effect's thread.
-  public func onEffectAction(_ handler: (@Sendable ([UInt8]) -> Void)?) {
-    self.effectHandler.value = handler
+  /// Called after each action the instance reduced, in order, with where it came from; on
+  /// the thread that reduced it, with the instance busy (do not call back into this handle).
+  public func onReduced(_ handler: (@Sendable ([UInt8], ActionSource) -> Void)?) {
+    self.reducedHandler.value = handler
+  }
+
+  /// Drops every action the plugin's effects send from now on: replaying a recording feeds
+  /// the effects' recorded actions instead.
+  public func muteEffects() {
+    self.effectsMuted.mute()
   }
 
   /// Sends encoded action bytes. [thread-safe]
   public func send(_ action: [UInt8]) {
-    self.queue.send(action)
+    self.queue.send(action, source: .command)
+  }
+
+  /// Sends encoded action bytes as if an effect had sent them (for replay).
+  public func send(_ action: [UInt8], as source: ActionSource) {
+    self.queue.send(action, source: source)
   }
 
   /// Parses the text form of an action and sends it; throws the plugin's reason when the
@@ -273,4 +288,11 @@ nonisolated(unsafe) private let emptyBytes: UnsafePointer<UInt8> = {
 struct UncheckedPointer: @unchecked Sendable {
   let pointer: UnsafeMutableRawPointer
   init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+}
+
+/// Whether a feature's effects are heard: muted for replays.
+final class EffectSwitch: Sendable {
+  private let muted = Atomic<Bool>(false)
+  var isMuted: Bool { self.muted.load(ordering: .relaxed) }
+  func mute() { self.muted.store(true, ordering: .relaxed) }
 }

@@ -12,16 +12,16 @@ import Synchronization
 /// sends take only the queue lock, never the instance lock, so that is queued, not deadlocked.
 final class InstanceQueue: Sendable {
   private struct Pending: ~Copyable {
-    var actions = Deque<[UInt8]>()
+    var actions = Deque<([UInt8], ActionSource)>()
     var isDraining = false
   }
 
   private let pending = Mutex(Pending())
   private let instanceLock = Mutex<UInt64>(0)
-  private let reduce: @Sendable ([UInt8]) -> Bool
+  private let reduce: @Sendable ([UInt8], ActionSource) -> Bool
 
   /// `reduce` applies one action to the instance; it returns whether the plugin took it.
-  init(reduce: @escaping @Sendable ([UInt8]) -> Bool) {
+  init(reduce: @escaping @Sendable ([UInt8], ActionSource) -> Bool) {
     self.reduce = reduce
   }
 
@@ -34,22 +34,22 @@ final class InstanceQueue: Sendable {
   var reducedCount: UInt64 { self.instanceLock.withLock { $0 } }
 
   /// Queues an action and drains the queue unless another thread already does.
-  func send(_ action: [UInt8]) {
+  func send(_ action: [UInt8], source: ActionSource) {
     let drains = self.pending.withLock { pending in
-      pending.actions.append(action)
+      pending.actions.append((action, source))
       if pending.isDraining { return false }
       pending.isDraining = true
       return true
     }
     guard drains else { return }
-    while let next = self.next() {
+    while let (next, source) = self.next() {
       self.instanceLock.withLock { reduced in
-        if self.reduce(next) { reduced &+= 1 }
+        if self.reduce(next, source) { reduced &+= 1 }
       }
     }
   }
 
-  private func next() -> [UInt8]? {
+  private func next() -> ([UInt8], ActionSource)? {
     self.pending.withLock { pending in
       if let next = pending.actions.popFirst() { return next }
       pending.isDraining = false
@@ -64,4 +64,10 @@ final class InstanceQueue: Sendable {
       return result
     }
   }
+}
+
+/// Where an action came from: a command of the host, or an effect of the plugin.
+public enum ActionSource: String, Sendable {
+  case command
+  case effect
 }

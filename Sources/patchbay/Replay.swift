@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import PatchbayHost
+
+/// `patchbay replay FILE`: reproduce a recorded run.
+struct Replay: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Replay a recording made with `patchbay run --record FILE`.",
+    discussion: """
+      Loads the recording's config and plugins, applies every recorded action and navigation
+      in order (effects do not run again: their recorded actions are applied instead), and
+      prints the final state hash. Exits 1 when it differs from the recorded one.
+
+      Example:
+        patchbay run host-config/app.toml --script host-config/demo.script --record run.jsonl
+        patchbay replay run.jsonl
+      """
+  )
+
+  @Argument(help: "The recording (JSON lines).")
+  var file: String
+
+  @Flag(help: "Print each replayed change.")
+  var printChanges = false
+
+  @Flag(help: "Print the final state as JSON.")
+  var state = false
+
+  @OptionGroup var search: PluginSearchOptions
+
+  func run() async throws {
+    do {
+      let recording = try Recording(file: self.file)
+      let config = try AppConfig(contentsOf: recording.config)
+      let registry = try config.loadPlugins(
+        with: config.loader(extraSearchPaths: self.search.searchPaths))
+      let app = try AppRuntime(config: config, registry: registry, replaying: true)
+      if self.printChanges { app.onChange { print(ChangeLine.text($0)) } }
+      try await recording.replay(into: app)
+      _ = await app.settle()
+      if self.state { print(try app.stateValue().json(pretty: true)) }
+      let hash = try app.stateHash()
+      print("state hash: \(hash)")
+      if let recorded = recording.stateHash, recorded != hash {
+        throw CommandFailure("replay diverged: the recording ended with state hash \(recorded).")
+      }
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+  }
+}
