@@ -15,6 +15,8 @@ let package = Package(
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
     .library(name: "Echo", type: .dynamic, targets: ["EchoPlugin"]),
+    .library(name: "Home", type: .dynamic, targets: ["HomePlugin"]),
+    .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
@@ -81,8 +83,26 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .target(name: "CounterPlugin", dependencies: ["PatchbayPlugin"], path: "Plugins/Counter"),
+    // Each Swift plugin: its features (a library tests can link) and its entry point.
+    .target(
+      name: "CounterFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Counter",
+      exclude: ["Entry"]
+    ),
+    .target(
+      name: "CounterPlugin", dependencies: ["CounterFeature"], path: "Plugins/Counter/Entry"
+    ),
     .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
+    .target(
+      name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home", exclude: ["Entry"]
+    ),
+    .target(name: "HomePlugin", dependencies: ["HomeFeature"], path: "Plugins/Home/Entry"),
+    .target(
+      name: "PracticeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Practice",
+      exclude: ["Entry"]
+    ),
+    .target(
+      name: "PracticePlugin", dependencies: ["PracticeFeature"], path: "Plugins/Practice/Entry"
+    ),
     .target(
       name: "MisbehavingFixture", dependencies: ["PatchbayABI"], path: "Plugins/Fixtures/Misbehaving"
     ),
@@ -93,7 +113,8 @@ let package = Package(
       name: "PatchbayPluginTests", dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
     ),
     .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", "PatchbayTesting"]),
-    .testTarget(name: "CounterPluginTests", dependencies: ["CounterPlugin", "PatchbayTesting"]),
+    .testTarget(name: "CounterFeatureTests", dependencies: ["CounterFeature", "PatchbayTesting"]),
+    .testTarget(name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),

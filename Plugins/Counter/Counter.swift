@@ -84,11 +84,3 @@ public struct Counter: PluginFeature {
     return lines.joined(separator: "\n")
   }
 }
-
-@_cdecl("patchbay_plugin_entry")
-public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
-  PluginExport.entry(
-    id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-    features: [.feature(Counter.self)], hostABIMajor: hostABIMajor
-  )
-}

@@ -42,7 +42,8 @@ final class FeatureInstance<Feature: PluginFeature> {
     // tests its dependencies are live already, and reduce skips the task-local override.
     self.runtime = ReducerRuntime(
       initialState: state, reducer: Feature(),
-      withDependencies: isTesting ? { $0.context = .live } : nil
+      withDependencies: isTesting ? { $0.context = .live } : nil,
+      requests: { payload in host.handle(request: payload, from: Feature.id) }
     ) { action in
       sendToHost(Feature.self, action, host: host)
     }

@@ -41,6 +41,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   private let core: StoreCore<State, TestAction<Action>>
   private let log: TestLog<State, Action>
+  private let requestLog = LockedValue<[any Sendable]>([])
   private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
   /// Creates a test store running `reducer`, with dependencies overridden for the reducer and
@@ -60,9 +61,11 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     let log = TestLog<State, Action>(initialState: state)
     self.state = state
     self.log = log
+    let requestLog = self.requestLog
     self.core = StoreCore(
       initialState: state, reducer: TestReducer(base: compiled, log: log),
-      dependencies: dependencies
+      dependencies: dependencies,
+      requests: { payload in requestLog.withValue { $0.append(payload) } }
     )
     self.origin = (fileID, filePath, line, column)
   }
@@ -77,6 +80,18 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
         \(unreceived.map { describeAction($0.action) }.joined(separator: "\n"))
 
         Fix: assert each with 'receive', or call 'skipReceivedActions()' before the test ends.
+        """,
+        at: self.origin
+      )
+    }
+    let requests = self.requestLog.value
+    if !requests.isEmpty {
+      self.fail(
+        """
+        The store made \(requests.count) host request(s) the test did not assert:
+        \(requests.map { describeAction($0) }.joined(separator: "\n"))
+
+        Fix: check them with 'takeRequests()' before the test ends.
         """,
         at: self.origin
       )
@@ -185,6 +200,14 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       describing: "an action matching the predicate", expected: nil, matching: isMatching,
       timeout: timeout, updateStateToExpectedResult, at: (fileID, filePath, line, column)
     )
+  }
+
+  /// The host requests (``Effect/request(_:)``) effects made since the last call, in order.
+  public func takeRequests() -> [any Sendable] {
+    self.requestLog.withValue { requests in
+      defer { requests.removeAll() }
+      return requests
+    }
   }
 
   /// Drops every action received so far without asserting it; the state moves on to the

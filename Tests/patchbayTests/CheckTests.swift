@@ -6,7 +6,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().path
 
   @Test func theDefaultConfigChecksOut() async throws {
-    let result = try await CLI.run("check", "\(Self.root)/host-config/app.toml")
+    let result = try await CLI.run("check", "\(Self.root)/host-config/counter-echo.toml")
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("ok — 2 plugin(s), 2 feature(s), 2 route(s), root 'counter'"))
   }

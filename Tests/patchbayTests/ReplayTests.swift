@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @Suite struct ReplayTests {
-  static let demo = "\(CheckTests.root)/host-config/demo.script"
+  static let demo = "\(CheckTests.root)/host-config/counter-echo.script"
 
   func temporary(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path

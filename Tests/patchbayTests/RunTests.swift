@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @Suite struct RunTests {
-  static let config = "\(CheckTests.root)/host-config/app.toml"
+  static let config = "\(CheckTests.root)/host-config/counter-echo.toml"
 
   func script(_ text: String) throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).script")

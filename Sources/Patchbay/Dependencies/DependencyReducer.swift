@@ -34,7 +34,7 @@ extension Effect {
   /// The same effect with every `run` operation seeing `update`d dependencies.
   func withDependencies(_ update: UncheckedBox<(inout DependencyValues) -> Void>) -> Self {
     switch self.operation {
-    case .none, .send, .cancel:
+    case .none, .send, .cancel, .request:
       return self
     case .run(let priority, let operation):
       return Self(

@@ -35,7 +35,7 @@ extension Effect {
   /// that identical ids of different feature instances stay apart.
   func scopingCancellation(to scope: EffectID) -> Self {
     switch self.operation {
-    case .none, .send, .run:
+    case .none, .send, .run, .request:
       return self
     case .merge(let effects):
       return Self(.merge(effects.map { $0.scopingCancellation(to: scope) }))

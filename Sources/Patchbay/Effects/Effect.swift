@@ -25,6 +25,7 @@ public struct Effect<Action> {
     case concatenate([Effect<Action>])
     case cancellable(id: EffectID, cancelInFlight: Bool, Effect<Action>)
     case cancel(id: EffectID)
+    case request(UncheckedRequest)
   }
 
   @usableFromInline
@@ -122,6 +123,26 @@ func _handleEffectError<Action>(
     """,
     fileID: fileID, filePath: filePath, line: line, column: column
   )
+}
+
+extension Effect {
+  /// Asks whatever hosts this reducer to do something outside the feature — a plugin host
+  /// navigating, for example. The host's handler receives `payload`; a store with no handler
+  /// reports the request as a warning.
+  ///
+  /// ```swift
+  /// return .request(NavigationRequest.push(route: "/results"))
+  /// ```
+  public static func request(_ payload: some Sendable) -> Self {
+    Self(.request(UncheckedRequest(payload)))
+  }
+}
+
+/// A host request's payload.
+@usableFromInline
+struct UncheckedRequest: @unchecked Sendable {
+  @usableFromInline let payload: any Sendable
+  @usableFromInline init(_ payload: any Sendable) { self.payload = payload }
 }
 
 /// The identity of a cancellable effect: any hashable, sendable value.

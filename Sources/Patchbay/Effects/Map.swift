@@ -36,6 +36,8 @@ extension Effect {
       return Effect<T>(.cancellable(id: id, cancelInFlight: cancelInFlight, effect._map(transform)))
     case .cancel(let id):
       return Effect<T>(.cancel(id: id))
+    case .request(let request):
+      return Effect<T>(.request(request))
     }
   }
 }

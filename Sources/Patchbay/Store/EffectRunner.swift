@@ -9,11 +9,17 @@ import Synchronization
 struct EffectRunner<Action>: Sendable {
   @usableFromInline let tasks: EffectTasks
   @usableFromInline let enqueue: @Sendable (Action) -> Void
+  @usableFromInline let handleRequest: @Sendable (any Sendable) -> Void
 
   @usableFromInline
-  init(tasks: EffectTasks, enqueue: @escaping @Sendable (Action) -> Void) {
+  init(
+    tasks: EffectTasks,
+    enqueue: @escaping @Sendable (Action) -> Void,
+    handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest
+  ) {
     self.tasks = tasks
     self.enqueue = enqueue
+    self.handleRequest = handleRequest
   }
 
   @inlinable
@@ -51,6 +57,8 @@ struct EffectRunner<Action>: Sendable {
       self.start(effect, ids: ids + [id])
     case .cancel(let id):
       self.tasks.cancel(id: id)
+    case .request(let request):
+      self.handleRequest(request.payload)
     }
   }
 
@@ -93,6 +101,8 @@ struct EffectRunner<Action>: Sendable {
       self.enqueue(action)
     case .cancel(let id):
       self.tasks.cancel(id: id)
+    case .request(let request):
+      self.handleRequest(request.payload)
     case .run(let priority, let operation):
       guard let task = self.spawn(priority: priority, ids: ids, operation) else { return }
       await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
@@ -112,4 +122,16 @@ struct EffectRunner<Action>: Sendable {
       await self.awaitAll(effect, ids: ids + [id])
     }
   }
+}
+
+/// The default for stores that host nothing: a request nobody handles is a warning.
+@usableFromInline
+let unhandledRequest: @Sendable (any Sendable) -> Void = { payload in
+  runtimeWarn(
+    """
+    An effect asked its host for \(describe(payload)), but this store has no host to handle \
+    requests. Requests are for features running in a host (a plugin); handle the need in a \
+    parent reducer instead.
+    """, fileID: #fileID, filePath: #filePath, line: #line, column: #column
+  )
 }

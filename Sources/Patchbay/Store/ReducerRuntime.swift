@@ -5,7 +5,7 @@ import Dependencies
 /// ``Store`` owns its queue. A plugin's feature instance does not: the host decides when each
 /// action is reduced, and actions from effects go back to the host's queue. `ReducerRuntime`
 /// is that half of a store: the state, the reducer, and the effects, which send through
-/// `send`.
+/// `send`; requests (``Effect/request(_:)``) go to `requests`.
 ///
 /// ```swift
 /// let runtime = ReducerRuntime(initialState: Counter.State(), reducer: Counter()) { action in
@@ -34,6 +34,7 @@ public final class ReducerRuntime<State, Action>: @unchecked Sendable {
     initialState: State,
     reducer: R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
+    requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
     send: @escaping @Sendable (Action) -> Void
   ) {
     self.storage = UnsafeMutablePointer<State>.allocate(capacity: 1)
@@ -45,7 +46,7 @@ public final class ReducerRuntime<State, Action>: @unchecked Sendable {
     } else {
       (self.reducer, self.dependencies) = (reducer._compiled(), nil)
     }
-    self.runner = EffectRunner(tasks: self.effects, enqueue: send)
+    self.runner = EffectRunner(tasks: self.effects, enqueue: send, handleRequest: handleRequest)
   }
 
   deinit {

@@ -35,13 +35,17 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
 
   @inlinable
   public init(
-    initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?
+    initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?,
+    requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest
   ) {
     self.inbox = LockedValue(Inbox(state: initialState))
     self.reducer = reducer
     self.dependencies = dependencies
     self.isEqual = equalityCheck(State.self)
-    self.runner = EffectRunner(tasks: self.effects) { [weak self] action in self?.send(action) }
+    self.runner = EffectRunner(
+      tasks: self.effects, enqueue: { [weak self] action in self?.send(action) },
+      handleRequest: handleRequest
+    )
   }
 
   deinit {

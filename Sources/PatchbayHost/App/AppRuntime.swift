@@ -27,6 +27,9 @@ public final class AppRuntime: @unchecked Sendable {
   private let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
+  /// Navigation requests from features, applied one at a time after the action that made them.
+  private let requests = DispatchQueue(label: "patchbay.navigation-requests")
+  private let pendingRequests = LockedValue(0)
 
   /// Creates the root instance and its children, then follows the initial route.
   ///
@@ -93,8 +96,9 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// Applies a navigation request, creating and destroying instances to match.
-  public func navigate(_ action: NavigationAction) throws(AppError) {
+  /// Applies a navigation request, creating and destroying instances to match. A created
+  /// instance starts from `state` (snapshot bytes) when given.
+  public func navigate(_ action: NavigationAction, state: [UInt8]? = nil) throws(AppError) {
     self.lock.lock()
     defer { self.lock.unlock() }
     if let refusal = self.router.refusal(of: action, in: self.navigationState) {
@@ -107,7 +111,7 @@ public final class AppRuntime: @unchecked Sendable {
       self.destroy(prefix: route.description)
     }
     for route in after where !before.contains(route) {
-      try self.create(node: route.node, at: route.description)
+      try self.create(node: route.node, at: route.description, state: state)
     }
     self.changeHandler.value?(.navigation(action, self.navigation))
   }
@@ -158,10 +162,18 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// The rendered view of the screen on top.
+  /// The rendered view of the screen on top, with its `child` features' views below it.
   public func renderCurrent() throws(AppError) -> String {
+    let path = self.currentPath
+    let children = self.lock.withLock {
+      self.instances.filter { $0.path.hasPrefix(path + "/") }
+    }
     do {
-      return try self.instance(self.currentPath).render()
+      var text = try self.instance(path).render()
+      for child in children {
+        text += "\n\n── \(child.path.dropFirst(path.count + 1)) ──\n" + (try child.handle.render())
+      }
+      return text
     } catch let error as AppError {
       throw error
     } catch {
@@ -169,9 +181,25 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// Whether every instance is quiet: no queued action, no running effect.
+  /// Whether every instance is quiet: no queued action, no running effect, no navigation
+  /// request waiting.
   public var isQuiet: Bool {
-    self.lock.withLock { self.instances.allSatisfy { $0.handle.isQuiet } }
+    self.pendingRequests.value == 0
+      && self.lock.withLock { self.instances.allSatisfy { $0.handle.isQuiet } }
+  }
+
+  /// Applies a feature's navigation request after the action that made it.
+  private func enqueue(_ request: NavigationRequest, from path: String) {
+    self.pendingRequests.withValue { $0 += 1 }
+    self.requests.async { [weak self] in
+      guard let self else { return }
+      defer { self.pendingRequests.withValue { $0 -= 1 } }
+      do {
+        try self.navigate(request.action, state: request.state)
+      } catch {
+        self.changeHandler.value?(.failure(path: path, message: "navigation \(request) refused: \(error)"))
+      }
+    }
   }
 
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight
@@ -191,30 +219,63 @@ public final class AppRuntime: @unchecked Sendable {
 
   // MARK: - Instances
 
-  /// Creates the instance of `node` at `path`, and its `child` features under it.
-  private func create(node key: String, at path: String) throws(AppError) {
+  /// Creates the instance of `node` at `path` (from `state` when given), and its `child`
+  /// features under it.
+  private func create(node key: String, at path: String, state: [UInt8]? = nil) throws(AppError) {
     guard let node = self.config.node(key), let feature = self.registry[node.featureID] else {
       throw AppError("'\(key)' has no loaded feature; run `patchbay check` on the config.")
     }
     let handle: FeatureHandle
     do {
-      handle = try FeatureHandle(feature: feature)
+      handle = try FeatureHandle(feature: feature, restoring: state)
     } catch {
       throw AppError(error.description)
+    }
+    if !self.replaying {
+      // A replay applies the recorded navigation instead.
+      handle.onNavigationRequest { [weak self] request in self?.enqueue(request, from: path) }
     }
     let changes = self.changeHandler
     handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
     let loaded = handle.feature
-    handle.onReduced { bytes, source in
-      guard let handler = changes.value else { return }
-      let text = (try? loaded.formatAction(bytes)) ?? "\(bytes.count) bytes"
-      handler(.action(path: path, text: text, source: source == .effect ? .effect : .command))
+    let parentObserves = node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
+    handle.onReduced { [weak self] bytes, source in
+      if let handler = changes.value {
+        let text = (try? loaded.formatAction(bytes)) ?? "\(bytes.count) bytes"
+        handler(.action(path: path, text: text, source: source == .effect ? .effect : .command))
+      }
+      // A replay applies the recorded parent actions instead.
+      if node.parent != nil, self?.replaying == false {
+        self?.forwardToParent(bytes, from: node, at: path, everything: parentObserves)
+      }
     }
     if self.replaying { handle.muteEffects() }
     self.instances.append((path, handle))
     for child in self.config.children(of: key) where child.kind == .child {
       try self.create(node: child.key, at: "\(path)/\(child.key)")
     }
+  }
+
+  /// Hands a child's action to its parent, as `<childKey>(<action>)`: delegate actions
+  /// (`delegate(…)`) always, every action when the parent observes the child.
+  private func forwardToParent(
+    _ bytes: [UInt8], from node: AppConfig.Node, at path: String, everything: Bool
+  ) {
+    guard let parentKey = node.parent,
+      let action = try? WireValue(decoding: bytes),
+      case .case(let name, _) = action,
+      everything || name == "delegate"
+    else { return }
+    let parentPath: String? = self.lock.withLock {
+      if node.kind == .child {
+        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+      }
+      // A screen's parent is the nearest live instance of the parent node below it.
+      return self.instances.last { Self.strip($0.path) == parentKey || $0.path == parentKey }?.path
+    }
+    guard let parentPath, let parent = self.lock.withLock({ self.instances.first { $0.path == parentPath }?.handle })
+    else { return }
+    parent.send(WireValue.case(node.key, [WireValue.Field("_0", action)]).bytes)
   }
 
   /// Destroys the instance at `path` and everything under it (effects first).

@@ -22,6 +22,7 @@ import Foundation
 /// id = "dev.patchbay.counter"
 /// parent = "home"
 /// kind = "stack"                        # child | stack | presented | collection
+/// # observe = ["quiz"]                  # children whose every action this one receives
 ///
 /// [routes]
 /// "/" = "home"
@@ -52,6 +53,8 @@ public struct AppConfig: Sendable, Equatable {
     public let featureID: String
     public let parent: String?
     public let kind: Kind
+    /// Children whose every action this node receives (it always receives their delegates).
+    public let observes: [String]
     public let line: Int
   }
 
@@ -133,7 +136,7 @@ extension AppConfig {
 
     var nodes: [Node] = []
     for table in document.arrays["feature"] ?? [] {
-      reader.checkKeys(table, allowed: ["key", "id", "parent", "kind"])
+      reader.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe"])
       guard let key = reader.string(table, "key", required: true),
         let id = reader.string(table, "id", required: true)
       else { continue }
@@ -150,7 +153,9 @@ extension AppConfig {
         reader.error(table["key"]!.line, "\(table.name).key", "'\(key)' is used by another feature; keys must be unique.")
         continue
       }
-      nodes.append(Node(key: key, featureID: id, parent: parent, kind: kind, line: table.line))
+      let observes = (reader.strings(table, "observe") ?? []).map(\.value)
+      nodes.append(
+        Node(key: key, featureID: id, parent: parent, kind: kind, observes: observes, line: table.line))
     }
     if nodes.isEmpty { reader.error(nil, "[[feature]]", "no features: add at least the root feature.") }
 
@@ -196,6 +201,11 @@ extension AppConfig {
     }
     for node in nodes where node.parent == nil && node.key != root && !root.isEmpty {
       reader.error(node.line, "feature \"\(node.key)\"", "has no parent: give it `parent = \"…\"` (only the root, '\(root)', has none).")
+    }
+    for node in nodes {
+      for child in node.observes where !nodes.contains(where: { $0.key == child && $0.parent == node.key }) {
+        reader.error(node.line, "feature \"\(node.key)\".observe", "'\(child)' is not a child of '\(node.key)'.")
+      }
     }
     for route in routes where !keys.contains(route.node) {
       reader.error(route.line, "routes.\"\(route.path)\"", "'\(route.node)' is not a feature key.\(suggestion(for: route.node, among: keys))")

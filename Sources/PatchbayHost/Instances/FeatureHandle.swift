@@ -115,6 +115,11 @@ public final class FeatureHandle: @unchecked Sendable {
     self.reducedHandler.value = handler
   }
 
+  /// Where the instance's navigation requests go (an app runtime); nil logs them.
+  public func onNavigationRequest(_ handler: (@Sendable (NavigationRequest) -> Void)?) {
+    self.context.setNavigationTarget(handler)
+  }
+
   /// Drops every action the plugin's effects send from now on: replaying a recording feeds
   /// the effects' recorded actions instead.
   public func muteEffects() {

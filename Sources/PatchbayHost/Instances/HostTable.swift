@@ -8,6 +8,7 @@ final class HostContext: @unchecked Sendable {
   /// Reasons the plugin reported during the current call.
   private let reportedErrors = LockedValue<[String]>([])
   private let sendTarget = LockedValue<(@Sendable ([UInt8]) -> Void)?>(nil)
+  private let navigationTarget = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
   let log: @Sendable (pb_log_level, String) -> Void
 
   init(log: @escaping @Sendable (pb_log_level, String) -> Void) {
@@ -21,6 +22,19 @@ final class HostContext: @unchecked Sendable {
 
   func deliver(_ bytes: [UInt8]) {
     self.sendTarget.value?(bytes)
+  }
+
+  /// Where navigation requests go; nil logs them as unsupported.
+  func setNavigationTarget(_ target: (@Sendable (NavigationRequest) -> Void)?) {
+    self.navigationTarget.value = target
+  }
+
+  func navigate(_ request: NavigationRequest) {
+    if let target = self.navigationTarget.value {
+      target(request)
+    } else {
+      self.log(PB_LOG_WARNING, "navigation request \(request) ignored: this host runs no app")
+    }
   }
 
   func report(_ message: String) {
@@ -65,8 +79,11 @@ enum HostTable {
   static let getService:
     @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {
       _, id in
-      guard let id, String(cString: id) == PB_SERVICE_CLOCK else { return nil }
-      return UnsafeRawPointer(clockService)
+      switch id.map({ String(cString: $0) }) {
+      case PB_SERVICE_CLOCK?: return UnsafeRawPointer(clockService)
+      case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
+      default: return nil
+      }
     }
 
   static let send: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int) -> Void = {
@@ -86,6 +103,34 @@ enum HostTable {
       host, level, message in
       Self.context(host)?.log(level, message.map { String(cString: $0) } ?? "")
     }
+
+  /// "patchbay.navigation/1".
+  nonisolated(unsafe) static let navigationService: UnsafeMutablePointer<pb_navigation_service> = {
+    let service = UnsafeMutablePointer<pb_navigation_service>.allocate(capacity: 1)
+    service.initialize(
+      to: pb_navigation_service(
+        struct_size: UInt32(MemoryLayout<pb_navigation_service>.size),
+        navigate: { host, kind, node, state, length in
+          guard let context = HostTable.context(host) else { return }
+          let node = node.map { String(cString: $0) } ?? ""
+          let state = state.map { Array(UnsafeBufferPointer(start: $0, count: length)) }
+          let request: NavigationRequest
+          switch kind {
+          case PB_NAVIGATE_PUSH: request = .push(node: node, state: state)
+          case PB_NAVIGATE_PRESENT: request = .present(node: node, state: state)
+          case PB_NAVIGATE_POP: request = .pop
+          case PB_NAVIGATE_POP_TO_ROOT: request = .popToRoot
+          case PB_NAVIGATE_DISMISS: request = .dismiss
+          default:
+            context.log(PB_LOG_ERROR, "unknown navigation kind \(kind.rawValue) ignored")
+            return
+          }
+          context.navigate(request)
+        }
+      )
+    )
+    return service
+  }()
 
   /// "patchbay.clock/1".
   nonisolated(unsafe) static let clockService: UnsafeMutablePointer<pb_clock_service> = {

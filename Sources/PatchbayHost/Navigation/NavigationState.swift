@@ -41,3 +41,33 @@ public enum NavigationAction: Equatable, Sendable {
   /// Replaces the stack with the nodes of a route path (`/practice/quiz`).
   case deepLink(nodes: [String])
 }
+
+/// What a feature asked the host for through "patchbay.navigation/1".
+public enum NavigationRequest: Equatable, Sendable, CustomStringConvertible {
+  case push(node: String, state: [UInt8]?)
+  case present(node: String, state: [UInt8]?)
+  case pop
+  case popToRoot
+  case dismiss
+
+  /// The router's action for this request.
+  public var action: NavigationAction {
+    switch self {
+    case .push(let node, _): .push(node: node)
+    case .present(let node, _): .present(node: node)
+    case .pop: .pop
+    case .popToRoot: .popToRoot
+    case .dismiss: .dismiss
+    }
+  }
+
+  /// The initial state the request gives the new instance, if any.
+  public var state: [UInt8]? {
+    switch self {
+    case .push(_, let state), .present(_, let state): state
+    default: nil
+    }
+  }
+
+  public var description: String { "\(self.action)" }
+}

@@ -7,7 +7,7 @@ import Testing
 func makeDemoApp() throws -> AppRuntime {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
+  let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
   let registry = try config.loadPlugins(with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
   return try AppRuntime(config: config, registry: registry)
 }

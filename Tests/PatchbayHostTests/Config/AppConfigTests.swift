@@ -45,7 +45,7 @@ private let valid = """
   @Test func theShippedConfigChecksOutWithItsPlugins() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
+    let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
     let registry = try config.loadPlugins(with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
     #expect(registry.featureIDs == ["dev.patchbay.counter", "dev.patchbay.echo"])
   }

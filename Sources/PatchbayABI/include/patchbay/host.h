@@ -26,6 +26,7 @@ typedef enum pb_log_level {
 #define PB_SERVICE_AUDIO "patchbay.audio/1"
 #define PB_SERVICE_MIDI "patchbay.midi/1"
 #define PB_SERVICE_FUNCTIONS "patchbay.functions/1"
+#define PB_SERVICE_NAVIGATION "patchbay.navigation/1"
 
 /* "patchbay.clock/1": monotonic time. */
 typedef struct pb_clock_service {
@@ -34,6 +35,28 @@ typedef struct pb_clock_service {
   uint64_t (*now_ns)(void);
 } pb_clock_service;
 
+typedef struct pb_host pb_host;
+
+/* What a navigation request asks for. */
+typedef enum pb_navigation_kind {
+  PB_NAVIGATE_PUSH = 0,
+  PB_NAVIGATE_POP = 1,
+  PB_NAVIGATE_POP_TO_ROOT = 2,
+  PB_NAVIGATE_PRESENT = 3,
+  PB_NAVIGATE_DISMISS = 4,
+} pb_navigation_kind;
+
+/* "patchbay.navigation/1": features ask the host to navigate; they never navigate directly. */
+typedef struct pb_navigation_service {
+  uint32_t struct_size;
+  /* [thread-safe] Asks the host to navigate. For push and present, `node` names a feature of
+   * the app's config ("results") and `state` (value encoding, may be NULL) the new instance's
+   * initial state; both are ignored for the other kinds. Copied before return; applied after
+   * the action being reduced, never during it. A refused request is logged by the host. */
+  void (*navigate)(const pb_host *host, pb_navigation_kind kind, const char *node,
+                   const uint8_t *state, size_t length);
+} pb_navigation_service;
+
 /*
  * The host, as one feature instance sees it.
  *
@@ -41,7 +64,7 @@ typedef struct pb_clock_service {
  * the instance-free calls (`parse_action`, `format_action`, `migrate`; valid for the call).
  * The plugin keeps the pointer; it never copies or frees the struct.
  */
-typedef struct pb_host {
+struct pb_host {
   uint32_t struct_size; /* sizeof(pb_host) at the host's ABI version */
   uint32_t abi_major;
   uint32_t abi_minor;
@@ -63,7 +86,7 @@ typedef struct pb_host {
 
   /* [thread-safe] Writes a line to the host's log. Copied before return. */
   void (*log)(const struct pb_host *host, pb_log_level level, const char *message);
-} pb_host;
+};
 
 #ifdef __cplusplus
 }

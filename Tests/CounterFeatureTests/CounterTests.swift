@@ -1,4 +1,4 @@
-import CounterPlugin
+import CounterFeature
 import PatchbayPlugin
 import PatchbayTesting
 import Testing

@@ -1,0 +1,66 @@
+import PatchbayPlugin
+
+/// The demo's root: a menu. Choosing an entry asks the host to push that feature.
+///
+/// Actions: `up`, `down`, `select(index: 1)`, `open`.
+public struct Home: PluginFeature {
+  public static let id = "dev.patchbay.home"
+  public static let name = "Home"
+  public static let summary = "A menu of the app's screens."
+  public static let actions: [ActionSchema] = [
+    .init("up", summary: "Selects the entry above"),
+    .init("down", summary: "Selects the entry below"),
+    .init("select", ["index": .int], summary: "Selects an entry"),
+    .init("open", summary: "Pushes the selected entry's screen"),
+  ]
+  public static var initialState: State { State() }
+
+  public struct State: Codable, Equatable, Sendable {
+    /// Config keys of the screens, with their titles.
+    public var entries = [
+      Entry(node: "counter", title: "Counter (Swift plugin)"),
+      Entry(node: "echo", title: "Echo (C plugin)"),
+      Entry(node: "practice", title: "Practice (a quiz: parent, child, delegate)"),
+    ]
+    public var selected = 0
+    public var opened = 0
+
+    public init() {}
+  }
+
+  public struct Entry: Codable, Equatable, Sendable {
+    public var node: String
+    public var title: String
+  }
+
+  public enum Action: Codable, Equatable, Sendable {
+    case up, down, open
+    case select(index: Int)
+  }
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .up:
+      state.selected = max(0, state.selected - 1)
+      return .none
+    case .down:
+      state.selected = min(state.entries.count - 1, state.selected + 1)
+      return .none
+    case .select(let index):
+      guard state.entries.indices.contains(index) else { return .none }
+      state.selected = index
+      return .none
+    case .open:
+      state.opened += 1
+      return .navigate(.push(state.entries[state.selected].node))
+    }
+  }
+
+  public static func render(_ state: State) -> String {
+    (["Patchbay"] + state.entries.enumerated().map { index, entry in
+      (index == state.selected ? "▸ " : "  ") + entry.title
+    }).joined(separator: "\n")
+  }
+}
