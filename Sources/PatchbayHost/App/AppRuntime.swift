@@ -99,21 +99,43 @@ public final class AppRuntime: @unchecked Sendable {
   /// Applies a navigation request, creating and destroying instances to match. A created
   /// instance starts from `state` (snapshot bytes) when given.
   public func navigate(_ action: NavigationAction, state: [UInt8]? = nil) throws(AppError) {
+    let removed = try self.applyNavigation(action, state: state)
+    // Outside the app lock: a removed instance may be busy on another thread, and that thread
+    // may need the app lock (to hand a delegate action to a parent) before it lets go.
+    for handle in removed.reversed() { handle.cancelEffects() }
+    self.changeHandler.value?(.navigation(action, self.navigation))
+  }
+
+  /// Moves navigation to its next state: creates the new routes' instances first (undoing
+  /// them if one fails, so a failed request changes nothing), then takes the gone routes'
+  /// instances out of the app and returns them.
+  private func applyNavigation(_ action: NavigationAction, state: [UInt8]?) throws(AppError)
+    -> [FeatureHandle]
+  {
     self.lock.lock()
     defer { self.lock.unlock() }
     if let refusal = self.router.refusal(of: action, in: self.navigationState) {
       throw AppError(refusal)
     }
+    var next = self.navigationState
+    _ = self.router.reduce(into: &next, action: action)
     let before = self.navigationState.routes
-    _ = self.router.reduce(into: &self.navigationState, action: action)
-    let after = self.navigationState.routes
+    let after = next.routes
+    let count = self.instances.count
+    do {
+      for route in after where !before.contains(route) {
+        try self.create(node: route.node, at: route.description, state: state)
+      }
+    } catch {
+      self.instances.removeSubrange(count...)
+      throw error
+    }
+    self.navigationState = next
+    var removed: [FeatureHandle] = []
     for route in before.reversed() where !after.contains(route) {
-      self.destroy(prefix: route.description)
+      removed += self.remove(prefix: route.description)
     }
-    for route in after where !before.contains(route) {
-      try self.create(node: route.node, at: route.description, state: state)
-    }
-    self.changeHandler.value?(.navigation(action, self.navigation))
+    return removed
   }
 
   /// Follows a route path (`/echo`): navigation as a deep link.
@@ -278,11 +300,12 @@ public final class AppRuntime: @unchecked Sendable {
     parent.send(WireValue.case(node.key, [WireValue.Field("_0", action)]).bytes)
   }
 
-  /// Destroys the instance at `path` and everything under it (effects first).
-  private func destroy(prefix path: String) {
+  /// Takes the instance at `path` and everything under it out of the app; the caller cancels
+  /// and releases them.
+  private func remove(prefix path: String) -> [FeatureHandle] {
     let removed = self.instances.filter { $0.path == path || $0.path.hasPrefix(path + "/") }
     self.instances.removeAll { $0.path == path || $0.path.hasPrefix(path + "/") }
-    for instance in removed.reversed() { instance.handle.cancelEffects() }
+    return removed.map(\.handle)
   }
 }
 

@@ -73,7 +73,7 @@ func makeDemoApp() throws -> AppRuntime {
   @Test func settleWaitsForEffects() async throws {
     let app = try makeDemoApp()
     try app.send("counter", "incrementLater(ms: 30)")
-    let settled = await app.settle()
+    let settled = await app.settle(timeout: .seconds(30))  // generous: CI machines stall
     #expect(settled)
     let state = try app.stateValue().json()
     #expect(try app.state("counter")[field: "count"] == 1, "\(state)")
