@@ -93,7 +93,9 @@ public struct ScriptRunner {
         case "pop": try self.app.navigate(.pop)
         case "dismiss": try self.app.navigate(.dismiss)
         case "settle":
-          if !(await self.app.settle()) { return failed("the app did not settle within 5 s") }
+          if !(await self.app.settle(timeout: .seconds(30))) {
+            return failed("the app did not settle within 30 s: an effect is still running")
+          }
         default: return .finished
         }
       case "route":
