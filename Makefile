@@ -7,7 +7,7 @@
 
 SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
-SYSTEM_PACKAGES := libffi-dev libasound2-dev
+SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux
 
 .PHONY: all deps build demo test template-check bench format clean
 

@@ -5,9 +5,13 @@ import PatchbayHost
 /// `patchbay run [CONFIG]`: run the composed app.
 struct Run: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Run a composed app from a script.",
+    abstract: "Run a composed app: interactively on a terminal, or from a script.",
     discussion: """
-      Reads commands from --script FILE, or from standard input when it is not a terminal:
+      On a terminal: a full-screen view of the current screen, the navigation stack as a
+      breadcrumb, and key hints. ↑/↓/⏎ send up/down/open when the screen has them, 1–9 send its
+      actions without fields, b goes back, : takes a command (below), q or Ctrl-C quits.
+
+      Otherwise it reads commands from --script FILE, or from standard input:
         send PATH ACTION        send counter setStep(by: 5)
         push NODE | pop         navigate the stack
         present NODE | dismiss  present over it
@@ -79,9 +83,9 @@ struct Run: AsyncParsableCommand {
       name = "<stdin>"
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
-      throw CommandFailure(
-        "the interactive terminal UI is not available yet; pass --script FILE, or pipe commands "
-          + "on standard input (see patchbay run --help).")
+      let session = try InteractiveSession(app: app, title: app.config.name)
+      await session.run()
+      return
     }
 
     let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
