@@ -54,9 +54,9 @@ template-check: build
 	  | grep -q '"id": "dev.patchbay.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
 
-# The ABI benchmark loads the release build of the Counter plugin.
+# The ABI and host benchmarks load the release builds of the plugins.
 bench: deps
-	$(SWIFT) build -c release --product Counter
+	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 format:

@@ -13,8 +13,9 @@ struct Run: AsyncParsableCommand {
 
       Otherwise it reads commands from --script FILE, or from standard input:
         send PATH ACTION        send counter setStep(by: 5)
-        push NODE | pop         navigate the stack
-        present NODE | dismiss  present over it
+        push NODE [STATE] | pop navigate the stack; STATE starts the new screen:
+                                push results {score: 3, outOf: 3}
+        present NODE [STATE]    present over it; dismiss to close
         route /PATH             follow a deep link
         state [PATH]            print state as JSON
         render [PATH]           print the view of PATH (default: the screen on top)

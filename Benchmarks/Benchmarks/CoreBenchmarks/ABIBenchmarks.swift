@@ -30,3 +30,55 @@ let abiBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
     blackHole(counter)
   }
 }
+
+/// The repository root, for configs and the release plugins.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// Loads an app config with the release plugins.
+func loadApp(_ config: String) throws -> AppRuntime {
+  let app = try AppConfig(contentsOf: repositoryRoot.appendingPathComponent(config).path)
+  let release = repositoryRoot.appendingPathComponent(".build/release").path
+  let registry = try app.loadPlugins(with: PluginLoader(searchPaths: [release]))
+  return try AppRuntime(config: app, registry: registry)
+}
+
+let counterApp: AppRuntime = {
+  do {
+    return try loadApp("host-config/counter-echo.toml")
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}()
+
+let hostBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
+  Benchmark("host: AppRuntime.send(path, action text) into Counter", configuration: perAction) {
+    benchmark in
+    let app = counterApp
+    for _ in benchmark.scaledIterations {
+      try app.send("counter", "increment")
+    }
+  }
+
+  Benchmark("host: app.instance(path) then send(bytes) into Counter", configuration: perAction) {
+    benchmark in
+    let app = counterApp
+    let increment = WireValue.action("increment").bytes
+    for _ in benchmark.scaledIterations {
+      try app.instance("counter").send(increment)
+    }
+  }
+
+  Benchmark(
+    "startup: load the demo's 4 plugins, create the root, render (in process)",
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
+      maxDuration: .seconds(10), maxIterations: 20)
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      let app = try loadApp("host-config/app.toml")
+      blackHole(try app.renderCurrent())
+    }
+  }
+}

@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
   )
 
   abiBenchmarks(perAction)
+  hostBenchmarks(perAction)
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

@@ -17,7 +17,8 @@ import PatchbayEncoding
 /// quit
 /// ```
 ///
-/// Commands: `send PATH ACTION`, `push NODE`, `pop`, `present NODE`, `dismiss`, `route PATH`,
+/// Commands: `send PATH ACTION`, `push NODE [STATE]`, `pop`, `present NODE [STATE]`, `dismiss`,
+/// `route PATH`,
 /// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
 /// scalar or array),
 /// `wait MS`, `settle`, `quit`. The first failing line stops the script; its error names the
@@ -85,8 +86,20 @@ public struct ScriptRunner {
         guard arguments.count == 2 else { return invalid("usage: send PATH ACTION (send counter increment)") }
         try self.app.send(arguments[0], arguments[1])
       case "push", "present":
-        guard !rest.isEmpty, !rest.contains(" ") else { return invalid("usage: \(command) NODE") }
-        try self.app.navigate(command == "push" ? .push(node: rest) : .present(node: rest))
+        let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
+        guard let node = arguments.first else {
+          return invalid("usage: \(command) NODE [STATE] (push results {score: 3, outOf: 3})")
+        }
+        var state: [UInt8]?
+        if arguments.count == 2 {
+          guard case .case(_, let fields)? = try? WireValue(parsingAction: "state(\(arguments[1]))"),
+            fields.count == 1
+          else {
+            return invalid("'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
+          }
+          state = fields[0].value.bytes
+        }
+        try self.app.navigate(command == "push" ? .push(node: node) : .present(node: node), state: state)
       case "pop", "dismiss", "settle", "quit":
         guard rest.isEmpty else { return invalid("'\(command)' takes no arguments") }
         switch command {

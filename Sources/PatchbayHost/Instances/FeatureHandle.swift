@@ -27,6 +27,9 @@ public final class FeatureHandle: @unchecked Sendable {
   private let failureLog = LockedValue<[String]>([])
   private let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
   private let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
+  /// Action texts already parsed by this plugin generation: parsing is pure, and scripts and
+  /// people send the same few actions again and again.
+  private let parsedActions = LockedValue<[String: [UInt8]]>([:])
   private let effectsMuted = EffectSwitch()
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
@@ -144,7 +147,13 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The encoding of an action's text form.
   public func parseAction(_ text: String) throws(FeatureCallError) -> [UInt8] {
-    try self.feature.parseAction(text, context: self.context, host: self.host)
+    if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
+    let bytes = try self.feature.parseAction(text, context: self.context, host: self.host)
+    self.parsedActions.withValue { cache in
+      if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+      cache[text] = bytes
+    }
+    return bytes
   }
 
   /// The text form of encoded action bytes.

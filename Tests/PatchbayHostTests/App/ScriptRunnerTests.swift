@@ -33,6 +33,25 @@ import Testing
     #expect(output == ["{\n  \"message\": \"hi there\",\n  \"count\": 1\n}", "Heard 1 message(s). Last:\nhi there"])
   }
 
+  @Test func pushWithInitialState() async throws {
+    let output = Mutex<[String]>([])
+    let runner = ScriptRunner(app: try makeFullDemoApp(), name: "test.script") { line in
+      output.withLock { $0.append(line) }
+    }
+    let outcome = await runner.run("push practice\npush results {score: 3, outOf: 3}\nrender")
+    #expect(outcome == .finished)
+    #expect(output.withLock { $0 } == ["You scored 3 of 3. Perfect!"])
+    let bad = await runner.run("push results score=3")
+    #expect(bad == .invalid("test.script:1: 'score=3' is not a state value; write a record: {score: 3, outOf: 3}"))
+    let wrong = await runner.run("push results {points: 3}")
+    guard case .failed(let message) = wrong else {
+      Issue.record("expected a refusal, got \(wrong)")
+      return
+    }
+    #expect(message.contains("dev.patchbay.results: create failed"))
+    #expect(message.contains("field 'score': missing"))
+  }
+
   @Test func failedExpectationNamesTheLineAndShowsTheDifference() async throws {
     let (outcome, output) = try await self.run("send counter increment\nexpect counter /count 2")
     #expect(outcome == .failed("test.script:2: expect counter /count: expected 2, found 1"))
