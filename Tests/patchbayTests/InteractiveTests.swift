@@ -56,7 +56,10 @@ struct Tmux: Sendable {
 
   static func start(_ command: String) async throws -> Tmux {
     let tmux = Tmux(name: "patchbay-test-\(UUID().uuidString.prefix(8))")
-    _ = try await run(["new-session", "-d", "-s", tmux.name, "-x", "100", "-y", "30", command])
+    // Not captured: the first session starts the tmux server, which would inherit the pipes
+    // and keep them open forever.
+    _ = try await run(
+      ["new-session", "-d", "-s", tmux.name, "-x", "100", "-y", "30", command], capture: false)
     return tmux
   }
 
@@ -64,7 +67,8 @@ struct Tmux: Sendable {
     for key in keys {
       // Literal text with -l; named keys (Enter, Down, C-c) without.
       let named = ["Enter", "Down", "Up", "Left", "Right", "Escape", "BSpace", "C-c"].contains(key)
-      _ = try? await Self.run(["send-keys", "-t", self.name] + (named ? [key] : ["-l", key]))
+      _ = try? await Self.run(
+        ["send-keys", "-t", self.name] + (named ? [key] : ["-l", key]), capture: false)
       try? await Task.sleep(for: .milliseconds(100))
     }
   }
@@ -85,29 +89,38 @@ struct Tmux: Sendable {
   }
 
   func kill() {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "kill-session", "-t", self.name]
-    try? process.run()
-    process.waitUntilExit()
+    _ = try? Self.spawn(["tmux", "-L", Self.socket, "kill-session", "-t", self.name], capture: false)
   }
 
-  private static func run(_ arguments: [String]) async throws -> String {
+  /// Runs a tmux command (on its own server socket, so no user session is touched) with
+  /// posix_spawn and waitpid: the tmux server that `new-session` forks inherits descriptors, so
+  /// Foundation's `Process`, which watches them, would wait for it forever.
+  private static func run(_ arguments: [String], capture: Bool = true) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Result {
-          let process = Process()
-          process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-          process.arguments = ["tmux"] + arguments
-          let out = Pipe()
-          process.standardOutput = out
-          process.standardError = Pipe()
-          try process.run()
-          let data = out.fileHandleForReading.readDataToEndOfFile()
-          process.waitUntilExit()
-          return String(decoding: data, as: UTF8.self)
-        })
+        continuation.resume(with: Result { try self.spawn(["tmux", "-L", Self.socket] + arguments, capture: capture) })
       }
     }
   }
+
+  private static func spawn(_ arguments: [String], capture: Bool) throws -> String {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ)
+    guard status == 0 else { throw CocoaError(.fileNoSuchFile) }
+    var exit: Int32 = 0
+    waitpid(pid, &exit, 0)
+    return capture ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
+  }
+
+  static let socket = "patchbay-tests-\(getpid())"
 }
