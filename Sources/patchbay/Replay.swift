@@ -35,7 +35,10 @@ struct Replay: AsyncParsableCommand {
       let registry = try config.loadPlugins(
         with: config.loader(extraSearchPaths: self.search.searchPaths))
       let app = try AppRuntime(config: config, registry: registry, replaying: true)
-      if self.printChanges { app.onChange { print(ChangeLine.text($0)) } }
+      if self.printChanges {
+        app.tracksStateChanges = true
+        app.onChange { print(ChangeLine.text($0)) }
+      }
       try await recording.replay(into: app)
       _ = await app.settle()
       if self.state { print(try app.stateValue().json(pretty: true)) }

@@ -67,6 +67,7 @@ struct Run: AsyncParsableCommand {
       }
     }
     let printChanges = self.printChanges
+    app.tracksStateChanges = printChanges
     app.onChange { [recorder] change in
       if printChanges { print(ChangeLine.text(change)) }
       recorder?.record(change)
@@ -113,8 +114,9 @@ struct Run: AsyncParsableCommand {
 enum ChangeLine {
   static func text(_ change: AppChange) -> String {
     switch change {
-    case .action(let path, let text, let source):
+    case .action(let path, let text, let source, let diff):
       "[\(source.rawValue)] \(path) ← \(text)"
+        + (diff.map { $0.isEmpty ? "\n    (no state change)" : "\n" + $0.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n") } ?? "")
     case .navigation(let action, let state):
       "[navigation] \(action) → stack [\(state.stack.map(\.description).joined(separator: ", "))]"
         + (state.presented.map { ", presented \($0)" } ?? "")

@@ -17,13 +17,19 @@ import Testing
     #expect(result.stdout == "{\n  \"count\": 1,\n  \"step\": 1,\n  \"pending\": 0\n}\n")
   }
 
-  @Test func printChangesShowsSourcesAndNavigation() async throws {
+  @Test func printChangesShowsSourcesStateDiffsAndNavigation() async throws {
     let path = try self.script("send counter incrementLater(ms: 10)\nsettle\npush echo\npop\n")
     let result = try await CLI.run("run", Self.config, "--script", path, "--print-changes")
     #expect(result.exitCode == 0)
     #expect(result.stdout == """
       [command] counter ← incrementLater(ms: 10)
+          - "pending": 0
+          + "pending": 1
       [effect] counter ← delayedIncrement
+          - "count": 0,
+          - "pending": 1
+          + "count": 1,
+          + "pending": 0
       [navigation] push(node: "echo") → stack [echo#1]
       [navigation] pop → stack []
 

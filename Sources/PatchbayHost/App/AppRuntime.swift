@@ -27,6 +27,19 @@ public final class AppRuntime: @unchecked Sendable {
   private let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
+  /// Whether action changes carry the state diff they caused (costs a snapshot per action).
+  public var tracksStateChanges: Bool {
+    get { self.lastStates.withValue { $0 != nil } }
+    set {
+      self.lastStates.withValue { $0 = newValue ? [:] : nil }
+      guard newValue else { return }
+      for (path, handle) in self.lock.withLock({ self.instances }) {
+        if let state = try? handle.stateValue() { self.lastStates.withValue { $0?[path] = state } }
+      }
+    }
+  }
+  /// The state each instance had after its last action, for diffs.
+  private let lastStates = LockedValue<[String: WireValue]?>(nil)
   /// Navigation requests from features, applied one at a time after the action that made them.
   private let requests = DispatchQueue(label: "patchbay.navigation-requests")
   private let pendingRequests = LockedValue(0)
@@ -227,7 +240,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight
   /// between an effect and the queue is not missed), or `timeout` passes; returns whether the
   /// app settled.
-  public func settle(timeout: Duration = .seconds(5)) async -> Bool {
+  public func settle(timeout: Duration = .seconds(30)) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     var quietChecks = 0
@@ -261,10 +274,22 @@ public final class AppRuntime: @unchecked Sendable {
     handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
     let loaded = handle.feature
     let parentObserves = node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
-    handle.onReduced { [weak self] bytes, source in
+    if self.tracksStateChanges, let initial = try? handle.stateValue() {
+      self.lastStates.withValue { $0?[path] = initial }
+    }
+    let lastStates = self.lastStates
+    handle.onReduced { [weak self, weak handle] bytes, source in
       if let handler = changes.value {
         let text = (try? loaded.formatAction(bytes)) ?? "\(bytes.count) bytes"
-        handler(.action(path: path, text: text, source: source == .effect ? .effect : .command))
+        var diff: String?
+        if lastStates.value != nil, let after = handle?.stateDuringCallback() {
+          let before = lastStates.withValue { states in
+            defer { states?[path] = after }
+            return states?[path]
+          }
+          diff = stateDiff(before, after)
+        }
+        handler(.action(path: path, text: text, source: source == .effect ? .effect : .command, diff: diff))
       }
       // A replay applies the recorded parent actions instead.
       if node.parent != nil, self?.replaying == false {
@@ -312,7 +337,26 @@ public final class AppRuntime: @unchecked Sendable {
 /// Something that happened in a running app, for `--print-changes` and `--record`.
 public enum AppChange: Sendable {
   public enum Source: String, Sendable { case command, effect, navigation }
-  case action(path: String, text: String, source: Source)
+  /// An action an instance reduced; `diff` (with ``AppRuntime/tracksStateChanges``) is its
+  /// state change as `- old` / `+ new` lines of JSON, empty when nothing changed.
+  case action(path: String, text: String, source: Source, diff: String? = nil)
   case navigation(NavigationAction, NavigationState)
   case failure(path: String, message: String)
+}
+
+/// `- old` / `+ new` lines between two states' pretty JSON; empty when they are equal.
+func stateDiff(_ before: WireValue?, _ after: WireValue) -> String {
+  let old = (before?.json(pretty: true) ?? "").split(separator: "\n").map(String.init)
+  let new = after.json(pretty: true).split(separator: "\n").map(String.init)
+  var removed: [(Int, String)] = []
+  var inserted: [(Int, String)] = []
+  for change in new.difference(from: old) {
+    switch change {
+    case .remove(let offset, let line, _): removed.append((offset, line))
+    case .insert(let offset, let line, _): inserted.append((offset, line))
+    }
+  }
+  let trim = { (line: String) in line.trimmingCharacters(in: .whitespaces) }
+  return (removed.sorted { $0.0 < $1.0 }.map { "- " + trim($0.1) }
+    + inserted.sorted { $0.0 < $1.0 }.map { "+ " + trim($0.1) }).joined(separator: "\n")
 }

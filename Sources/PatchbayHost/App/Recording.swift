@@ -49,7 +49,7 @@ public final class RunRecorder: Sendable {
     self.sequence.withValue { seq in
       var line = RecordingLine()
       switch change {
-      case .action(let path, let text, let source):
+      case .action(let path, let text, let source, _):
         line.source = source.rawValue
         line.path = path
         line.action = text

@@ -113,9 +113,18 @@ public final class FeatureHandle: @unchecked Sendable {
   }
 
   /// Called after each action the instance reduced, in order, with where it came from; on
-  /// the thread that reduced it, with the instance busy (do not call back into this handle).
+  /// the thread that reduced it, with the instance busy (do not call back into this handle;
+  /// ``stateDuringCallback()`` is the one call allowed).
   public func onReduced(_ handler: (@Sendable ([UInt8], ActionSource) -> Void)?) {
     self.reducedHandler.value = handler
+  }
+
+  /// The state, read from inside an ``onReduced(_:)`` callback, where the instance is already
+  /// held by the reducing thread. Anywhere else, use ``stateValue()``.
+  public func stateDuringCallback() -> WireValue? {
+    let (status, bytes) = ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+    guard status == PB_OK else { return nil }
+    return try? WireValue(decoding: bytes)
   }
 
   /// Where the instance's navigation requests go (an app runtime); nil logs them.
