@@ -66,6 +66,15 @@ extension WireValue {
     }
   }
 
+  /// The name of the case `bytes` encode, read from the header alone (no decoding), or nil
+  /// when they do not start with a case. Routing on an action's name costs nothing this way.
+  public static func caseName(of bytes: [UInt8]) -> String? {
+    guard bytes.count >= 3, bytes[0] == Tag.case.rawValue else { return nil }
+    let length = Int(bytes[1]) | Int(bytes[2]) << 8
+    guard bytes.count >= 3 + length else { return nil }
+    return String(validating: bytes[3..<(3 + length)], as: UTF8.self)
+  }
+
   /// Decodes exactly one value from `bytes`; trailing bytes are an error.
   public init(decoding bytes: some Collection<UInt8>) throws(WireDecodingError) {
     var reader = ByteReader(Array(bytes))

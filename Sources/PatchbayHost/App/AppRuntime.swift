@@ -308,10 +308,10 @@ public final class AppRuntime: @unchecked Sendable {
   private func forwardToParent(
     _ bytes: [UInt8], from node: AppConfig.Node, at path: String, everything: Bool
   ) {
+    // Most actions are not for the parent: look at the name before decoding anything.
     guard let parentKey = node.parent,
-      let action = try? WireValue(decoding: bytes),
-      case .case(let name, _) = action,
-      everything || name == "delegate"
+      everything || WireValue.caseName(of: bytes) == "delegate",
+      let action = try? WireValue(decoding: bytes)
     else { return }
     let parentPath: String? = self.lock.withLock {
       if node.kind == .child {
