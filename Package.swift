@@ -20,6 +20,8 @@ let package = Package(
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
+    // Counter under an id from its file name: copies of it are distinct plugins (benchmarks).
+    .library(name: "TestFixtureNumbered", type: .dynamic, targets: ["NumberedFixture"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -107,6 +109,7 @@ let package = Package(
       name: "MisbehavingFixture", dependencies: ["PatchbayABI"], path: "Plugins/Fixtures/Misbehaving"
     ),
     .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
+    .target(name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
     .testTarget(name: "PatchbayEncodingTests", dependencies: ["PatchbayEncoding", "PatchbayABI"]),
     .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
     .testTarget(

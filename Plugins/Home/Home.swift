@@ -2,7 +2,9 @@ import PatchbayPlugin
 
 /// The demo's root: a menu. Choosing an entry asks the host to push that feature.
 ///
-/// Actions: `up`, `down`, `select(index: 1)`, `open`.
+/// Actions: `up`, `down`, `select(index: 1)`, `open`. It observes its `tallies` collection
+/// (`observe = ["tallies"]` in the config), so every tally's action also reaches it as
+/// `tallies(element(id: "a", action: increment))`.
 public struct Home: PluginFeature {
   public static let id = "dev.patchbay.home"
   public static let name = "Home"
@@ -24,6 +26,8 @@ public struct Home: PluginFeature {
     ]
     public var selected = 0
     public var opened = 0
+    /// The last action a tally reduced, as `a: increment`.
+    public var lastTally: String?
 
     public init() {}
   }
@@ -36,6 +40,40 @@ public struct Home: PluginFeature {
   public enum Action: Codable, Equatable, Sendable {
     case up, down, open
     case select(index: Int)
+    case tallies(TallyAction)
+  }
+
+  /// An action of one of the tallies, forwarded by the host.
+  public enum TallyAction: Codable, Equatable, Sendable {
+    case element(id: String, action: ActionName)
+  }
+
+  /// Any action, kept by its name (`increment`): Home reacts to tallies without knowing their
+  /// feature's action type.
+  public struct ActionName: Codable, Equatable, Sendable {
+    public var name: String
+
+    public init(_ name: String) { self.name = name }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Name.self)
+      guard let key = container.allKeys.first else {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an action"))
+      }
+      self.name = key.stringValue
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Name.self)
+      try container.encode([String: Int](), forKey: Name(stringValue: self.name))
+    }
+
+    struct Name: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
   }
 
   public init() {}
@@ -55,12 +93,15 @@ public struct Home: PluginFeature {
     case .open:
       state.opened += 1
       return .navigate(.push(state.entries[state.selected].node))
+    case .tallies(.element(let id, let action)):
+      state.lastTally = "\(id): \(action.name)"
+      return .none
     }
   }
 
   public static func render(_ state: State) -> String {
     (["Patchbay"] + state.entries.enumerated().map { index, entry in
       (index == state.selected ? "▸ " : "  ") + entry.title
-    }).joined(separator: "\n")
+    } + (state.lastTally.map { ["", "Last tally: \($0)"] } ?? [])).joined(separator: "\n")
   }
 }

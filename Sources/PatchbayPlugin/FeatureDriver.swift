@@ -43,9 +43,16 @@ public final class FeatureDriver: @unchecked Sendable {
 
   /// The driver of `Feature`, specialized where this is called: `.feature(Counter.self)`.
   @inlinable
-  public static func feature<Feature: PluginFeature>(_: Feature.Type) -> FeatureDriver {
+  public static func feature<Feature: PluginFeature>(_ feature: Feature.Type) -> FeatureDriver {
+    .feature(feature, id: Feature.id)
+  }
+
+  /// The driver of `Feature` exported under another id than `Feature.id`: the same code as two
+  /// features of one app (`.feature(Counter.self, id: "dev.example.second-counter")`).
+  @inlinable
+  public static func feature<Feature: PluginFeature>(_: Feature.Type, id: String) -> FeatureDriver {
     FeatureDriver(
-      id: Feature.id, name: Feature.name, summary: Feature.summary,
+      id: id, name: Feature.name, summary: Feature.summary,
       schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
       create: { host, state in
         guard let initial = restoreFeatureState(Feature.self, from: state, host: host) else { return nil }

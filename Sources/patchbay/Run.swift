@@ -117,9 +117,11 @@ enum ChangeLine {
     case .action(let path, let text, let source, let diff):
       "[\(source.rawValue)] \(path) ← \(text)"
         + (diff.map { $0.isEmpty ? "\n    (no state change)" : "\n" + $0.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n") } ?? "")
-    case .navigation(let action, let state):
+    case .navigation(let action, let state, _):
       "[navigation] \(action) → stack [\(state.stack.map(\.description).joined(separator: ", "))]"
         + (state.presented.map { ", presented \($0)" } ?? "")
+    case .collection(let path, let id, let added, _):
+      "[collection] \(path) \(added ? "+" : "-") \(id)"
     case .failure(let path, let message):
       "[failure] \(path): \(message)"
     }

@@ -35,6 +35,37 @@ import Testing
   }
 }
 
+/// The generation copy: only what `dlopen` maps, and still a working plugin.
+@Suite struct GenerationCopyTests {
+  @Test func copiesTheLoadedBytesOnlyAndTheCopyStillLoads() throws {
+    let source = "\(BuiltPlugins.directory)/libCounter.so"
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    let generations = GenerationPath(directory: folder)
+    let copy = try generations.copy(URL(fileURLWithPath: source), generation: 1)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let sourceSize = try #require(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
+    let copySize = try #require(FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
+    #expect(copySize < sourceSize)  // the debug sections stay behind
+    let header = try #require(FileHandle(forReadingAtPath: copy.path)?.readData(ofLength: 64))
+    #expect(header[0x28..<0x30].allSatisfy { $0 == 0 })  // e_shoff: no section headers
+    #expect(header[0x3C..<0x40].allSatisfy { $0 == 0 })  // e_shnum, e_shstrndx
+    let plugin = try PluginLoader().load(copy.path)
+    let counter = try FeatureHandle(feature: plugin.features[0])
+    try counter.send(text: "increment")
+    #expect(try counter.stateValue()[field: "count"] == 1)
+  }
+
+  @Test func aFileThatIsNotELFIsCopiedWhole() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.appendingPathComponent("libText.so")
+    try "not a library".write(to: text, atomically: true, encoding: .utf8)
+    let copy = try GenerationPath(directory: folder).copy(text, generation: 1)
+    #expect(try String(contentsOf: copy, encoding: .utf8) == "not a library")
+  }
+}
+
 /// Every way a plugin file can be wrong: each a one-line error naming the file and the fix,
 /// while an already running feature keeps its state.
 @Suite struct PluginLoaderBadInputTests {

@@ -25,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
 
   abiBenchmarks(perAction)
   hostBenchmarks(perAction)
+  startupBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

@@ -14,9 +14,11 @@ import PatchbayEncoding
 /// ```
 ///
 /// Instances are addressed by path: the root's key (`counter`), a screen's `node#instance`
-/// (`echo#1`, or just `echo` while one is live), and a child under either (`practice#1/quiz`).
+/// (`echo#1`, or just `echo` while one is live), a child under either (`practice#1/quiz`), and
+/// a collection's instance by its id (`home/tallies#a`).
 /// Pushing or presenting creates the screen's instance and its `child` features; popping and
-/// dismissing cancels their effects and destroys them.
+/// dismissing cancels their effects and destroys them. A collection's instances come and go
+/// with ``add(to:id:state:)`` and ``remove(from:id:)``, and with their parent.
 public final class AppRuntime: @unchecked Sendable {
   public let config: AppConfig
   public let registry: FeatureRegistry
@@ -80,8 +82,10 @@ public final class AppRuntime: @unchecked Sendable {
   public func instance(_ path: String) throws(AppError) -> FeatureHandle {
     let found = self.lock.withLock { () -> FeatureHandle? in
       if let exact = self.instances.first(where: { $0.path == path }) { return exact.handle }
-      // `echo` for the only live `echo#n`; `practice/quiz` for `practice#n/quiz`.
-      let matches = self.instances.filter { Self.strip($0.path) == path }
+      // `echo` for the only live `echo#n`; `practice/quiz` for `practice#n/quiz`; `tallies#a`
+      // for `home/tallies#a`.
+      var matches = self.instances.filter { Self.strip($0.path) == path }
+      if matches.isEmpty { matches = self.instances.filter { $0.path.hasSuffix("/" + path) } }
       return matches.count == 1 ? matches[0].handle : nil
     }
     guard let found else {
@@ -116,7 +120,7 @@ public final class AppRuntime: @unchecked Sendable {
     // Outside the app lock: a removed instance may be busy on another thread, and that thread
     // may need the app lock (to hand a delegate action to a parent) before it lets go.
     for handle in removed.reversed() { handle.cancelEffects() }
-    self.changeHandler.value?(.navigation(action, self.navigation))
+    self.changeHandler.value?(.navigation(action, self.navigation, initial: state))
   }
 
   /// Moves navigation to its next state: creates the new routes' instances first (undoing
@@ -149,6 +153,95 @@ public final class AppRuntime: @unchecked Sendable {
       removed += self.remove(prefix: route.description)
     }
     return removed
+  }
+
+  /// Adds an instance with `id` to the collection at `path` (`home/tallies`, or `tallies`
+  /// while its parent has one live instance), from `state` (snapshot bytes) when given.
+  ///
+  /// ```swift
+  /// try app.add(to: "home/tallies", id: "c")
+  /// try app.send("home/tallies#c", "increment")
+  /// ```
+  public func add(to path: String, id: String, state: [UInt8]? = nil) throws(AppError) {
+    if let problem = AppConfig.problem(withInstanceID: id) { throw AppError(problem) }
+    let collection = try self.locked { () throws(AppError) -> String in
+      let (collection, node) = try self.collection(at: path)
+      let instancePath = "\(collection)#\(id)"
+      if self.instances.contains(where: { $0.path == instancePath }) {
+        throw AppError("'\(collection)' already has '\(id)'; remove it first, or pick another id.")
+      }
+      let count = self.instances.count
+      do throws(AppError) {
+        try self.create(node: node.key, at: instancePath, state: state)
+      } catch {
+        self.instances.removeSubrange(count...)
+        throw error
+      }
+      return collection
+    }
+    self.changeHandler.value?(.collection(path: collection, id: id, added: true, state: state))
+  }
+
+  /// Removes the instance `id` from the collection at `path`, cancelling its effects.
+  public func remove(from path: String, id: String) throws(AppError) {
+    let (collection, removed) = try self.locked { () throws(AppError) -> (String, [FeatureHandle]) in
+      let (collection, _) = try self.collection(at: path)
+      let instancePath = "\(collection)#\(id)"
+      guard self.instances.contains(where: { $0.path == instancePath }) else {
+        let ids = self.ids(in: collection)
+        throw AppError(
+          "'\(collection)' has no '\(id)'.\(suggestion(for: id, among: ids))"
+            + " It has: \(ids.isEmpty ? "nothing" : ids.joined(separator: ", ")).")
+      }
+      return (collection, self.remove(prefix: instancePath))
+    }
+    for handle in removed.reversed() { handle.cancelEffects() }
+    self.changeHandler.value?(.collection(path: collection, id: id, added: false, state: nil))
+  }
+
+  /// The ids live in the collection at `path`, in the order they were added.
+  public func ids(in path: String) -> [String] {
+    self.lock.withLock {
+      self.instances.compactMap { instance in
+        guard instance.path.hasPrefix(path + "#"), !instance.path.dropFirst(path.count + 1).contains("/")
+        else { return nil }
+        return String(instance.path.dropFirst(path.count + 1))
+      }
+    }
+  }
+
+  /// Runs `body` holding the app lock.
+  private func locked<T>(_ body: () throws(AppError) -> T) throws(AppError) -> T {
+    self.lock.lock()
+    defer { self.lock.unlock() }
+    return try body()
+  }
+
+  /// The full path (`home/tallies`) and node of the collection `path` names. Holds the lock.
+  private func collection(at path: String) throws(AppError) -> (String, AppConfig.Node) {
+    let key = String(path.split(separator: "/").last ?? "")
+    let collections = self.config.nodes.filter { $0.kind == .collection }.map(\.key)
+    guard let node = self.config.node(key), node.kind == .collection, let parentKey = node.parent else {
+      throw AppError(
+        "'\(path)' is not a collection.\(suggestion(for: key, among: collections))"
+          + (collections.isEmpty ? " This app has none." : " Collections: \(collections.joined(separator: ", "))."))
+    }
+    let parents: [String]
+    if path.contains("/") {
+      let prefix = String(path[..<path.lastIndex(of: "/")!])
+      parents = self.instances.map(\.path).filter { $0 == prefix || Self.strip($0) == prefix }
+    } else {
+      parents = self.instances.map(\.path).filter {
+        Self.strip($0).split(separator: "/").last.map(String.init) == parentKey
+      }
+    }
+    guard parents.count == 1 else {
+      throw AppError(
+        parents.isEmpty
+          ? "'\(path)': its parent '\(parentKey)' is not live; navigate to it first."
+          : "'\(path)' is ambiguous: '\(parentKey)' is live at \(parents.joined(separator: ", ")); write the full path (\(parents[0])/\(key)).")
+    }
+    return ("\(parents[0])/\(key)", node)
   }
 
   /// Follows a route path (`/echo`): navigation as a deep link.
@@ -298,13 +391,19 @@ public final class AppRuntime: @unchecked Sendable {
     }
     if self.replaying { handle.muteEffects() }
     self.instances.append((path, handle))
-    for child in self.config.children(of: key) where child.kind == .child {
-      try self.create(node: child.key, at: "\(path)/\(child.key)")
+    for child in self.config.children(of: key) {
+      switch child.kind {
+      case .child: try self.create(node: child.key, at: "\(path)/\(child.key)")
+      case .collection:
+        for id in child.ids { try self.create(node: child.key, at: "\(path)/\(child.key)#\(id)") }
+      case .stack, .presented: break
+      }
     }
   }
 
-  /// Hands a child's action to its parent, as `<childKey>(<action>)`: delegate actions
-  /// (`delegate(…)`) always, every action when the parent observes the child.
+  /// Hands a child's action to its parent, as `<childKey>(<action>)` — from a collection's
+  /// instance `<key>(element(id: "a", action: <action>))`, like TCA's `forEach` — delegate
+  /// actions (`delegate(…)`) always, every action when the parent observes the child.
   private func forwardToParent(
     _ bytes: [UInt8], from node: AppConfig.Node, at path: String, everything: Bool
   ) {
@@ -314,7 +413,7 @@ public final class AppRuntime: @unchecked Sendable {
       let action = try? WireValue(decoding: bytes)
     else { return }
     let parentPath: String? = self.lock.withLock {
-      if node.kind == .child {
+      if node.kind == .child || node.kind == .collection {
         return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
       }
       // A screen's parent is the nearest live instance of the parent node below it.
@@ -322,7 +421,12 @@ public final class AppRuntime: @unchecked Sendable {
     }
     guard let parentPath, let parent = self.lock.withLock({ self.instances.first { $0.path == parentPath }?.handle })
     else { return }
-    parent.send(WireValue.case(node.key, [WireValue.Field("_0", action)]).bytes)
+    var wrapped = action
+    if node.kind == .collection, let hash = path.lastIndex(of: "#") {
+      let id = String(path[path.index(after: hash)...])
+      wrapped = .case("element", [WireValue.Field("id", .string(id)), WireValue.Field("action", action)])
+    }
+    parent.send(WireValue.case(node.key, [WireValue.Field("_0", wrapped)]).bytes)
   }
 
   /// Takes the instance at `path` and everything under it out of the app; the caller cancels
@@ -340,7 +444,12 @@ public enum AppChange: Sendable {
   /// An action an instance reduced; `diff` (with ``AppRuntime/tracksStateChanges``) is its
   /// state change as `- old` / `+ new` lines of JSON, empty when nothing changed.
   case action(path: String, text: String, source: Source, diff: String? = nil)
-  case navigation(NavigationAction, NavigationState)
+  /// A navigation step, the navigation state after it, and the state the new instance
+  /// started from when the step gave one.
+  case navigation(NavigationAction, NavigationState, initial: [UInt8]? = nil)
+  /// An instance added to (with the state it started from, if given) or removed from a
+  /// collection.
+  case collection(path: String, id: String, added: Bool, state: [UInt8]?)
   case failure(path: String, message: String)
 }
 

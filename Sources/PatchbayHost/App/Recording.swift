@@ -9,6 +9,7 @@ import PatchbayEncoding
 /// {"seq":1,"source":"command","path":"counter","action":"setStep(by: 5)"}
 /// {"seq":2,"source":"effect","path":"counter","action":"delayedIncrement"}
 /// {"seq":3,"source":"navigation","navigation":"push","node":"echo"}
+/// {"seq":4,"source":"collection","path":"home/tallies","add":"c","state":"{count: 2, step: 1}"}
 /// {"end":true,"stateHash":"9f2c…"}
 /// ```
 public struct RecordingLine: Codable, Equatable, Sendable {
@@ -21,6 +22,11 @@ public struct RecordingLine: Codable, Equatable, Sendable {
   public var navigation: String?
   public var node: String?
   public var nodes: [String]?
+  /// The state a pushed, presented or added instance started from, as text.
+  public var state: String?
+  /// The id added to or removed from the collection at `path`.
+  public var add: String?
+  public var remove: String?
   public var end: Bool?
   public var stateHash: String?
 
@@ -53,8 +59,9 @@ public final class RunRecorder: Sendable {
         line.source = source.rawValue
         line.path = path
         line.action = text
-      case .navigation(let action, _):
+      case .navigation(let action, _, let initial):
         line.source = "navigation"
+        line.state = initial.flatMap { try? WireValue(decoding: $0).actionText }
         switch action {
         case .push(let node): (line.navigation, line.node) = ("push", node)
         case .present(let node): (line.navigation, line.node) = ("present", node)
@@ -63,6 +70,11 @@ public final class RunRecorder: Sendable {
         case .dismiss: line.navigation = "dismiss"
         case .deepLink(let nodes): (line.navigation, line.nodes) = ("deepLink", nodes)
         }
+      case .collection(let path, let id, let added, let initial):
+        line.source = "collection"
+        line.path = path
+        if added { line.add = id } else { line.remove = id }
+        line.state = initial.flatMap { try? WireValue(decoding: $0).actionText }
       case .failure:
         return  // refused actions changed nothing
       }
@@ -152,12 +164,38 @@ public struct Recording: Sendable {
         case ("deepLink", _, let nodes?): action = .deepLink(nodes: nodes)
         default: throw AppError("\(at): unknown navigation '\(line.navigation ?? "")'.")
         }
-        try app.navigate(action)
+        try app.navigate(action, state: try Self.state(line.state, at: at))
+      case "collection":
+        switch (line.path, line.add, line.remove) {
+        case (let path?, let id?, nil): try app.add(to: path, id: id, state: try Self.state(line.state, at: at))
+        case (let path?, nil, let id?): try app.remove(from: path, id: id)
+        default: throw AppError("\(at): a collection line needs 'path' and one of 'add' or 'remove'.")
+        }
       default:
         throw AppError("\(at): unknown source '\(line.source ?? "")'.")
       }
       _ = await app.settle()
     }
+  }
+}
+
+extension Recording {
+  /// The snapshot bytes of a recorded state's text.
+  static func state(_ text: String?, at location: String) throws(AppError) -> [UInt8]? {
+    guard let text else { return nil }
+    guard let value = WireValue(stateText: text) else {
+      throw AppError("\(location): '\(text)' is not a state value.")
+    }
+    return value.bytes
+  }
+}
+
+extension WireValue {
+  /// A state value from its text (`{score: 3, outOf: 3}`), as `push NODE STATE` takes it.
+  public init?(stateText text: String) {
+    guard case .case(_, let fields)? = try? WireValue(parsingAction: "state(\(text))"), fields.count == 1
+    else { return nil }
+    self = fields[0].value
   }
 }
 

@@ -18,7 +18,7 @@ import PatchbayEncoding
 /// ```
 ///
 /// Commands: `send PATH ACTION`, `push NODE [STATE]`, `pop`, `present NODE [STATE]`, `dismiss`,
-/// `route PATH`,
+/// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `route PATH`,
 /// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
 /// scalar or array),
 /// `wait MS`, `settle`, `quit`. The first failing line stops the script; its error names the
@@ -43,7 +43,8 @@ public struct ScriptRunner {
   }
 
   static let commands = [
-    "send", "push", "pop", "present", "dismiss", "route", "state", "render", "expect", "wait",
+    "send", "push", "pop", "present", "dismiss", "add", "remove", "route", "state", "render",
+    "expect", "wait",
     "settle", "quit",
   ]
 
@@ -90,16 +91,25 @@ public struct ScriptRunner {
         guard let node = arguments.first else {
           return invalid("usage: \(command) NODE [STATE] (push results {score: 3, outOf: 3})")
         }
-        var state: [UInt8]?
-        if arguments.count == 2 {
-          guard case .case(_, let fields)? = try? WireValue(parsingAction: "state(\(arguments[1]))"),
-            fields.count == 1
-          else {
-            return invalid("'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
-          }
-          state = fields[0].value.bytes
+        let state = arguments.count == 2 ? WireValue(stateText: arguments[1]) : nil
+        if arguments.count == 2, state == nil {
+          return invalid("'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
         }
-        try self.app.navigate(command == "push" ? .push(node: node) : .present(node: node), state: state)
+        try self.app.navigate(command == "push" ? .push(node: node) : .present(node: node), state: state?.bytes)
+      case "add":
+        let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
+        guard arguments.count >= 2 else {
+          return invalid("usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})")
+        }
+        let state = arguments.count == 3 ? WireValue(stateText: arguments[2]) : nil
+        if arguments.count == 3, state == nil {
+          return invalid("'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
+        }
+        try self.app.add(to: arguments[0], id: arguments[1], state: state?.bytes)
+      case "remove":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count == 2 else { return invalid("usage: remove COLLECTION ID (remove home/tallies a)") }
+        try self.app.remove(from: arguments[0], id: arguments[1])
       case "pop", "dismiss", "settle", "quit":
         guard rest.isEmpty else { return invalid("'\(command)' takes no arguments") }
         switch command {

@@ -24,6 +24,13 @@ import Foundation
 /// kind = "stack"                        # child | stack | presented | collection
 /// # observe = ["quiz"]                  # children whose every action this one receives
 ///
+/// [[feature]]
+/// key = "tallies"                       # many counters by id, under home
+/// id = "dev.patchbay.counter"
+/// parent = "home"
+/// kind = "collection"
+/// ids = ["a", "b"]                      # the instances it starts with
+///
 /// [routes]
 /// "/" = "home"
 /// "/counter" = "counter"
@@ -55,7 +62,22 @@ public struct AppConfig: Sendable, Equatable {
     public let kind: Kind
     /// Children whose every action this node receives (it always receives their delegates).
     public let observes: [String]
+    /// A collection's instances when its parent is created (`ids = ["a", "b"]`).
+    public let ids: [String]
     public let line: Int
+
+    public init(
+      key: String, featureID: String, parent: String?, kind: Kind, observes: [String] = [],
+      ids: [String] = [], line: Int
+    ) {
+      self.key = key
+      self.featureID = featureID
+      self.parent = parent
+      self.kind = kind
+      self.observes = observes
+      self.ids = ids
+      self.line = line
+    }
   }
 
   /// A deep link: `/practice/quiz` → node `quiz`.
@@ -82,6 +104,16 @@ public struct AppConfig: Sendable, Equatable {
 
   /// The node a route path leads to.
   public func route(_ path: String) -> Route? { self.routes.first { $0.path == path } }
+
+  /// Why `id` cannot name a collection instance, or nil when it can: ids appear in paths
+  /// (`home/tallies#a`), so they are short words without `/`, `#` or spaces.
+  public static func problem(withInstanceID id: String) -> String? {
+    if id.isEmpty { return "an instance id is not empty." }
+    if let bad = id.first(where: { $0 == "/" || $0 == "#" || $0.isWhitespace || $0 == "\"" }) {
+      return "'\(id)' cannot be an instance id: it contains '\(bad)'. Use letters, digits, '-', '_' or '.'."
+    }
+    return nil
+  }
 }
 
 extension AppConfig {
@@ -136,7 +168,7 @@ extension AppConfig {
 
     var nodes: [Node] = []
     for table in document.arrays["feature"] ?? [] {
-      reader.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe"])
+      reader.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe", "ids"])
       guard let key = reader.string(table, "key", required: true),
         let id = reader.string(table, "id", required: true)
       else { continue }
@@ -154,8 +186,23 @@ extension AppConfig {
         continue
       }
       let observes = (reader.strings(table, "observe") ?? []).map(\.value)
+      var ids: [String] = []
+      if let entries = reader.strings(table, "ids") {
+        if kind != .collection {
+          reader.error(table["ids"]!.line, "\(table.name).ids", "only a collection has ids; add `kind = \"collection\"` or remove `ids`.")
+        }
+        for (index, entry) in entries.enumerated() {
+          if let problem = AppConfig.problem(withInstanceID: entry.value) {
+            reader.error(entry.line, "\(table.name).ids[\(index)]", problem)
+          } else if ids.contains(entry.value) {
+            reader.error(entry.line, "\(table.name).ids[\(index)]", "'\(entry.value)' is listed twice; ids in a collection are unique.")
+          } else {
+            ids.append(entry.value)
+          }
+        }
+      }
       nodes.append(
-        Node(key: key, featureID: id, parent: parent, kind: kind, observes: observes, line: table.line))
+        Node(key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids, line: table.line))
     }
     if nodes.isEmpty { reader.error(nil, "[[feature]]", "no features: add at least the root feature.") }
 
@@ -209,6 +256,16 @@ extension AppConfig {
     }
     for route in routes where !keys.contains(route.node) {
       reader.error(route.line, "routes.\"\(route.path)\"", "'\(route.node)' is not a feature key.\(suggestion(for: route.node, among: keys))")
+    }
+    for route in routes {
+      if let node = nodes.first(where: { $0.key == route.node }), node.kind == .collection {
+        reader.error(route.line, "routes.\"\(route.path)\"", "'\(route.node)' is a collection, whose instances live with its parent; route to the parent instead.")
+      }
+    }
+    for node in nodes where node.kind != .child {
+      if let parent = nodes.first(where: { $0.key == node.parent }), parent.kind == .collection {
+        reader.error(node.line, "feature \"\(node.key)\".kind", "'\(parent.key)' is a collection; what lives under its instances is a `child`, not a \(node.kind.rawValue).")
+      }
     }
     if let initialRoute, !routes.contains(where: { $0.path == initialRoute }) {
       reader.error(app?["initial-route"]?.line, "app.initial-route", "'\(initialRoute)' is not a route in [routes].")

@@ -26,7 +26,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func theParentHearsItsChildsDelegateAndPushesResults() async throws {
     let app = try makeFullDemoApp()
     try app.follow(route: "/practice")
-    #expect(app.paths == ["home", "practice#1", "practice#1/quiz"])
+    #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b", "practice#1", "practice#1/quiz"])
     try app.send("practice/quiz", "answer(5)")
     try app.send("practice/quiz", "answer(42)")
     try app.send("practice/quiz", "answer(5)")
@@ -39,7 +39,8 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     #expect(try app.renderCurrent() == "You scored 3 of 3. Perfect!")
     try app.send("results", "home")
     #expect(await app.settle())
-    #expect(app.paths == ["home"])
+    #expect(app.navigation.stack.isEmpty)
+    #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b"])
   }
 
   @Test func renderShowsAScreenWithItsChildren() throws {
@@ -59,6 +60,73 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     #expect(await app.settle())
     #expect(app.navigation.stack.map(\.node) == ["echo", "counter"])
     #expect(failures.value.isEmpty)
+  }
+}
+
+/// Collections: many instances of one feature by id, living under their parent (TCA's
+/// `forEach`).
+@Suite struct CollectionTests {
+  @Test func startsWithTheConfiguredIDs() throws {
+    let app = try makeFullDemoApp()
+    #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b"])
+    #expect(app.ids(in: "home/tallies") == ["a", "b"])
+    #expect(try app.renderCurrent().contains("── tallies#b ──\nCount: 0"))
+  }
+
+  @Test func addSendRemove() throws {
+    let app = try makeFullDemoApp()
+    let changes = LockedBox<[String]>([])
+    app.onChange { change in
+      if case .collection(let path, let id, let added, _) = change {
+        changes.mutate { $0.append("\(path) \(added ? "+" : "-") \(id)") }
+      }
+    }
+    try app.add(to: "home/tallies", id: "c", state: WireValue(stateText: "{count: 7, step: 2, pending: 0}")!.bytes)
+    try app.send("home/tallies#c", "increment")
+    try app.send("tallies#a", "increment")
+    #expect(try app.state("home/tallies#c")[field: "count"] == 9)
+    #expect(try app.state("home/tallies#a")[field: "count"] == 1)
+    #expect(try app.state("home/tallies#b")[field: "count"] == 0)  // instances are independent
+    try app.remove(from: "tallies", id: "a")
+    #expect(app.ids(in: "home/tallies") == ["b", "c"])
+    #expect(changes.value == ["home/tallies + c", "home/tallies - a"])
+  }
+
+  @Test func theParentObservesItsElementsByID() async throws {
+    let app = try makeFullDemoApp()
+    try app.send("home/tallies#b", "decrement")
+    #expect(await app.settle())
+    #expect(try app.state("home")[field: "lastTally"] == "b: decrement")
+  }
+
+  @Test func removingCancelsTheInstancesEffects() async throws {
+    let app = try makeFullDemoApp()
+    let handle = try app.instance("home/tallies#a")
+    try app.send("home/tallies#a", "incrementLater(ms: 50)")
+    #expect(try handle.stateValue()[field: "pending"] == 1)  // its effect is running
+    try app.remove(from: "home/tallies", id: "a")
+    #expect(await app.settle())
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(try handle.stateValue()[field: "count"] == 0)  // the delayed increment never came
+  }
+
+  @Test func badRequestsAreRefusedAndStateIsKept() throws {
+    let app = try makeFullDemoApp()
+    try app.send("home/tallies#a", "increment")
+    let before = try app.stateValue()
+    #expect(errorMessage { try app.add(to: "home/tallies", id: "a") } == "'home/tallies' already has 'a'; remove it first, or pick another id.")
+    #expect(errorMessage { try app.add(to: "home/tally", id: "c") } == "'home/tally' is not a collection. Collections: tallies.")
+    #expect(errorMessage { try app.add(to: "home/tallies", id: "c d") } == "'c d' cannot be an instance id: it contains ' '. Use letters, digits, '-', '_' or '.'.")
+    #expect(errorMessage { try app.remove(from: "home/tallies", id: "z") } == "'home/tallies' has no 'z'. Did you mean 'a'? It has: a, b.")
+    #expect(errorMessage { try app.add(to: "home/tallies", id: "c", state: [0xFF]) }.contains("cannot restore state"))
+    #expect(try app.stateValue() == before)
+    #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b"])
+  }
+
+  @Test func aCollectionUnderAScreenNeedsItsScreenLive() throws {
+    let app = try makeFullDemoApp()
+    try app.follow(route: "/echo")
+    #expect(errorMessage { try app.add(to: "nowhere/tallies", id: "c") } == "'nowhere/tallies': its parent 'home' is not live; navigate to it first.")
   }
 }
 

@@ -60,12 +60,15 @@ import Testing
   }
 
   @Test(arguments: [
-    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, route, state, render, expect, wait, settle, quit."),
+    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, route, state, render, expect, wait, settle, quit."),
     ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
     ("expect counter count 1", "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"),
     ("expect counter /count five", "test.script:1: 'five' is not a JSON value (strings need double quotes)"),
     ("wait soon", "test.script:1: usage: wait MS (wait 100)"),
     ("pop now", "test.script:1: 'pop' takes no arguments"),
+    ("add tallies", "test.script:1: usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})"),
+    ("add tallies c {count: 1", "test.script:1: '{count: 1' is not a state value; write a record: {count: 2, step: 1}"),
+    ("remove tallies", "test.script:1: usage: remove COLLECTION ID (remove home/tallies a)"),
   ])
   func malformedLinesAreUsageErrors(_ line: String, _ message: String) async throws {
     let (outcome, _) = try await self.run(line)
@@ -79,6 +82,7 @@ import Testing
     ("pop", "test.script:1: nothing to pop: the root 'counter' is showing."),
     ("dismiss", "test.script:1: nothing is presented."),
     ("expect counter /missing 1", "test.script:1: expect counter /missing: no such field in"),
+    ("add tallies c", "test.script:1: 'tallies' is not a collection. This app has none."),
   ])
   func refusedCommandsFail(_ line: String, _ messagePrefix: String) async throws {
     let (outcome, _) = try await self.run("send counter increment\n" + line.replacingOccurrences(of: "test.script:1", with: ""))

@@ -101,6 +101,33 @@ private let valid = """
     #expect(errors(text) == ["app.toml:23: key '/echo' is defined twice in [routes] (column 1)"])
   }
 
+  @Test func collections() throws {
+    let text = valid + """
+
+      [[feature]]
+      key = "tallies"
+      id = "dev.patchbay.counter"
+      parent = "home"
+      kind = "collection"
+      ids = ["a", "b"]
+      """
+    #expect(try AppConfig(parsing: text, file: "app.toml").node("tallies")?.ids == ["a", "b"])
+    #expect(errors(text.replacingOccurrences(of: #"["a", "b"]"#, with: #"["a", "a/b", "a"]"#)) == [
+      "app.toml:28: feature[2].ids[1]: 'a/b' cannot be an instance id: it contains '/'. Use letters, digits, '-', '_' or '.'.",
+      "app.toml:28: feature[2].ids[2]: 'a' is listed twice; ids in a collection are unique.",
+    ])
+    #expect(errors(text.replacingOccurrences(of: #"kind = "collection""#, with: #"kind = "child""#)) == [
+      "app.toml:28: feature[2].ids: only a collection has ids; add `kind = \"collection\"` or remove `ids`."
+    ])
+    #expect(errors(text + "\n[[feature]]\nkey = \"x\"\nid = \"x\"\nparent = \"tallies\"\nkind = \"stack\"") == [
+      "app.toml:29: feature \"x\".kind: 'tallies' is a collection; what lives under its instances is a `child`, not a stack."
+    ])
+    let routed = text.replacingOccurrences(of: "\"/echo\" = \"echo\"", with: "\"/echo\" = \"echo\"\n\"/t\" = \"tallies\"")
+    #expect(errors(routed) == [
+      "app.toml:23: routes.\"/t\": 'tallies' is a collection, whose instances live with its parent; route to the parent instead."
+    ])
+  }
+
   @Test func missingTablesAndRoot() {
     #expect(errors("[routes]\n\"/\" = \"x\"") == [
       "app.toml: [app]: missing: add an [app] table with `root = \"<feature key>\"`.",

@@ -1,0 +1,97 @@
+import Benchmark
+import Foundation
+
+/// An app of ten Swift plugins, each a copy of the release `libTestFixtureNumbered.so` (which
+/// exports Counter under an id taken from its file name): the root and nine children, so the
+/// first screen renders all ten.
+///
+/// ```text
+/// $TMPDIR/patchbay-startup-<pid>/libStartup0.so … libStartup9.so, app.toml, render.script,
+///   demo.toml (host-config/app.toml with the release plugins)
+/// ```
+let startupApp: (config: String, script: String) = {
+  let release = repositoryRoot.appendingPathComponent(".build/release")
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("patchbay-startup-\(ProcessInfo.processInfo.processIdentifier)")
+  do {
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var config = """
+      [app]
+      root = "f0"
+
+      [plugins]
+      search-paths = ["."]
+      load = [\((0..<10).map { "\"Startup\($0)\"" }.joined(separator: ", "))]
+
+      """
+    for index in 0..<10 {
+      try FileManager.default.copyItem(
+        at: release.appendingPathComponent("libTestFixtureNumbered.so"),
+        to: folder.appendingPathComponent("libStartup\(index).so"))
+      config += """
+
+        [[feature]]
+        key = "f\(index)"
+        id = "dev.patchbay.fixture.startup\(index)"
+        \(index == 0 ? "" : "parent = \"f0\"")
+
+        """
+    }
+    try config.write(to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
+    // The demo app, with the release plugins.
+    let demo = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("host-config/app.toml"), encoding: .utf8)
+    try demo.replacingOccurrences(of: "\"../.build/debug\"", with: "\"\(release.path)\"")
+      .write(to: folder.appendingPathComponent("demo.toml"), atomically: true, encoding: .utf8)
+    try "render\n".write(to: folder.appendingPathComponent("render.script"), atomically: true, encoding: .utf8)
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+  return (folder.appendingPathComponent("app.toml").path, folder.appendingPathComponent("render.script").path)
+}()
+
+/// Runs `patchbay ARGUMENTS` (the release build) to its exit, output discarded.
+func runPatchbay(_ arguments: [String]) {
+  let executable = repositoryRoot.appendingPathComponent(".build/release/patchbay").path
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var pid: pid_t = 0
+  guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+    fatalError("cannot run \(executable) — run `swift build -c release` in the root first")
+  }
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  guard status == 0 else { fatalError("patchbay \(arguments.joined(separator: " ")) failed (\(status))") }
+}
+
+let startupBenchmarks: @Sendable () -> Void = {
+  Benchmark(
+    "startup: process start to first screen, 10 Swift plugins (patchbay run, release)",
+    configuration: .init(
+      metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
+      maxDuration: .seconds(20), maxIterations: 40)
+  ) { benchmark in
+    let app = startupApp
+    for _ in benchmark.scaledIterations {
+      runPatchbay(["run", app.config, "--script", app.script])
+    }
+  }
+
+  Benchmark(
+    "startup: process start to first screen, the demo app (4 plugins)",
+    configuration: .init(
+      metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
+      maxDuration: .seconds(20), maxIterations: 40)
+  ) { benchmark in
+    let app = startupApp
+    let demo = URL(fileURLWithPath: app.config).deletingLastPathComponent().appendingPathComponent("demo.toml").path
+    for _ in benchmark.scaledIterations {
+      runPatchbay(["run", demo, "--script", app.script])
+    }
+  }
+}
