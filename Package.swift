@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
+    .library(name: "CounterAlt", type: .dynamic, targets: ["CounterAltPlugin"]),
     .library(name: "Echo", type: .dynamic, targets: ["EchoPlugin"]),
     .library(name: "Home", type: .dynamic, targets: ["HomePlugin"]),
     .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
@@ -93,6 +94,13 @@ let package = Package(
     .target(
       name: "CounterPlugin", dependencies: ["CounterFeature"], path: "Plugins/Counter/Entry"
     ),
+    .target(
+      name: "CounterAltFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/CounterAlt",
+      exclude: ["Entry"]
+    ),
+    .target(
+      name: "CounterAltPlugin", dependencies: ["CounterAltFeature"], path: "Plugins/CounterAlt/Entry"
+    ),
     .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
     .target(
       name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home", exclude: ["Entry"]
@@ -117,6 +125,7 @@ let package = Package(
     ),
     .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", "PatchbayTesting"]),
     .testTarget(name: "CounterFeatureTests", dependencies: ["CounterFeature", "PatchbayTesting"]),
+    .testTarget(name: "CounterAltFeatureTests", dependencies: ["CounterAltFeature", "PatchbayTesting"]),
     .testTarget(name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),

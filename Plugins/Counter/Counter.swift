@@ -18,6 +18,9 @@ public struct Counter: PluginFeature {
     .init("rampUp", ["times": .int], summary: "Adds 1, 2, …, times, from an effect"),
   ]
   public static var initialState: State { State() }
+  /// Counter reads back the state of its alternative implementation (`CounterAlt`, schema 2),
+  /// so a swap there and back keeps the count.
+  public static let migrates = true
 
   public struct State: Codable, Equatable, Sendable {
     public var count = 0
@@ -76,6 +79,17 @@ public struct Counter: PluginFeature {
       state.count += state.step
       return .none
     }
+  }
+
+  /// Schema 2 is `CounterAlt`'s `{value, stride, history, waiting}`.
+  public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
+    guard schemaVersion == 2 else {
+      throw PluginFeatureError("\(Self.id) (Counter) knows schemas 1 and 2, not \(schemaVersion)")
+    }
+    guard case .int(let value)? = state[field: "value"], case .int(let stride)? = state[field: "stride"] else {
+      throw PluginFeatureError("a schema 2 counter state has integer 'value' and 'stride'; found \(state.json())")
+    }
+    return .record(fields: ("count", .int(value)), ("step", .int(stride)), ("pending", .int(0)))
   }
 
   public static func render(_ state: State) -> String {

@@ -32,9 +32,9 @@ struct Replay: AsyncParsableCommand {
     do {
       let recording = try Recording(file: self.file)
       let config = try AppConfig(contentsOf: recording.config)
-      let registry = try config.loadPlugins(
-        with: config.loader(extraSearchPaths: self.search.searchPaths))
-      let app = try AppRuntime(config: config, registry: registry, replaying: true)
+      let loader = config.loader(extraSearchPaths: self.search.searchPaths)
+      let registry = try config.loadPlugins(with: loader)
+      let app = try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       if self.printChanges {
         app.tracksStateChanges = true
         app.onChange { print(ChangeLine.text($0)) }

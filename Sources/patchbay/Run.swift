@@ -16,6 +16,9 @@ struct Run: AsyncParsableCommand {
         push NODE [STATE] | pop navigate the stack; STATE starts the new screen:
                                 push results {score: 3, outOf: 3}
         present NODE [STATE]    present over it; dismiss to close
+        add COLLECTION ID [STATE] | remove COLLECTION ID
+                                add home/tallies c; remove home/tallies a
+        swap FEATURE PLUGIN     run another implementation, state kept: swap counter CounterAlt
         route /PATH             follow a deep link
         state [PATH]            print state as JSON
         render [PATH]           print the view of PATH (default: the screen on top)
@@ -24,6 +27,9 @@ struct Run: AsyncParsableCommand {
         quit                    stop; # starts a comment
       The first failing command stops the run; its error names the line.
       Exit codes: 0 success, 1 a command failed, 2 usage error (also a malformed script line).
+
+      --watch swaps a feature when its plugin file is rebuilt: edit, `swift build --product
+      Counter` in another terminal, and the new code runs with the old state.
 
       Example:
         printf 'send counter increment\\nstate counter\\n' | patchbay run host-config/app.toml
@@ -45,15 +51,18 @@ struct Run: AsyncParsableCommand {
   @Option(help: "Record every action and navigation to this file, as JSON lines (see replay).")
   var record: String?
 
+  @Flag(help: "Swap a feature when its plugin file is rebuilt (once the new file is whole).")
+  var watch = false
+
   @OptionGroup var search: PluginSearchOptions
 
   func run() async throws {
     let app: AppRuntime
     do {
       let config = try AppConfig(contentsOf: self.config)
-      let registry = try config.loadPlugins(
-        with: config.loader(extraSearchPaths: self.search.searchPaths))
-      app = try AppRuntime(config: config, registry: registry)
+      let loader = config.loader(extraSearchPaths: self.search.searchPaths)
+      let registry = try config.loadPlugins(with: loader)
+      app = try AppRuntime(config: config, registry: registry, loader: loader)
       if let route = self.route { try app.follow(route: route) }
     } catch {
       throw CommandFailure("\(error)")
@@ -86,9 +95,15 @@ struct Run: AsyncParsableCommand {
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
       let session = try InteractiveSession(app: app, title: app.config.name)
+      let watcher = self.watch ? PluginWatcher(app: app, report: session.noteSink) : nil
+      watcher?.start()
       await session.run()
+      watcher?.stop()
       return
     }
+    let watcher = self.watch ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) } : nil
+    watcher?.start()
+    defer { watcher?.stop() }
 
     let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
     if let recorder {
@@ -120,6 +135,8 @@ enum ChangeLine {
     case .navigation(let action, let state, _):
       "[navigation] \(action) → stack [\(state.stack.map(\.description).joined(separator: ", "))]"
         + (state.presented.map { ", presented \($0)" } ?? "")
+    case .swap(let report):
+      "[swap] \(report)"
     case .collection(let path, let id, let added, _):
       "[collection] \(path) \(added ? "+" : "-") \(id)"
     case .failure(let path, let message):

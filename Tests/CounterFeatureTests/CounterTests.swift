@@ -1,4 +1,5 @@
 import CounterFeature
+import PatchbayEncoding
 import PatchbayPlugin
 import PatchbayTesting
 import Testing
@@ -35,6 +36,13 @@ import Testing
     await store.receive(.increment) { $0.count = 1 }
     await store.receive(.setStep(by: 2)) { $0.step = 2 }
     await store.receive(.increment) { $0.count = 3 }
+  }
+
+  @Test func migratesCounterAltsSchema2() throws {
+    let migrated = try Counter.migrate(
+      from: 2, .record(fields: ("value", 9), ("stride", 2), ("history", .list([1])), ("waiting", 1)))
+    #expect(migrated == .record(fields: ("count", 9), ("step", 2), ("pending", 0)))
+    #expect(throws: PluginFeatureError.self) { try Counter.migrate(from: 5, migrated) }
   }
 
   @Test func rendersCountAndStep() {

@@ -7,7 +7,7 @@ import Testing
     #expect(result.exitCode == 0)
     #expect(result.stdout.hasPrefix("Counter 1.0.0 (dev.patchbay.counter-plugin)\n"))
     #expect(result.stdout.contains("  ABI:  1.0\n"))
-    #expect(result.stdout.contains("  dev.patchbay.counter — Counter (state schema 1)\n"))
+    #expect(result.stdout.contains("  dev.patchbay.counter — Counter (state schema 1, migrates)\n"))
     #expect(result.stdout.contains("      setStep(by: int)         Sets the step\n"))
   }
 

@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
   abiBenchmarks(perAction)
   hostBenchmarks(perAction)
   startupBenchmarks()
+  swapBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

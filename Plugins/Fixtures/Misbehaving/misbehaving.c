@@ -11,6 +11,12 @@
  *   duplicate     two features share an id
  *   counterid     declares dev.patchbay.counter, as the Counter plugin does
  *   createfails   create reports an error and returns NULL
+ *   counterschema3
+ *                 dev.patchbay.counter with state schema 3 and no migrate (swap refuses)
+ *   countermigratefails
+ *                 dev.patchbay.counter, schema 3, whose migrate reports an error
+ *   countercreatefails
+ *                 dev.patchbay.counter, schema 1, whose create refuses any restored state
  *   anything else a valid plugin with feature dev.patchbay.fixture
  */
 #define _GNU_SOURCE
@@ -27,6 +33,12 @@ static void *fixture_create(const pb_feature_desc *feature, const pb_host *host,
   (void)state, (void)length;
   if (strcmp(feature->id, "dev.patchbay.fixture-create-fails") == 0) {
     host->error(host, "dev.patchbay.fixture-create-fails: the fixture always refuses to start");
+    return NULL;
+  }
+  if (feature->vtable->migrate == NULL && feature->state_schema_version == 1 && state != NULL &&
+      length > 0 && strcmp(feature->id, "dev.patchbay.counter") == 0 && feature->summary &&
+      strcmp(feature->summary, "refuses restored state") == 0) {
+    host->error(host, "the fixture refuses every restored state");
     return NULL;
   }
   return &dummy_state;
@@ -55,22 +67,39 @@ static pb_status fixture_format(const pb_feature_desc *feature, const pb_host *h
   return out->write(out->context, "noop", 4) == 4 ? PB_OK : PB_ERR_FAILED;
 }
 static void fixture_cancel(void *instance) { (void)instance; }
+static pb_status fixture_migrate_fails(const pb_feature_desc *feature, const pb_host *host,
+                                       uint32_t from_schema, const uint8_t *state, size_t length,
+                                       const pb_writer *out) {
+  (void)feature, (void)from_schema, (void)state, (void)length, (void)out;
+  host->error(host, "the fixture cannot migrate any state");
+  return PB_ERR_FAILED;
+}
 
 static const pb_feature_vtable vtable = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
+static const pb_feature_vtable vtable_migrate_fails = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL,
+    NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
 
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};
+#define COUNTER(name, summary, schema, table)                                                  \
+  static const pb_feature_desc name = {sizeof(pb_feature_desc), "dev.patchbay.counter",        \
+                                       "Fixture", summary, schema, 0, NULL, table};
 
 FEATURE(valid, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable)
 FEATURE(small_feature, "dev.patchbay.fixture", 12, &vtable)
 FEATURE(no_reduce, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_no_reduce)
 FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &vtable)
 FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &vtable)
+COUNTER(counter_schema3, NULL, 3, &vtable)
+COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
+COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
 
 static const pb_feature_desc *const valid_features[] = {&valid};
 static const pb_feature_desc *const small_features[] = {&small_feature};
@@ -78,6 +107,9 @@ static const pb_feature_desc *const no_reduce_features[] = {&no_reduce};
 static const pb_feature_desc *const duplicate_features[] = {&valid, &valid};
 static const pb_feature_desc *const counter_features[] = {&counter_id};
 static const pb_feature_desc *const create_fails_features[] = {&create_fails};
+static const pb_feature_desc *const counter_schema3_features[] = {&counter_schema3};
+static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
+static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
 
 static pb_plugin_desc descriptor(uint32_t count, const pb_feature_desc *const *features) {
   pb_plugin_desc plugin = {PATCHBAY_MAGIC, PATCHBAY_ABI_MAJOR, PATCHBAY_ABI_MINOR,
@@ -116,5 +148,8 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "duplicate")) plugin = descriptor(2, duplicate_features);
   if (!strcmp(name, "counterid")) plugin = descriptor(1, counter_features);
   if (!strcmp(name, "createfails")) plugin = descriptor(1, create_fails_features);
+  if (!strcmp(name, "counterschema3")) plugin = descriptor(1, counter_schema3_features);
+  if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
+  if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);
   return &plugin;
 }

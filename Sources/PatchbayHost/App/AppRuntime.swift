@@ -21,7 +21,11 @@ import PatchbayEncoding
 /// with ``add(to:id:state:)`` and ``remove(from:id:)``, and with their parent.
 public final class AppRuntime: @unchecked Sendable {
   public let config: AppConfig
-  public let registry: FeatureRegistry
+  /// The features new instances are created from; a swap replaces one.
+  public var registry: FeatureRegistry { self.lock.withLock { self.features } }
+  private var features: FeatureRegistry
+  /// Finds and loads plugins for swaps.
+  public let loader: PluginLoader
   let router: Router
   private let lock = NSRecursiveLock()
   private var navigationState = NavigationState()
@@ -50,11 +54,13 @@ public final class AppRuntime: @unchecked Sendable {
   ///
   /// With `replaying`, instances drop what their effects send: a replay feeds the effects'
   /// recorded actions instead, so the run reproduces exactly.
-  public init(config: AppConfig, registry: FeatureRegistry, replaying: Bool = false)
-    throws(AppError)
-  {
+  public init(
+    config: AppConfig, registry: FeatureRegistry, loader: PluginLoader? = nil,
+    replaying: Bool = false
+  ) throws(AppError) {
     self.config = config
-    self.registry = registry
+    self.features = registry
+    self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying
     try self.create(node: config.root, at: config.root)
@@ -244,6 +250,99 @@ public final class AppRuntime: @unchecked Sendable {
     return ("\(parents[0])/\(key)", node)
   }
 
+  // MARK: - Swap
+
+  /// Swaps the implementation of a feature — named by a node key (`counter`) or its id
+  /// (`dev.patchbay.counter`) — for the one in `plugin` (a name searched on the app's plugin
+  /// paths, or a path), in every live instance and for every instance created later. Each
+  /// instance keeps its state (migrated when the schemas differ); actions sent meanwhile wait
+  /// and then reach the new code in order. Any failure changes nothing and says why.
+  ///
+  /// ```swift
+  /// try app.swap("counter", to: "CounterAlt")
+  /// try app.send("counter", "increment")   // CounterAlt reduces it, from Counter's count
+  /// ```
+  @discardableResult
+  public func swap(_ feature: String, to plugin: String) throws(AppError) -> SwapReport {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let id = try self.featureID(named: feature)
+    let loaded: LoadedPlugin
+    do {
+      loaded = try self.plugin(plugin)
+    } catch {
+      throw AppError("swap \(feature): \(error.description) The old implementation keeps running.")
+    }
+    guard let replacement = loaded.features.first(where: { $0.id == id }) else {
+      throw AppError(
+        "swap \(feature): \(loaded.path) has no feature '\(id)' (it has: "
+          + "\(loaded.features.map(\.id).joined(separator: ", "))). A swap replaces a feature with "
+          + "another implementation of the same id. The old implementation keeps running.")
+    }
+    let previous = self.lock.withLock { self.features[id] }
+    var swapped: [String] = []
+    var held = Duration.zero
+    // Instances created while we swap still get the old code: loop until none is left.
+    while true {
+      let targets = self.lock.withLock { () -> [(path: String, handle: FeatureHandle)] in
+        if swapped.isEmpty == false { self.features.replace(with: replacement) }
+        return self.instances.filter { $0.handle.feature.id == id && $0.handle.feature !== replacement }
+          // Children before parents: the order their actions take locks in.
+          .sorted { $0.path.split(separator: "/").count > $1.path.split(separator: "/").count }
+      }
+      if targets.isEmpty { break }
+      let holding = clock.now
+      defer { held += clock.now - holding }
+      do {
+        try FeatureHandle.swap(targets.map(\.handle), to: replacement)
+      } catch {
+        throw AppError(
+          "swap \(feature) to \(loaded.path) refused: \(error.description). The old implementation "
+            + "keeps running, with its state.")
+      }
+      swapped += targets.map(\.path)
+    }
+    self.lock.withLock { self.features.replace(with: replacement) }
+    if self.tracksStateChanges {
+      // Diffs start again from the new schema.
+      for path in swapped {
+        if let state = try? self.instance(path).stateValue() { self.lastStates.withValue { $0?[path] = state } }
+      }
+    }
+    let report = SwapReport(
+      featureID: id, from: previous?.plugin.path ?? "", to: loaded.path,
+      generation: loaded.generation, fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
+      toSchema: replacement.schemaVersion, instances: swapped, duration: clock.now - start,
+      held: held)
+    self.changeHandler.value?(.swap(report))
+    return report
+  }
+
+  /// The plugin `reference` names: the load already made of that file when it has not changed
+  /// since (swapping back and forth maps no new code), else a new generation.
+  private func plugin(_ reference: String) throws(PluginLoadError) -> LoadedPlugin {
+    let file = try self.loader.locate(reference).path
+    if let identity = FileIdentity(path: file),
+      let loaded = self.lock.withLock({
+        self.features.plugins.last { $0.path == file && $0.fileIdentity == identity }
+      })
+    {
+      return loaded
+    }
+    return try self.loader.load(file)
+  }
+
+  /// The feature id a node key or an id names.
+  private func featureID(named name: String) throws(AppError) -> String {
+    if let node = self.config.node(name) { return node.featureID }
+    let ids = self.registry.featureIDs
+    if ids.contains(name) { return name }
+    let keys = self.config.nodes.map(\.key)
+    throw AppError(
+      "swap: no feature '\(name)'.\(suggestion(for: name, among: keys + ids)) Name a node "
+        + "(\(keys.joined(separator: ", "))) or a feature id (\(ids.joined(separator: ", "))).")
+  }
+
   /// Follows a route path (`/echo`): navigation as a deep link.
   public func follow(route path: String) throws(AppError) {
     switch self.router.deepLink(path) {
@@ -312,8 +411,10 @@ public final class AppRuntime: @unchecked Sendable {
   /// Whether every instance is quiet: no queued action, no running effect, no navigation
   /// request waiting.
   public var isQuiet: Bool {
+    // Not under the app lock: `isQuiet` waits for the instance, whose reduce may be waiting
+    // for the app lock (to forward an action to a parent).
     self.pendingRequests.value == 0
-      && self.lock.withLock { self.instances.allSatisfy { $0.handle.isQuiet } }
+      && self.lock.withLock { self.instances.map(\.handle) }.allSatisfy(\.isQuiet)
   }
 
   /// Applies a feature's navigation request after the action that made it.
@@ -350,7 +451,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// Creates the instance of `node` at `path` (from `state` when given), and its `child`
   /// features under it.
   private func create(node key: String, at path: String, state: [UInt8]? = nil) throws(AppError) {
-    guard let node = self.config.node(key), let feature = self.registry[node.featureID] else {
+    guard let node = self.config.node(key), let feature = self.features[node.featureID] else {
       throw AppError("'\(key)' has no loaded feature; run `patchbay check` on the config.")
     }
     let handle: FeatureHandle
@@ -365,7 +466,6 @@ public final class AppRuntime: @unchecked Sendable {
     }
     let changes = self.changeHandler
     handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
-    let loaded = handle.feature
     let parentObserves = node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     if self.tracksStateChanges, let initial = try? handle.stateValue() {
       self.lastStates.withValue { $0?[path] = initial }
@@ -373,7 +473,7 @@ public final class AppRuntime: @unchecked Sendable {
     let lastStates = self.lastStates
     handle.onReduced { [weak self, weak handle] bytes, source in
       if let handler = changes.value {
-        let text = (try? loaded.formatAction(bytes)) ?? "\(bytes.count) bytes"
+        let text = (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes"
         var diff: String?
         if lastStates.value != nil, let after = handle?.stateDuringCallback() {
           let before = lastStates.withValue { states in
@@ -450,7 +550,40 @@ public enum AppChange: Sendable {
   /// An instance added to (with the state it started from, if given) or removed from a
   /// collection.
   case collection(path: String, id: String, added: Bool, state: [UInt8]?)
+  /// A feature's implementation swapped.
+  case swap(SwapReport)
   case failure(path: String, message: String)
+}
+
+/// What a swap did: which feature, from which plugin file to which, and how long it took.
+public struct SwapReport: Sendable, Equatable, CustomStringConvertible {
+  public let featureID: String
+  /// The plugin file that implemented the feature before, and the one that does now.
+  public let from: String
+  public let to: String
+  /// The new plugin's generation (how many times this process loaded that file).
+  public let generation: Int
+  public let fromSchema: UInt32
+  public let toSchema: UInt32
+  /// The instances now running the new code.
+  public let instances: [String]
+  /// The whole swap, loading the plugin included.
+  public let duration: Duration
+  /// How long the instances held their actions (snapshot → migrate → create): the pause
+  /// the app sees. Loading happens before, while the old code still runs.
+  public let held: Duration
+
+  public var description: String {
+    let file = { (path: String) in path.split(separator: "/").last.map(String.init) ?? path }
+    let milliseconds = { (duration: Duration) in
+      Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+    }
+    return "\(self.featureID): \(file(self.from)) → \(file(self.to)) (generation \(self.generation))"
+      + (self.fromSchema == self.toSchema ? "" : ", state schema \(self.fromSchema) → \(self.toSchema)")
+      + ", \(self.instances.count) instance(s)"
+      + (self.instances.isEmpty ? "" : " (\(self.instances.joined(separator: ", ")))")
+      + String(format: ", %.1f ms (actions held %.2f ms)", milliseconds(self.duration), milliseconds(self.held))
+  }
 }
 
 /// `- old` / `+ new` lines between two states' pretty JSON; empty when they are equal.

@@ -10,6 +10,7 @@ import PatchbayEncoding
 /// {"seq":2,"source":"effect","path":"counter","action":"delayedIncrement"}
 /// {"seq":3,"source":"navigation","navigation":"push","node":"echo"}
 /// {"seq":4,"source":"collection","path":"home/tallies","add":"c","state":"{count: 2, step: 1}"}
+/// {"seq":5,"source":"swap","feature":"dev.patchbay.counter","plugin":"/path/libCounterAlt.so"}
 /// {"end":true,"stateHash":"9f2c…"}
 /// ```
 public struct RecordingLine: Codable, Equatable, Sendable {
@@ -27,6 +28,9 @@ public struct RecordingLine: Codable, Equatable, Sendable {
   /// The id added to or removed from the collection at `path`.
   public var add: String?
   public var remove: String?
+  /// A swap: the feature id, and the plugin file that implements it from here on.
+  public var feature: String?
+  public var plugin: String?
   public var end: Bool?
   public var stateHash: String?
 
@@ -75,6 +79,10 @@ public final class RunRecorder: Sendable {
         line.path = path
         if added { line.add = id } else { line.remove = id }
         line.state = initial.flatMap { try? WireValue(decoding: $0).actionText }
+      case .swap(let report):
+        line.source = "swap"
+        line.feature = report.featureID
+        line.plugin = report.to
       case .failure:
         return  // refused actions changed nothing
       }
@@ -170,6 +178,15 @@ public struct Recording: Sendable {
         case (let path?, let id?, nil): try app.add(to: path, id: id, state: try Self.state(line.state, at: at))
         case (let path?, nil, let id?): try app.remove(from: path, id: id)
         default: throw AppError("\(at): a collection line needs 'path' and one of 'add' or 'remove'.")
+        }
+      case "swap":
+        guard let feature = line.feature, let plugin = line.plugin else {
+          throw AppError("\(at): a swap line needs 'feature' and 'plugin'.")
+        }
+        do {
+          try app.swap(feature, to: plugin)
+        } catch {
+          throw AppError("\(at): \(error)")
         }
       default:
         throw AppError("\(at): unknown source '\(line.source ?? "")'.")

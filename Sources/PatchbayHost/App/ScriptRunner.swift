@@ -18,7 +18,7 @@ import PatchbayEncoding
 /// ```
 ///
 /// Commands: `send PATH ACTION`, `push NODE [STATE]`, `pop`, `present NODE [STATE]`, `dismiss`,
-/// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `route PATH`,
+/// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `swap FEATURE PLUGIN`, `route PATH`,
 /// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
 /// scalar or array),
 /// `wait MS`, `settle`, `quit`. The first failing line stops the script; its error names the
@@ -43,8 +43,8 @@ public struct ScriptRunner {
   }
 
   static let commands = [
-    "send", "push", "pop", "present", "dismiss", "add", "remove", "route", "state", "render",
-    "expect", "wait",
+    "send", "push", "pop", "present", "dismiss", "add", "remove", "swap", "route", "state",
+    "render", "expect", "wait",
     "settle", "quit",
   ]
 
@@ -106,6 +106,10 @@ public struct ScriptRunner {
           return invalid("'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
         }
         try self.app.add(to: arguments[0], id: arguments[1], state: state?.bytes)
+      case "swap":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count == 2 else { return invalid("usage: swap FEATURE PLUGIN (swap counter CounterAlt)") }
+        try self.app.swap(arguments[0], to: arguments[1])
       case "remove":
         let arguments = rest.split(separator: " ").map(String.init)
         guard arguments.count == 2 else { return invalid("usage: remove COLLECTION ID (remove home/tallies a)") }

@@ -19,14 +19,15 @@ import Synchronization
 /// are serialized with it. An action the plugin cannot decode is refused with the plugin's
 /// reason, reported to ``onFailure`` and kept in ``failures``; the state stays as it was.
 public final class FeatureHandle: @unchecked Sendable {
-  public let feature: LoadedFeature
-  private let context: HostContext
-  private let host: UnsafePointer<pb_host>
-  private let instance: UnsafeMutableRawPointer
+  /// The feature this handle runs now (a swap changes it).
+  public var feature: LoadedFeature { self.slot.current.feature }
+  private let slot: ImplementationSlot
+  private let log: @Sendable (pb_log_level, String) -> Void
   private let queue: InstanceQueue
   private let failureLog = LockedValue<[String]>([])
   private let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
   private let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
+  private let navigationHandler = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
   /// Action texts already parsed by this plugin generation: parsing is pure, and scripts and
   /// people send the same few actions again and again.
   private let parsedActions = LockedValue<[String: [UInt8]]>([:])
@@ -39,38 +40,22 @@ public final class FeatureHandle: @unchecked Sendable {
     restoring state: [UInt8]? = nil,
     log: @escaping @Sendable (pb_log_level, String) -> Void = { _, _ in }
   ) throws(FeatureCallError) {
-    self.feature = feature
-    let context = HostContext(log: log)
-    let host = HostTable.make(context)
-    let created: UnsafeMutableRawPointer? =
-      if let state {
-        state.withUnsafeBufferPointer {
-          feature.vtable.create(feature.descriptor, host, $0.baseAddress ?? emptyBytes, $0.count)
-        }
-      } else {
-        feature.vtable.create(feature.descriptor, host, nil, 0)
-      }
-    guard let created else {
-      throw FeatureCallError(
-        featureID: feature.id, call: "create",
-        reason: context.takeErrors() ?? "the plugin returned NULL without a reason"
-      )
-    }
-    self.context = context
-    self.host = host
-    self.instance = created
-    let vtable = feature.vtable
+    let implementation = try Implementation(feature: feature, restoring: state, log: log)
+    self.log = log
+    let slot = ImplementationSlot(implementation)
+    self.slot = slot
     let failures = self.failureLog
     let handler = self.failureHandler
-    let instance = UncheckedPointer(created)
     let reducedHandler = self.reducedHandler
     self.queue = InstanceQueue { bytes, source in
+      // The queue holds the instance lock here: the slot cannot change under us.
+      let current = slot.currentWhileHoldingInstance
       let status = bytes.withUnsafeBufferPointer {
-        vtable.reduce(instance.pointer, $0.baseAddress, $0.count)
+        current.feature.vtable.reduce(current.instance, $0.baseAddress, $0.count)
       }
       guard status == PB_OK else {
-        let reason = context.takeErrors() ?? "status \(status.rawValue)"
-        let message = "\(feature.id): reduce failed: \(reason)"
+        let reason = current.context.takeErrors() ?? "status \(status.rawValue)"
+        let message = "\(current.feature.id): reduce failed: \(reason)"
         failures.withValue { $0.append(message) }
         handler.value?(message)
         return false
@@ -78,19 +63,21 @@ public final class FeatureHandle: @unchecked Sendable {
       reducedHandler.value?(bytes, source)
       return true
     }
-    context.setSendTarget { [queue = self.queue, muted = self.effectsMuted] bytes in
+    self.connect(implementation)
+  }
+
+  /// Points an implementation's effects and navigation requests at this handle.
+  private func connect(_ implementation: Implementation) {
+    implementation.context.setSendTarget { [queue = self.queue, muted = self.effectsMuted] bytes in
       guard !muted.isMuted else { return }
       queue.send(bytes, source: .effect)
     }
+    implementation.context.setNavigationTarget(self.navigationHandler.value)
   }
 
   deinit {
-    self.context.setSendTarget(nil)
-    let (vtable, instance) = (self.feature.vtable, self.instance)
-    self.queue.withInstance {
-      vtable.cancel_effects(instance)
-      vtable.destroy(instance)
-    }
+    let slot = self.slot
+    self.queue.withInstance { slot.currentWhileHoldingInstance.destroy() }
   }
 
   /// How many actions the instance has reduced.
@@ -100,8 +87,12 @@ public final class FeatureHandle: @unchecked Sendable {
   /// plugin running (as the plugin's optional `running_effects` reports; 0 without it).
   public var isQuiet: Bool {
     guard self.queue.isIdle else { return false }
-    guard let running = self.feature.vtable.running_effects else { return true }
-    return running(self.instance) == 0 && self.queue.isIdle
+    let slot = self.slot
+    let running = self.queue.withInstance { () -> Int in
+      let current = slot.currentWhileHoldingInstance
+      return current.feature.vtable.running_effects.map { Int($0(current.instance)) } ?? 0
+    }
+    return running == 0 && self.queue.isIdle
   }
 
   /// Reasons for actions the plugin refused, in order.
@@ -122,14 +113,16 @@ public final class FeatureHandle: @unchecked Sendable {
   /// The state, read from inside an ``onReduced(_:)`` callback, where the instance is already
   /// held by the reducing thread. Anywhere else, use ``stateValue()``.
   public func stateDuringCallback() -> WireValue? {
-    let (status, bytes) = ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+    let current = self.slot.currentWhileHoldingInstance
+    let (status, bytes) = ByteSink.collect { current.feature.vtable.snapshot(current.instance, $0) }
     guard status == PB_OK else { return nil }
     return try? WireValue(decoding: bytes)
   }
 
   /// Where the instance's navigation requests go (an app runtime); nil logs them.
   public func onNavigationRequest(_ handler: (@Sendable (NavigationRequest) -> Void)?) {
-    self.context.setNavigationTarget(handler)
+    self.navigationHandler.value = handler
+    self.slot.current.context.setNavigationTarget(handler)
   }
 
   /// Drops every action the plugin's effects send from now on: replaying a recording feeds
@@ -157,7 +150,8 @@ public final class FeatureHandle: @unchecked Sendable {
   /// The encoding of an action's text form.
   public func parseAction(_ text: String) throws(FeatureCallError) -> [UInt8] {
     if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
-    let bytes = try self.feature.parseAction(text, context: self.context, host: self.host)
+    let current = self.slot.current
+    let bytes = try current.feature.parseAction(text, context: current.context, host: current.host)
     self.parsedActions.withValue { cache in
       if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
       cache[text] = bytes
@@ -167,22 +161,21 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The text form of encoded action bytes.
   public func formatAction(_ bytes: [UInt8]) throws(FeatureCallError) -> String {
-    try self.feature.formatAction(bytes, context: self.context, host: self.host)
+    let current = self.slot.current
+    return try current.feature.formatAction(bytes, context: current.context, host: current.host)
   }
 
   /// The state's snapshot bytes (value encoding).
   public func snapshot() throws(FeatureCallError) -> [UInt8] {
-    let (vtable, instance, context) = (self.feature.vtable, self.instance, self.context)
-    let (status, bytes) = self.queue.withInstance {
-      ByteSink.collect { vtable.snapshot(instance, $0) }
+    let slot = self.slot
+    let result = self.queue.withInstance { () -> Result<[UInt8], FeatureCallError> in
+      do throws(FeatureCallError) {
+        return .success(try slot.currentWhileHoldingInstance.snapshot())
+      } catch {
+        return .failure(error)
+      }
     }
-    guard status == PB_OK else {
-      throw FeatureCallError(
-        featureID: self.feature.id, call: "snapshot",
-        reason: context.takeErrors() ?? "status \(status.rawValue)"
-      )
-    }
-    return bytes
+    return try result.get()
   }
 
   /// The state as a value.
@@ -205,14 +198,16 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The instance's view text.
   public func render() throws(FeatureCallError) -> String {
-    let (vtable, instance, context) = (self.feature.vtable, self.instance, self.context)
-    let (status, bytes) = self.queue.withInstance {
-      ByteSink.collect { vtable.render(instance, $0) }
+    let slot = self.slot
+    let (status, bytes, current) = self.queue.withInstance {
+      let current = slot.currentWhileHoldingInstance
+      let (status, bytes) = ByteSink.collect { current.feature.vtable.render(current.instance, $0) }
+      return (status, bytes, current)
     }
     guard status == PB_OK else {
       throw FeatureCallError(
-        featureID: self.feature.id, call: "render",
-        reason: context.takeErrors() ?? "status \(status.rawValue)"
+        featureID: current.feature.id, call: "render",
+        reason: current.context.takeErrors() ?? "status \(status.rawValue)"
       )
     }
     return String(decoding: bytes, as: UTF8.self)
@@ -220,8 +215,145 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Cancels the instance's effects; the state is kept.
   public func cancelEffects() {
-    let (vtable, instance) = (self.feature.vtable, self.instance)
-    self.queue.withInstance { vtable.cancel_effects(instance) }
+    let slot = self.slot
+    self.queue.withInstance {
+      let current = slot.currentWhileHoldingInstance
+      current.feature.vtable.cancel_effects(current.instance)
+    }
+  }
+
+  // MARK: - Swap
+
+  /// Replaces the implementation of several instances of one feature at once — all of them,
+  /// or (on any failure) none — with `feature`, keeping each one's state (DESIGN §7).
+  ///
+  /// ```swift
+  /// let alt = try PluginLoader().load("CounterAlt").features[0]
+  /// try FeatureHandle.swap([counter], to: alt)   // count kept, CounterAlt's code runs
+  /// ```
+  ///
+  /// While it runs, each instance's queue holds new actions (sends queue; nothing reduces).
+  /// For each instance: snapshot → `migrate` when the schemas differ → `create` the new
+  /// instance from that state. Only when every instance has its new one are the old ones'
+  /// effects cancelled (an effect's late send is dropped) and the old instances destroyed;
+  /// the held actions then go to the new instances, in order. On a failure the new instances
+  /// are destroyed and the old ones go on as if nothing happened, effects included.
+  public static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature) throws(FeatureCallError) {
+    var failure: FeatureCallError?
+    Self.holdingInstances(handles[...]) {
+      var created: [Implementation] = []
+      do throws(FeatureCallError) {
+        for handle in handles {
+          created.append(try handle.slot.currentWhileHoldingInstance.successor(feature, log: handle.log))
+        }
+      } catch {
+        created.forEach { $0.destroy() }
+        failure = error
+        return
+      }
+      for (handle, next) in zip(handles, created) {
+        let old = handle.slot.currentWhileHoldingInstance
+        old.context.setSendTarget(nil)
+        old.context.setNavigationTarget(nil)
+        old.destroy()
+        handle.connect(next)
+        handle.slot.replace(with: next)
+        handle.parsedActions.withValue { $0.removeAll() }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Runs `body` holding the instance lock of every handle, taken in the order given.
+  private static func holdingInstances(_ handles: ArraySlice<FeatureHandle>, _ body: () -> Void) {
+    guard let first = handles.first else { return body() }
+    first.queue.withInstance { Self.holdingInstances(handles.dropFirst(), body) }
+  }
+}
+
+/// One plugin generation's instance behind a handle: what a swap replaces.
+final class Implementation: @unchecked Sendable {
+  let feature: LoadedFeature
+  let context: HostContext
+  let host: UnsafePointer<pb_host>
+  let instance: UnsafeMutableRawPointer
+
+  init(
+    feature: LoadedFeature, restoring state: [UInt8]?,
+    log: @escaping @Sendable (pb_log_level, String) -> Void
+  ) throws(FeatureCallError) {
+    let context = HostContext(log: log)
+    let host = HostTable.make(context)
+    let created: UnsafeMutableRawPointer? =
+      if let state {
+        state.withUnsafeBufferPointer {
+          feature.vtable.create(feature.descriptor, host, $0.baseAddress ?? emptyBytes, $0.count)
+        }
+      } else {
+        feature.vtable.create(feature.descriptor, host, nil, 0)
+      }
+    guard let created else {
+      throw FeatureCallError(
+        featureID: feature.id, call: "create",
+        reason: context.takeErrors() ?? "the plugin returned NULL without a reason"
+      )
+    }
+    self.feature = feature
+    self.context = context
+    self.host = host
+    self.instance = created
+  }
+
+  /// The state's snapshot bytes. Call with the instance held.
+  func snapshot() throws(FeatureCallError) -> [UInt8] {
+    let (status, bytes) = ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+    guard status == PB_OK else {
+      throw FeatureCallError(
+        featureID: self.feature.id, call: "snapshot",
+        reason: self.context.takeErrors() ?? "status \(status.rawValue)"
+      )
+    }
+    return bytes
+  }
+
+  /// An instance of `feature` holding this one's state, migrated when the schemas differ.
+  /// Call with the instance held.
+  func successor(
+    _ feature: LoadedFeature, log: @escaping @Sendable (pb_log_level, String) -> Void
+  ) throws(FeatureCallError) -> Implementation {
+    var state = try self.snapshot()
+    if feature.schemaVersion != self.feature.schemaVersion {
+      state = try feature.migrate(from: self.feature.schemaVersion, state: state)
+    }
+    return try Implementation(feature: feature, restoring: state, log: log)
+  }
+
+  /// Cancels the instance's effects and frees it. Call with the instance held, once.
+  func destroy() {
+    self.context.setSendTarget(nil)
+    self.feature.vtable.cancel_effects(self.instance)
+    self.feature.vtable.destroy(self.instance)
+  }
+}
+
+/// Which ``Implementation`` a handle runs. Changed only with both the instance lock (held by
+/// the swapping thread) and this slot's lock held, so either lock makes a read safe: the
+/// reduce path, which holds the instance lock, reads without another lock.
+final class ImplementationSlot: @unchecked Sendable {
+  private let lock = Mutex<Void>(())
+  private var stored: Implementation
+
+  init(_ implementation: Implementation) { self.stored = implementation }
+
+  /// The implementation, from any thread.
+  var current: Implementation { self.lock.withLock { _ in self.stored } }
+
+  /// The implementation, for a caller that holds the instance lock.
+  var currentWhileHoldingInstance: Implementation { self.stored }
+
+  /// Installs `next`. Call with the instance lock held.
+  func replace(with next: Implementation) {
+    self.lock.withLock { _ in self.stored = next }
   }
 }
 

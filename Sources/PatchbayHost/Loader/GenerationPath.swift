@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 
 /// Where each load of a plugin is copied before `dlopen`, so every load is new code.
 ///
 /// `dlopen` of a path it already opened returns the old image, and Swift images are never
 /// unloaded (swiftlang/swift#75889). Copying each load to a unique path — as cr.h does — makes a
 /// rebuilt `.so` load as a new generation beside the old one:
-/// `$TMPDIR/patchbay-<pid>/Counter.3.so`.
+/// `$TMPDIR/patchbay-<pid>/libCounter.<generation>.<load>.so`, where `load` numbers every copy
+/// the process made.
 ///
 /// The copy is removed right after `dlopen` (the mapping stays valid) unless
 /// `PATCHBAY_KEEP_GENERATIONS=1` is set, for debuggers and profilers that need the file.
@@ -21,6 +23,9 @@ public struct GenerationPath: Sendable {
       )
   }
 
+  /// Every copy this process made, numbered.
+  private static let loads = Atomic<Int>(0)
+
   /// Whether generation copies are kept after loading.
   public static var keepsFiles: Bool {
     ProcessInfo.processInfo.environment["PATCHBAY_KEEP_GENERATIONS"] == "1"
@@ -34,9 +39,14 @@ public struct GenerationPath: Sendable {
   /// (`copy_file_range`). With `PATCHBAY_KEEP_GENERATIONS=1` the whole file is copied, so
   /// debuggers and profilers find its symbols.
   public func copy(_ source: URL, generation: Int) throws -> URL {
-    try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+    if mkdir(self.directory.path, 0o700) != 0, errno != EEXIST {
+      try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+    }
     let stem = source.deletingPathExtension().lastPathComponent
-    let destination = self.directory.appendingPathComponent("\(stem).\(generation).so")
+    // Unique in the process: two folders' libCounter.so at the same generation must not share
+    // a path, or dlopen would hand back the image it already opened under that name.
+    let load = Self.loads.add(1, ordering: .relaxed).newValue
+    let destination = self.directory.appendingPathComponent("\(stem).\(generation).\(load).so")
     unlink(destination.path)
     try Self.copyFile(from: source.path, to: destination.path, loadableOnly: !Self.keepsFiles)
     return destination
@@ -103,39 +113,6 @@ public struct GenerationPath: Sendable {
       }
       break
     }
-  }
-}
-
-/// Just enough ELF to know how much of a shared object `dlopen` reads.
-enum ELFImage {
-  /// The end of the last `PT_LOAD` segment of a little-endian ELF64 file, or nil for any other
-  /// file (which is then copied whole; `dlopen` judges it).
-  static func loadableSize(of fd: Int32, fileSize: Int) -> Int? {
-    var header = [UInt8](repeating: 0, count: 64)
-    guard pread(fd, &header, 64, 0) == 64, header[0...3] == [0x7F, 0x45, 0x4C, 0x46],
-      header[4] == 2, header[5] == 1  // ELFCLASS64, ELFDATA2LSB
-    else { return nil }
-    func integer(_ bytes: ArraySlice<UInt8>) -> Int {
-      bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
-    }
-    let programHeaders = integer(header[0x20..<0x28])
-    let entrySize = integer(header[0x36..<0x38])
-    let count = integer(header[0x38..<0x3A])
-    guard entrySize >= 56, count > 0, count < 256, programHeaders + entrySize * count <= fileSize else {
-      return nil
-    }
-    var table = [UInt8](repeating: 0, count: entrySize * count)
-    guard pread(fd, &table, table.count, off_t(programHeaders)) == table.count else { return nil }
-    var end = programHeaders + table.count
-    for index in 0..<count {
-      let entry = table[(index * entrySize)...]
-      let base = entry.startIndex
-      guard integer(entry[base..<base + 4]) == 1 else { continue }  // PT_LOAD
-      let offset = integer(entry[base + 8..<base + 16])
-      let size = integer(entry[base + 32..<base + 40])
-      end = max(end, offset + size)
-    }
-    return end <= fileSize ? end : nil
   }
 }
 

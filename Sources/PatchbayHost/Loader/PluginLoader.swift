@@ -64,6 +64,7 @@ public struct PluginLoader: Sendable {
     let file = source.path
     try Self.checkIsSharedObject(file)
 
+    let identity = FileIdentity(path: file)
     let generation = Self.loadCount.next(for: file)
     let copy: URL
     do {
@@ -95,7 +96,9 @@ public struct PluginLoader: Sendable {
           + "refused to start. Check its log, or rebuild it against this host's patchbay.h."
       )
     }
-    return try Self.validate(descriptor, file: file, generation: generation)
+    let plugin = try Self.validate(descriptor, file: file, generation: generation)
+    plugin.fileIdentity = identity
+    return plugin
   }
 
   /// Refuses files that are not ELF shared objects before `dlopen` sees them.

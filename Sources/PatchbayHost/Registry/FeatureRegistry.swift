@@ -27,6 +27,12 @@ public struct FeatureRegistry: Sendable {
     for feature in plugin.features { self.byID[feature.id] = feature }
   }
 
+  /// Makes `feature` the implementation of its id (a swap), keeping its plugin loaded.
+  public mutating func replace(with feature: LoadedFeature) {
+    if !self.plugins.contains(where: { $0 === feature.plugin }) { self.plugins.append(feature.plugin) }
+    self.byID[feature.id] = feature
+  }
+
   /// The feature with `id`.
   public subscript(id: String) -> LoadedFeature? {
     self.byID[id]

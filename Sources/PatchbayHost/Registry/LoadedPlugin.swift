@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayABI
 
 /// A plugin library the host loaded and validated: what it declares, and the C descriptors
@@ -13,6 +14,8 @@ public final class LoadedPlugin: @unchecked Sendable {
   public let abiMajor: Int
   public let abiMinor: Int
   public private(set) var features: [LoadedFeature] = []
+  /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
+  public internal(set) var fileIdentity: FileIdentity?
 
   init(
     path: String, generation: Int, descriptor: UnsafePointer<pb_plugin_desc>,
@@ -31,6 +34,27 @@ public final class LoadedPlugin: @unchecked Sendable {
   /// The feature with `id`, if this plugin declares it.
   public func feature(_ id: String) -> LoadedFeature? {
     self.features.first { $0.id == id }
+  }
+}
+
+/// Which file, and which version of it: equal identities mean the same bytes (short of a
+/// writer that restores the modification time).
+public struct FileIdentity: Hashable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let modified: Int64
+  let modifiedNanoseconds: Int64
+
+  /// The identity of the file at `path` now; nil when it cannot be read.
+  public init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.device = UInt64(info.st_dev)
+    self.inode = UInt64(info.st_ino)
+    self.size = Int64(info.st_size)
+    self.modified = Int64(info.st_mtim.tv_sec)
+    self.modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
   }
 }
 

@@ -25,6 +25,15 @@ final class InteractiveSession {
     self.terminal = try RawTerminal()
   }
 
+  /// Shows a line in the status bar, from any thread (the plugin watcher's reports).
+  var noteSink: @Sendable (String) -> Void {
+    let changes = self.changes
+    return { text in
+      changes.note(text)
+      changes.increment()
+    }
+  }
+
   /// Runs until the user quits; the terminal is restored whatever happens.
   func run() async {
     defer { self.terminal.restore() }
@@ -32,6 +41,7 @@ final class InteractiveSession {
     self.app.onChange { change in
       changes.increment()
       if case .failure(_, let message) = change { changes.note(message) }
+      if case .swap(let report) = change { changes.note("⇄ \(report)") }
     }
     var drawn = -1
     var lastStatusNote: String?

@@ -8,8 +8,8 @@ func makeDemoApp() throws -> AppRuntime {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
-  let registry = try config.loadPlugins(with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
-  return try AppRuntime(config: config, registry: registry)
+  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  return try AppRuntime(config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }
 
 @Suite struct AppRuntimeTests {

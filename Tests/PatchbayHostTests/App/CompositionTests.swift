@@ -9,8 +9,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
-  let registry = try config.loadPlugins(with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
-  return try AppRuntime(config: config, registry: registry, replaying: replaying)
+  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  return try AppRuntime(
+    config: config, registry: try config.loadPlugins(with: loader), loader: loader, replaying: replaying)
 }
 
 @Suite struct CompositionTests {

@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, route, state, render, expect, wait, settle, quit."),
+    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, route, state, render, expect, wait, settle, quit."),
     ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
     ("expect counter count 1", "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"),
     ("expect counter /count five", "test.script:1: 'five' is not a JSON value (strings need double quotes)"),

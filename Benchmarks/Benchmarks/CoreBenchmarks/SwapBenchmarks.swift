@@ -1,0 +1,97 @@
+import Benchmark
+import Foundation
+import PatchbayHost
+
+/// The counter app (release plugins) whose counter the swap benchmarks swap.
+func swapApp() -> AppRuntime {
+  do {
+    let app = try loadApp("host-config/counter-echo.toml")
+    try app.send("counter", "setStep(by: 3)")
+    try app.send("counter", "increment")
+    return app
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}
+
+/// One app per swap benchmark, made once (loading is not what they measure).
+let alternatingSwapApp = swapApp()
+let rebuiltSwapApp = swapApp()
+
+/// Copies of the release Counter and CounterAlt whose modification time the benchmark bumps,
+/// so each swap sees a rebuilt file.
+let rebuiltPlugins: [String] = {
+  let release = repositoryRoot.appendingPathComponent(".build/release")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-swap-\(getpid())")
+  do {
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return try ["Counter", "CounterAlt"].map { name in
+      let copy = folder.appendingPathComponent("lib\(name).so").path
+      try FileManager.default.copyItem(atPath: release.appendingPathComponent("lib\(name).so").path, toPath: copy)
+      return copy
+    }
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}()
+
+/// A duration in whole microseconds.
+func microseconds(_ duration: Duration) -> Int {
+  Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
+}
+
+/// This process's resident memory, from /proc/self/statm.
+func residentBytes() -> Int {
+  let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+  let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+let swapBenchmarks: @Sendable () -> Void = {
+  let release = repositoryRoot.appendingPathComponent(".build/release")
+
+  // Both files already loaded: snapshot → migrate → create, and the held actions released.
+  Benchmark(
+    "swap: Counter ⇄ CounterAlt (state kept, schema 1 ⇄ 2)",
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 4,
+      maxDuration: .seconds(5), maxIterations: 2_000)
+  ) { benchmark in
+    let app = alternatingSwapApp
+    let plugins = ["CounterAlt", "Counter"].map { release.appendingPathComponent("lib\($0).so").path }
+    var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 0 : 1
+    for _ in benchmark.scaledIterations {
+      blackHole(try app.swap("counter", to: plugins[index % 2]))
+      index += 1
+    }
+  }
+
+  // Each swap loads a file that changed since: a new generation copied, dlopen'ed, validated.
+  Benchmark(
+    "swap: to a rebuilt plugin file (new generation each time)",
+    configuration: .init(
+      metrics: [
+        .wallClock, .custom("actions held (µs)", useScalingFactor: false),
+        .custom("resident memory per generation (KB)", useScalingFactor: false),
+      ],
+      timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(10), maxIterations: 100)
+  ) { benchmark in
+    let app = rebuiltSwapApp
+    let files = rebuiltPlugins
+    var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 1 : 0
+    var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
+    for _ in benchmark.scaledIterations {
+      let file = files[index % 2]
+      stamp += 1
+      try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
+      let before = residentBytes()
+      benchmark.startMeasurement()
+      let report = try app.swap("counter", to: file)
+      benchmark.stopMeasurement()
+      benchmark.measurement(.custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
+      benchmark.measurement(.custom("resident memory per generation (KB)", useScalingFactor: false), (residentBytes() - before) / 1024)
+      index += 1
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import PatchbayPlugin
+
+/// Another implementation of `dev.patchbay.counter`: the same actions, a different state
+/// (schema 2) and view. Swap it in while the app runs — `swap counter CounterAlt` — and the
+/// count carries over through ``migrate(from:_:)``.
+///
+/// Schema 2 keeps the value, the step (as `stride`), and the last five values (`history`);
+/// a delayed increment in flight is not kept, because a swap cancels the effect that would
+/// finish it.
+public struct CounterAlt: PluginFeature {
+  public static let id = "dev.patchbay.counter"
+  public static let name = "Counter (alternative)"
+  public static let summary = "Counts up and down by a step, and shows where it has been."
+  public static let schemaVersion: UInt32 = 2
+  public static let migrates = true
+  public static let actions: [ActionSchema] = [
+    .init("increment", summary: "Adds the step"),
+    .init("decrement", summary: "Subtracts the step"),
+    .init("reset", summary: "Back to zero"),
+    .init("setStep", ["by": .int], summary: "Sets the step"),
+    .init("incrementLater", ["ms": .int], summary: "Adds the step after a delay"),
+    .init("rampUp", ["times": .int], summary: "Adds 1, 2, …, times, from an effect"),
+  ]
+  public static var initialState: State { State() }
+
+  public struct State: Codable, Equatable, Sendable {
+    public var value = 0
+    public var stride = 1
+    /// The last five values, oldest first.
+    public var history: [Int] = []
+    public var waiting = 0
+
+    public init(value: Int = 0, stride: Int = 1, history: [Int] = [], waiting: Int = 0) {
+      (self.value, self.stride, self.history, self.waiting) = (value, stride, history, waiting)
+    }
+
+    mutating func set(_ value: Int) {
+      self.history = Array((self.history + [self.value]).suffix(5))
+      self.value = value
+    }
+  }
+
+  /// The same actions as `Counter`: a feature id is a promise about its actions.
+  public enum Action: Codable, Equatable, Sendable {
+    case increment
+    case decrement
+    case reset
+    case setStep(by: Int)
+    case incrementLater(ms: Int)
+    case rampUp(times: Int)
+    case delayedIncrement
+  }
+
+  @Dependency(\.continuousClock) var clock
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.set(state.value + state.stride)
+      return .none
+    case .decrement:
+      state.set(state.value - state.stride)
+      return .none
+    case .reset:
+      state.set(0)
+      return .none
+    case .setStep(let stride):
+      state.stride = stride
+      return .none
+    case .incrementLater(let milliseconds):
+      state.waiting += 1
+      return .run { [clock] send in
+        try await clock.sleep(for: .milliseconds(max(0, milliseconds)))
+        await send(.delayedIncrement)
+      }
+    case .rampUp(let times):
+      return .run { send in
+        for stride in 1...max(1, times) {
+          await send(.setStep(by: stride))
+          await send(.increment)
+        }
+      }
+    case .delayedIncrement:
+      state.waiting = max(0, state.waiting - 1)
+      state.set(state.value + state.stride)
+      return .none
+    }
+  }
+
+  /// Schema 1 is `Counter`'s `{count, step, pending}`; `pending` is dropped (see the type's
+  /// documentation).
+  public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
+    guard schemaVersion == 1 else {
+      throw PluginFeatureError("\(Self.id) (CounterAlt) knows schemas 1 and 2, not \(schemaVersion)")
+    }
+    guard case .int(let count)? = state[field: "count"], case .int(let step)? = state[field: "step"] else {
+      throw PluginFeatureError("a schema 1 counter state has integer 'count' and 'step'; found \(state.json())")
+    }
+    return .record(fields: ("value", .int(count)), ("stride", .int(step)), ("history", .list([])), ("waiting", .int(0)))
+  }
+
+  public static func render(_ state: State) -> String {
+    let trail = state.history.map(String.init).joined(separator: " → ")
+    var lines = ["Value \(state.value) (step \(state.stride))"]
+    if !trail.isEmpty { lines.append("Was: \(trail)") }
+    if state.waiting > 0 { lines.append("\(state.waiting) increment(s) on the way") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+import Testing
+
+/// `--watch`: a rebuilt plugin file is swapped in once it is whole; a half-written or foreign
+/// file is reported and never loaded.
+@Suite struct PluginWatcherTests {
+  /// An app whose counter comes from a copy of libCounter.so in a folder of its own, watched.
+  final class Fixture: @unchecked Sendable {
+    let folder: URL
+    let plugin: String
+    let app: AppRuntime
+    let watcher: PluginWatcher
+    private let lines = LockedBox<[String]>([])
+
+    init() throws {
+      self.folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+      try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+      self.plugin = self.folder.appendingPathComponent("libCounter.so").path
+      try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Counter"), toPath: self.plugin)
+      let configFile = self.folder.appendingPathComponent("app.toml").path
+      try """
+        [app]
+        root = "counter"
+
+        [plugins]
+        load = ["\(self.plugin)"]
+
+        [[feature]]
+        key = "counter"
+        id = "dev.patchbay.counter"
+        """.write(toFile: configFile, atomically: true, encoding: .utf8)
+      let config = try AppConfig(contentsOf: configFile)
+      let loader = config.loader()
+      self.app = try AppRuntime(config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+      let lines = self.lines
+      self.watcher = PluginWatcher(app: self.app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)) {
+        line in lines.mutate { $0.append(line) }
+      }
+      self.watcher.start()
+    }
+
+    deinit {
+      self.watcher.stop()
+      try? FileManager.default.removeItem(at: self.folder)
+    }
+
+    var reports: [String] { self.lines.value }
+
+    /// Waits (30 s at most) until `condition` holds.
+    func wait(for condition: () throws -> Bool) async throws -> Bool {
+      let deadline = ContinuousClock.now + .seconds(30)
+      while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      return false
+    }
+
+    /// Replaces the plugin file the way a linker does: a new file renamed over the old.
+    func replace(with name: String) throws {
+      let temporary = self.plugin + ".tmp"
+      try FileManager.default.copyItem(atPath: try BuiltPlugins.path(name), toPath: temporary)
+      guard rename(temporary, self.plugin) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// Overwrites the plugin file in place with `bytes`.
+    func overwrite(with bytes: Data) throws {
+      try bytes.write(to: URL(fileURLWithPath: self.plugin))
+    }
+  }
+
+  @Test func aRebuiltFileIsSwappedInWithTheState() async throws {
+    let fixture = try Fixture()
+    try fixture.app.send("counter", "increment")
+    try fixture.replace(with: "CounterAlt")
+    #expect(try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 }, "\(fixture.reports)")
+    #expect(try fixture.app.state("counter")[field: "value"] == 1)
+    #expect(fixture.reports.contains { $0.hasPrefix("swapped dev.patchbay.counter: libCounter.so → libCounter.so") })
+  }
+
+  @Test func aHalfWrittenFileIsNeverLoaded() async throws {
+    let fixture = try Fixture()
+    try fixture.app.send("counter", "increment")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: try BuiltPlugins.path("CounterAlt")))
+    try fixture.overwrite(with: whole.prefix(whole.count / 3))
+    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("changed but is cut short") } })
+    #expect(try fixture.app.instance("counter").feature.schemaVersion == 1)
+    #expect(try fixture.app.state("counter")[field: "count"] == 1)
+    // The rest of the file arrives: now it loads.
+    try fixture.overwrite(with: whole)
+    #expect(try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 }, "\(fixture.reports)")
+    #expect(try fixture.app.state("counter")[field: "value"] == 1)
+  }
+
+  @Test func aFileThatIsNotAPluginIsReported() async throws {
+    let fixture = try Fixture()
+    try fixture.app.send("counter", "increment")
+    try fixture.overwrite(with: Data("not a plugin".utf8))
+    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("changed but is not an ELF file") } })
+    #expect(try fixture.app.state("counter")[field: "count"] == 1)
+    try fixture.app.send("counter", "increment")  // still running the old code
+    #expect(try fixture.app.state("counter")[field: "count"] == 2)
+  }
+
+  @Test func aFileWithoutTheFeatureIsRefused() async throws {
+    let fixture = try Fixture()
+    try fixture.app.send("counter", "increment")
+    try fixture.replace(with: "Echo")
+    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("has no feature 'dev.patchbay.counter'") } })
+    #expect(try fixture.app.state("counter")[field: "count"] == 1)
+  }
+}
