@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
     .library(name: "PatchbayPlugin", targets: ["PatchbayPlugin"]),
     .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
+    .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
+    .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
     .library(name: "CounterAlt", type: .dynamic, targets: ["CounterAltPlugin"]),
@@ -78,11 +80,17 @@ let package = Package(
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
+    // libasound, for audio output and MIDI input (apt-get install libasound2-dev).
+    .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    // The SPSC ring, the audio thread and its outputs (ALSA, WAV file, paced null device).
+    .target(name: "PatchbayAudio", dependencies: ["CALSA"]),
+    // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
+    .target(name: "PatchbayMIDI", dependencies: ["PatchbayAudio", "CALSA"]),
     // The command line.
     .executableTarget(
       name: "patchbay",
       dependencies: [
-        "PatchbayHost", "PatchbayEncoding",
+        "PatchbayHost", "PatchbayEncoding", "PatchbayAudio", "PatchbayMIDI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -130,6 +138,8 @@ let package = Package(
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
+    .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
+    .testTarget(name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "CALSA"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,7 @@
+/* libasound (ALSA), for PatchbayAudio and PatchbayMIDI. `apt-get install libasound2-dev`. */
+#ifndef PATCHBAY_CALSA_H
+#define PATCHBAY_CALSA_H
+
+#include <alsa/asoundlib.h>
+
+#endif

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// The audio thread: every period it reads one period from each source ring, mixes them, and
+/// writes the mix to the output (DESIGN §8).
+///
+/// ```swift
+/// let ring = SPSCRing<Float>(minimumCapacity: 8 * format.periodSamples)
+/// let engine = AudioEngine(output: try ALSAOutput(device: "default", format: format), sources: [ring])
+/// engine.start(periods: 1_000)     // or nil: until stop()
+/// // … a producer thread writes interleaved samples into `ring` …
+/// engine.wait()
+/// engine.statistics               // periods, underruns, starved periods
+/// ```
+///
+/// On the audio thread: no allocation, no lock, no logging, no reducer; what the app needs to
+/// know (an underrun, a starved source) goes out through ``events``, an `SPSCRing` the app
+/// drains. A source with less than a period ready plays what it has, then silence (a
+/// *starved* period). An output that does not pace itself (a file) is fed only whole periods:
+/// the engine waits for its sources instead.
+public final class AudioEngine: @unchecked Sendable {
+  /// What the audio thread tells the app.
+  public struct Event: Sendable, BitwiseCopyable, Equatable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable { case underrun, starved, failed, finished }
+    public var kind: Kind
+    public var period: Int
+    public var code: Int32
+  }
+
+  /// Counts since `start`.
+  public struct Statistics: Sendable, Equatable {
+    public var periods = 0
+    public var underruns = 0
+    public var starvedPeriods = 0
+  }
+
+  public let output: any AudioOutput
+  public let sources: [SPSCRing<Float>]
+  /// Events from the audio thread, oldest first. [consumer: the app]
+  public let events = SPSCRing<Event>(minimumCapacity: 1024)
+  private let periodsDone = Atomic<Int>(0)
+  private let underrunCount = Atomic<Int>(0)
+  private let starvedCount = Atomic<Int>(0)
+  private let running = Atomic<Bool>(false)
+  private let mix: UnsafeMutablePointer<Float>
+  private let scratch: UnsafeMutablePointer<Float>
+  private var thread: RealtimeThread?
+
+  public init(output: any AudioOutput, sources: [SPSCRing<Float>]) {
+    self.output = output
+    self.sources = sources
+    let samples = output.format.periodSamples
+    self.mix = .allocate(capacity: samples)
+    self.mix.initialize(repeating: 0, count: samples)
+    self.scratch = .allocate(capacity: samples)
+    self.scratch.initialize(repeating: 0, count: samples)
+  }
+
+  deinit {
+    self.stop()
+    self.mix.deallocate()
+    self.scratch.deallocate()
+  }
+
+  /// How the audio thread is scheduled (see ``RealtimeThread/schedulingNote``).
+  public var schedulingNote: String { self.thread?.schedulingNote ?? "not started" }
+
+  /// Counts so far. [thread-safe]
+  public var statistics: Statistics {
+    Statistics(
+      periods: self.periodsDone.load(ordering: .relaxed), underruns: self.underrunCount.load(ordering: .relaxed),
+      starvedPeriods: self.starvedCount.load(ordering: .relaxed))
+  }
+
+  /// Starts the audio thread; it runs `periods` periods, or until ``stop()`` when nil.
+  /// `onPeriod`, if given, runs on the audio thread after each write (tests and benchmarks
+  /// measure there; it must be realtime-safe too).
+  public func start(periods: Int? = nil, onPeriod: (@Sendable (Int) -> Void)? = nil) {
+    precondition(self.thread == nil, "the engine is already running")
+    self.running.store(true, ordering: .relaxed)
+    self.thread = RealtimeThread(name: "patchbay-audio") { [self] in
+      self.run(periods: periods ?? Int.max, onPeriod: onPeriod)
+    }
+  }
+
+  /// Stops the audio thread after its current period and waits for it.
+  public func stop() {
+    self.running.store(false, ordering: .relaxed)
+    self.wait()
+  }
+
+  /// Waits until the audio thread ends.
+  public func wait() {
+    self.thread?.join()
+    self.thread = nil
+  }
+
+  /// The audio thread's loop. [audio-thread]
+  private func run(periods: Int, onPeriod: (@Sendable (Int) -> Void)?) {
+    let samples = self.output.format.periodSamples
+    let waitsForSources = !self.output.pacesItself
+    var period = 0
+    while period < periods && self.running.load(ordering: .relaxed) {
+      self.mix.update(repeating: 0, count: samples)
+      var starved = false
+      for source in self.sources {
+        if waitsForSources {
+          while source.availableToRead < samples && self.running.load(ordering: .relaxed) {
+            var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+            nanosleep(&pause, nil)
+          }
+        }
+        let read = source.read(into: UnsafeMutableBufferPointer(start: self.scratch, count: samples))
+        if read < samples { starved = true }
+        for index in 0..<read { self.mix[index] += self.scratch[index] }
+      }
+      if starved {
+        self.starvedCount.add(1, ordering: .relaxed)
+        self.events.push(Event(kind: .starved, period: period, code: 0))
+      }
+      switch self.output.write(self.mix) {
+      case .written: break
+      case .recoveredUnderrun:
+        self.underrunCount.add(1, ordering: .relaxed)
+        self.events.push(Event(kind: .underrun, period: period, code: 0))
+      case .failed(let code):
+        self.events.push(Event(kind: .failed, period: period, code: code))
+        self.running.store(false, ordering: .relaxed)
+      }
+      onPeriod?(period)
+      period += 1
+      self.periodsDone.store(period, ordering: .relaxed)
+    }
+    self.events.push(Event(kind: .finished, period: period, code: 0))
+  }
+}

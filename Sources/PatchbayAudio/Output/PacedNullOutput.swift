@@ -1,0 +1,106 @@
+import Foundation
+
+/// A device that plays nothing, in real time: each period's write returns at the period's
+/// deadline on CLOCK_MONOTONIC, as a sound card's would. ALSA's own `null` PCM takes periods
+/// as fast as they come, so it cannot stand in for a card; this can (CI, machines without
+/// sound).
+///
+/// ```swift
+/// let output = PacedNullOutput(format: AudioFormat(periodFrames: 128))
+/// // after a run:
+/// output.lateness.percentile(99)   // ns the writes woke after their deadlines
+/// output.underruns                 // periods that arrived a whole period late
+/// ```
+///
+/// Period `n` is due at `start + n × period`. A write that arrives early sleeps until then
+/// (`clock_nanosleep`, absolute); its lateness is how long after the deadline it woke. A write
+/// that arrives more than a period after its deadline is an underrun: a card would have played
+/// silence; the timeline restarts from now, as `snd_pcm_recover` would.
+public final class PacedNullOutput: AudioOutput, @unchecked Sendable {
+  public let name = "paced null device (CLOCK_MONOTONIC, plays nothing)"
+  public let format: AudioFormat
+  public let pacesItself = true
+  /// How late each write woke, in microseconds. Written by the audio thread only.
+  public let lateness: LatenessHistogram
+  /// Periods that arrived over a period late. [audio-thread] writes it.
+  public private(set) var underruns = 0
+  /// Periods written.
+  public private(set) var periods = 0
+  private var start: UInt64 = 0
+
+  public init(format: AudioFormat) {
+    self.format = format
+    self.lateness = LatenessHistogram(maximumMicroseconds: 100_000)
+  }
+
+  public func write(_ samples: UnsafePointer<Float>) -> AudioWriteResult {
+    let period = self.format.periodNanoseconds
+    var now = monotonicNanoseconds()
+    if self.periods == 0 { self.start = now }
+    var deadline = self.start + UInt64(self.periods) * period
+    var result = AudioWriteResult.written
+    if now > deadline + period {
+      self.underruns += 1
+      self.start = now - UInt64(self.periods) * period
+      deadline = now
+      result = .recoveredUnderrun
+    }
+    if now < deadline {
+      var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+      while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+      now = monotonicNanoseconds()
+    }
+    self.lateness.record(microseconds: Int((now &- deadline) / 1_000))
+    self.periods += 1
+    return result
+  }
+
+  public func close() {}
+}
+
+/// Counts of values in 1 µs buckets, without allocating after `init`. One writer.
+public final class LatenessHistogram: @unchecked Sendable {
+  private let buckets: UnsafeMutablePointer<Int>
+  private let count: Int
+  public private(set) var samples = 0
+
+  public init(maximumMicroseconds: Int) {
+    self.count = maximumMicroseconds + 1
+    self.buckets = .allocate(capacity: self.count)
+    self.buckets.initialize(repeating: 0, count: self.count)
+  }
+
+  deinit { self.buckets.deallocate() }
+
+  /// Records one value (clamped to the maximum). [audio-thread]
+  public func record(microseconds: Int) {
+    self.buckets[min(max(0, microseconds), self.count - 1)] += 1
+    self.samples += 1
+  }
+
+  /// The value below which `percent` % of the samples fall, in µs.
+  public func percentile(_ percent: Double) -> Int {
+    guard self.samples > 0 else { return 0 }
+    let wanted = Int((Double(self.samples) * percent / 100).rounded(.up))
+    var seen = 0
+    for index in 0..<self.count {
+      seen += self.buckets[index]
+      if seen >= wanted { return index }
+    }
+    return self.count - 1
+  }
+
+  /// How many samples exceeded `microseconds`.
+  public func count(over microseconds: Int) -> Int {
+    guard microseconds + 1 < self.count else { return 0 }
+    return (microseconds + 1..<self.count).reduce(0) { $0 + self.buckets[$1] }
+  }
+}
+
+/// CLOCK_MONOTONIC now, in nanoseconds.
+@inline(__always)
+public func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PatchbayAudio
+import Synchronization
+import Testing
+
+@Suite struct SPSCRingTests {
+  @Test func capacityIsAPowerOfTwo() {
+    #expect(SPSCRing<Float>(minimumCapacity: 1).capacity == 1)
+    #expect(SPSCRing<Float>(minimumCapacity: 5).capacity == 8)
+    #expect(SPSCRing<Float>(minimumCapacity: 4096).capacity == 4096)
+  }
+
+  @Test func fullAndEmptyEdges() {
+    let ring = SPSCRing<Float>(minimumCapacity: 8)
+    #expect(ring.availableToRead == 0)
+    #expect(ring.availableToWrite == 8)
+    #expect(ring.pop() == nil)
+    var out = [Float](repeating: -1, count: 4)
+    #expect(out.withUnsafeMutableBufferPointer { ring.read(into: $0) } == 0)
+
+    let ten: [Float] = (0..<10).map(Float.init)
+    #expect(ten.withUnsafeBufferPointer { ring.write($0) } == 8)  // only what fits
+    #expect(ring.availableToWrite == 0)
+    #expect(ring.push(99) == false)
+    #expect(ring.availableToRead == 8)
+
+    #expect(out.withUnsafeMutableBufferPointer { ring.read(into: $0) } == 4)
+    #expect(out == [0, 1, 2, 3])
+    // Wraps: 4 free at the start of the storage.
+    #expect([Float](repeating: 7, count: 4).withUnsafeBufferPointer { ring.write($0) } == 4)
+    var all = [Float](repeating: -1, count: 9)
+    #expect(all.withUnsafeMutableBufferPointer { ring.read(into: $0) } == 8)
+    #expect(Array(all.prefix(8)) == [4, 5, 6, 7, 7, 7, 7, 7])
+    #expect(ring.availableToRead == 0)
+    #expect(ring.push(1) && ring.push(2))
+    #expect(ring.pop() == 1)
+    #expect(ring.pop() == 2)
+    #expect(ring.pop() == nil)
+  }
+
+  @Test func zeroCopyRegionsSplitAtTheWrap() {
+    let ring = SPSCRing<Int>(minimumCapacity: 8)
+    for value in 0..<6 { ring.push(value) }
+    for _ in 0..<6 { _ = ring.pop() }
+    let (first, second) = ring.writableRegions()  // indices 6, 7 then 0…5
+    #expect(first.count == 2)
+    #expect(second.count == 6)
+    for index in 0..<2 { first[index] = 100 + index }
+    for index in 0..<3 { second[index] = 102 + index }
+    ring.commitWrite(5)
+    let (readFirst, readSecond) = ring.readableRegions()
+    #expect(Array(readFirst) == [100, 101])
+    #expect(Array(readSecond) == [102, 103, 104])
+    ring.commitRead(3)
+    #expect(ring.pop() == 103)
+    #expect(ring.availableToRead == 1)
+  }
+
+  /// 10^8 floats through a 4096-float ring in blocks of 1…777, each float carrying its
+  /// sequence number in its bits: every one arrives, once, in order, across ~24,000 wraps.
+  @Test func twoThreadsMoveAHundredMillionFloatsInOrder() async {
+    let total = 100_000_000
+    let ring = SPSCRing<Float>(minimumCapacity: 4096)
+    let mismatches = Atomic<Int>(0)
+    let received = Atomic<Int>(0)
+    let producer = Thread {
+      var block = [Float](repeating: 0, count: 777)
+      var sequence = 0
+      var size = 1
+      while sequence < total {
+        let count = min(size, total - sequence)
+        block.withUnsafeMutableBufferPointer { buffer in
+          for index in 0..<count { buffer[index] = Float(bitPattern: UInt32(truncatingIfNeeded: sequence + index)) }
+        }
+        var written = 0
+        while written < count {
+          written += block.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[written..<count])) }
+        }
+        sequence += count
+        size = size % 777 + 1
+      }
+    }
+    let consumer = Thread {
+      var block = [Float](repeating: 0, count: 500)
+      var expected = 0
+      var bad = 0
+      while expected < total {
+        let count = block.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+        block.withUnsafeBufferPointer { buffer in
+          for index in 0..<count where buffer[index].bitPattern != UInt32(truncatingIfNeeded: expected + index) {
+            bad += 1
+          }
+        }
+        expected += count
+      }
+      mismatches.store(bad, ordering: .relaxed)
+      received.store(expected, ordering: .releasing)
+    }
+    producer.start()
+    consumer.start()
+    while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
+    #expect(received.load(ordering: .acquiring) == total)
+    #expect(mismatches.load(ordering: .relaxed) == 0)
+    #expect(ring.availableToRead == 0)
+  }
+
+  /// The same for 32-byte events pushed and popped one at a time.
+  @Test func twoThreadsMoveTenMillionEventsInOrder() async {
+    struct Event: BitwiseCopyable { var sequence: UInt64; var check: UInt64; var padding: (UInt64, UInt64) }
+    let total: UInt64 = 10_000_000
+    let ring = SPSCRing<Event>(minimumCapacity: 1024)
+    let mismatches = Atomic<Int>(0)
+    let done = Atomic<Bool>(false)
+    let producer = Thread {
+      var sequence: UInt64 = 0
+      while sequence < total {
+        if ring.push(Event(sequence: sequence, check: ~sequence, padding: (sequence, 0))) { sequence += 1 }
+      }
+    }
+    let consumer = Thread {
+      var expected: UInt64 = 0
+      var bad = 0
+      while expected < total {
+        guard let event = ring.pop() else { continue }
+        if event.sequence != expected || event.check != ~expected || event.padding.0 != expected { bad += 1 }
+        expected += 1
+      }
+      mismatches.store(bad, ordering: .relaxed)
+      done.store(true, ordering: .releasing)
+    }
+    producer.start()
+    consumer.start()
+    while !done.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(20)) }
+    #expect(mismatches.load(ordering: .relaxed) == 0)
+    #expect(ring.availableToRead == 0)
+  }
+}
