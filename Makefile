@@ -7,7 +7,7 @@
 
 SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
-SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux
+SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
 .PHONY: all deps build demo test template-check bench format clean
 
@@ -36,7 +36,7 @@ build: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path Benchmarks
 
-# The demo app, driven by its bundled script (the interactive terminal UI is not built yet).
+# The demo app, driven by its bundled script (`patchbay run host-config/app.toml` on a terminal is interactive).
 demo: deps
 	$(SWIFT) build
 	$(BIN)/patchbay run host-config/app.toml --script host-config/demo.script --print-changes

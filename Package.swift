@@ -35,6 +35,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.4.0"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
+    .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
   ],
   targets: [
     // The in-process core: reducers, effects, store, composition, navigation state.
@@ -82,10 +83,22 @@ let package = Package(
     ),
     // libasound, for audio output and MIDI input (apt-get install libasound2-dev).
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
+    .target(name: "ALSAErrors", dependencies: ["CALSA"]),
     // The SPSC ring, the audio thread and its outputs (ALSA, WAV file, paced null device).
-    .target(name: "PatchbayAudio", dependencies: ["CALSA"]),
+    .target(name: "PatchbayAudio", dependencies: ["CALSA", "ALSAErrors"]),
     // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
-    .target(name: "PatchbayMIDI", dependencies: ["PatchbayAudio", "CALSA"]),
+    .target(name: "PatchbayMIDI", dependencies: ["PatchbayAudio", "CALSA", "ALSAErrors"]),
+    // Proves the realtime paths allocate nothing (run by the tests): `.build/debug/realtime-check`.
+    .target(
+      name: "RealtimeCheckSupport",
+      dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+    ),
+    .executableTarget(
+      name: "realtime-check",
+      dependencies: ["PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+    ),
     // The command line.
     .executableTarget(
       name: "patchbay",
@@ -139,7 +152,7 @@ let package = Package(
     .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
-    .testTarget(name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "CALSA"]),
+    .testTarget(name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayAudio", "CALSA"]),
   ],
   swiftLanguageModes: [.v6]
 )

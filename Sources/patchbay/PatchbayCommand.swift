@@ -15,7 +15,7 @@ struct PatchbayCommand: AsyncParsableCommand {
 
       Exit codes: 0 success, 1 failure, 2 usage error.
       """,
-    subcommands: [Run.self, Replay.self, Check.self, Inspect.self, New.self]
+    subcommands: [Run.self, Replay.self, Check.self, Inspect.self, New.self, AudioCommand.self, MIDICommand.self]
   )
 
   /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.

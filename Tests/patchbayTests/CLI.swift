@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the `patchbay` executable that `swift build` put beside this test binary.
+/// Runs the `patchbay` executable (or another, such as `realtime-check`) that `swift build`
+/// put beside this test binary.
 struct CLI {
   struct Result {
     let exitCode: Int32
@@ -15,21 +16,23 @@ struct CLI {
   }()
 
   /// Runs `patchbay` on a Dispatch thread, so waiting for it never blocks the test pool.
-  static func run(_ arguments: String..., environment: [String: String] = [:]) async throws
-    -> Result
-  {
+  static func run(
+    executable: String = "patchbay", _ arguments: String..., environment: [String: String] = [:]
+  ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Swift.Result { try self.runBlocking(arguments, environment: environment) })
+        continuation.resume(with: Swift.Result {
+          try self.runBlocking(executable, arguments, environment: environment)
+        })
       }
     }
   }
 
-  private static func runBlocking(_ arguments: [String], environment: [String: String]) throws
+  private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws
     -> CLI.Result
   {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "\(self.directory)/patchbay")
+    process.executableURL = URL(fileURLWithPath: "\(self.directory)/\(executable)")
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.merge(environment) { $1 }

@@ -32,6 +32,10 @@ public final class AudioEngine: @unchecked Sendable {
     public var periods = 0
     public var underruns = 0
     public var starvedPeriods = 0
+
+    public init(periods: Int = 0, underruns: Int = 0, starvedPeriods: Int = 0) {
+      (self.periods, self.underruns, self.starvedPeriods) = (periods, underruns, starvedPeriods)
+    }
   }
 
   public let output: any AudioOutput
@@ -42,6 +46,9 @@ public final class AudioEngine: @unchecked Sendable {
   private let underrunCount = Atomic<Int>(0)
   private let starvedCount = Atomic<Int>(0)
   private let running = Atomic<Bool>(false)
+  /// The sources again, as plain memory: iterating an `Array` allocates in unoptimized builds
+  /// (the generic subscript's coroutine frame), which realtime-check caught.
+  private let sourceList: UnsafeMutablePointer<SPSCRing<Float>>
   private let mix: UnsafeMutablePointer<Float>
   private let scratch: UnsafeMutablePointer<Float>
   private var thread: RealtimeThread?
@@ -49,6 +56,8 @@ public final class AudioEngine: @unchecked Sendable {
   public init(output: any AudioOutput, sources: [SPSCRing<Float>]) {
     self.output = output
     self.sources = sources
+    self.sourceList = .allocate(capacity: max(1, sources.count))
+    self.sourceList.initialize(from: sources, count: sources.count)
     let samples = output.format.periodSamples
     self.mix = .allocate(capacity: samples)
     self.mix.initialize(repeating: 0, count: samples)
@@ -58,12 +67,14 @@ public final class AudioEngine: @unchecked Sendable {
 
   deinit {
     self.stop()
+    self.sourceList.deinitialize(count: self.sources.count)
+    self.sourceList.deallocate()
     self.mix.deallocate()
     self.scratch.deallocate()
   }
 
   /// How the audio thread is scheduled (see ``RealtimeThread/schedulingNote``).
-  public var schedulingNote: String { self.thread?.schedulingNote ?? "not started" }
+  public private(set) var schedulingNote = "not started"
 
   /// Counts so far. [thread-safe]
   public var statistics: Statistics {
@@ -78,9 +89,11 @@ public final class AudioEngine: @unchecked Sendable {
   public func start(periods: Int? = nil, onPeriod: (@Sendable (Int) -> Void)? = nil) {
     precondition(self.thread == nil, "the engine is already running")
     self.running.store(true, ordering: .relaxed)
-    self.thread = RealtimeThread(name: "patchbay-audio") { [self] in
+    let thread = RealtimeThread(name: "patchbay-audio") { [self] in
       self.run(periods: periods ?? Int.max, onPeriod: onPeriod)
     }
+    self.schedulingNote = thread.schedulingNote
+    self.thread = thread
   }
 
   /// Stops the audio thread after its current period and waits for it.
@@ -99,11 +112,13 @@ public final class AudioEngine: @unchecked Sendable {
   private func run(periods: Int, onPeriod: (@Sendable (Int) -> Void)?) {
     let samples = self.output.format.periodSamples
     let waitsForSources = !self.output.pacesItself
+    let sourceCount = self.sources.count
     var period = 0
     while period < periods && self.running.load(ordering: .relaxed) {
       self.mix.update(repeating: 0, count: samples)
       var starved = false
-      for source in self.sources {
+      for sourceIndex in 0..<sourceCount {
+        let source = (self.sourceList + sourceIndex).pointee
         if waitsForSources {
           while source.availableToRead < samples && self.running.load(ordering: .relaxed) {
             var pause = timespec(tv_sec: 0, tv_nsec: 100_000)

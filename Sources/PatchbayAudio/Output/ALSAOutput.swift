@@ -19,6 +19,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
   /// Opens the ALSA PCM `device` for playback.
   public init(device: String, format: AudioFormat) throws(AudioError) {
+    ALSAMessages.capture()
     var pcm: OpaquePointer?
     let status = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, 0)
     guard status >= 0, let pcm else {
@@ -38,6 +39,11 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
   public init(wavFile path: String, format: AudioFormat) throws(AudioError) {
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
     guard !absolute.contains("\"") else { throw AudioError("\(path): a WAV path cannot contain '\"'.") }
+    // The file plugin opens the file only when the first period comes: check the folder now.
+    let folder = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
+    guard access(folder, W_OK) == 0 else {
+      throw AudioError("\(path): cannot write into \(folder) (\(String(cString: strerror(errno)))). Pick a folder that exists and is writable.")
+    }
     let definition = """
       pcm.patchbay_wav {
         type plug
@@ -47,6 +53,7 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
         }
       }
       """
+    ALSAMessages.capture()
     var config: OpaquePointer?
     var input: OpaquePointer?
     guard snd_config_top(&config) >= 0, let config,

@@ -1,4 +1,5 @@
 import CALSA
+import PatchbayAudio
 import Foundation
 
 /// Where a MIDI input reads bytes from: a file, FIFO or standard input, or an ALSA rawmidi
@@ -62,6 +63,7 @@ public final class RawMIDISource: MIDIByteSource, @unchecked Sendable {
 
   /// Opens the rawmidi port `device` for input.
   public init(device: String) throws(MIDIError) {
+    ALSAMessages.capture()
     var input: OpaquePointer?
     let status = snd_rawmidi_open(&input, nil, device, 0)
     guard status >= 0, let input else {

@@ -1,4 +1,5 @@
 import CALSA
+import PatchbayAudio
 import Foundation
 
 /// The ALSA sequencer port `patchbay:in`: connect any MIDI source to it (`aconnect`). Its
@@ -24,6 +25,7 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
 
   /// Opens the sequencer as client `patchbay` with an input port `in`.
   public init(clientName: String = "patchbay", portName: String = "in") throws(MIDIError) {
+    ALSAMessages.capture()
     var sequencer: OpaquePointer?
     let status = snd_seq_open(&sequencer, "default", Int32(SND_SEQ_OPEN_INPUT), 0)
     guard status >= 0, let sequencer else {

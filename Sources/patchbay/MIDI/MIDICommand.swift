@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import PatchbayAudio
+import PatchbayMIDI
+
+/// `patchbay midi`: MIDI input, from the command line.
+struct MIDICommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "midi",
+    abstract: "List MIDI inputs, and print the events one of them delivers.",
+    subcommands: [Sources.self, Monitor.self]
+  )
+
+  struct Sources: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the inputs --input takes.")
+
+    func run() async throws {
+      print("file:PATH   raw MIDI bytes from a file")
+      print("fifo:PATH   raw MIDI bytes from a FIFO (mkfifo PATH), until its writers close it")
+      print("stdin       raw MIDI bytes from standard input")
+      print("smf:PATH    a Standard MIDI File (format 0 or 1), played in real time")
+      if let reason = SequencerSource.unavailableReason {
+        print("seq         unavailable: \(reason)")
+      } else {
+        print("seq         the ALSA sequencer port patchbay:in (connect a source with aconnect)")
+      }
+      let ports = RawMIDISource.ports()
+      print(ports.isEmpty ? "hw:…        no ALSA rawmidi ports on this machine" : "ALSA rawmidi ports (--input hw:C,D,S):")
+      for port in ports { print("  \(port)") }
+    }
+  }
+
+  struct Monitor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print each MIDI event an input delivers, one per line.",
+      discussion: """
+        Each line: CLOCK_MONOTONIC seconds.nanoseconds when the bytes were read (for smf:, when
+        the event played), the channel (ch1–ch16, or - for system messages), the kind, and its
+        data in decimal — SysEx in hex, in chunks of up to 16 bytes marked [start], [end], or
+        [cut off] when another status byte ended it:
+
+          12.000512000 ch1 note-on 60 100
+          12.000600000 ch3 pitch-bend -8192
+          12.000700000 - clock
+          12.000800000 - sysex 7E 7F 09 01 [start] [end]
+
+        Kinds: note-off note-on poly-pressure control-change program-change channel-pressure
+        pitch-bend sysex mtc-quarter-frame song-position song-select tune-request clock start
+        continue stop active-sensing reset. A note-on with velocity 0 prints as a note-off.
+        With --raw, each read's bytes are printed first, as `raw: 90 3C 64`.
+        """
+    )
+
+    @Option(help: "file:PATH, fifo:PATH, stdin, smf:PATH, seq, or hw:CARD[,DEVICE[,SUB]].")
+    var input: String
+
+    @Flag(help: "Also print the bytes as read.")
+    var raw = false
+
+    func run() async throws {
+      if self.input.hasPrefix("smf:") {
+        try await self.play(String(self.input.dropFirst(4)))
+        return
+      }
+      let source: any MIDIByteSource
+      do {
+        switch self.input {
+        case "stdin": source = FileByteSource()
+        case "seq": source = try SequencerSource()
+        case let input where input.hasPrefix("file:") || input.hasPrefix("fifo:"):
+          source = try FileByteSource(path: String(input.drop { $0 != ":" }.dropFirst()))
+        case let input where input.hasPrefix("hw:"):
+          source = try RawMIDISource(device: input)
+        default:
+          throw ValidationError("'\(self.input)' is not an input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq or hw:N (see `patchbay midi sources`).")
+        }
+      } catch let error as MIDIError {
+        throw CommandFailure(error.description)
+      }
+      let midi = MIDIInput(source: source, keepsRawBytes: self.raw)
+      midi.start()
+      var output = ""
+      while true {
+        let finished = midi.isFinished
+        if let raw = midi.rawBytes, raw.availableToRead > 0 {
+          let (first, second) = raw.readableRegions()
+          output += "raw: " + (Array(first) + Array(second)).map(Self.hex).joined(separator: " ") + "\n"
+          raw.commitRead(first.count + second.count)
+        }
+        while let event = midi.events.pop() { output += event.description + "\n" }
+        if !output.isEmpty {
+          FileHandle.standardOutput.write(Data(output.utf8))
+          output = ""
+        }
+        if finished && midi.events.availableToRead == 0 { break }
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      midi.wait()
+      source.close()
+      if midi.dropped > 0 { FileHandle.standardError.write(Data("warning: \(midi.dropped) event(s) dropped (the printer fell behind)\n".utf8)) }
+      if midi.error != 0 { throw CommandFailure("\(source.name): read failed: \(String(cString: strerror(midi.error))).") }
+    }
+
+    private func play(_ path: String) async throws {
+      let file: StandardMIDIFile
+      do {
+        file = try StandardMIDIFile(contentsOf: path)
+      } catch {
+        throw CommandFailure(error.description)
+      }
+      let player = SMFPlayer(file: file)
+      player.start()
+      while true {
+        let finished = player.isFinished
+        while let event = player.events.pop() { print(event) }
+        if finished && player.events.availableToRead == 0 { break }
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      player.wait()
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+      let text = String(byte, radix: 16, uppercase: true)
+      return text.count == 1 ? "0" + text : text
+    }
+  }
+}
