@@ -19,6 +19,24 @@ let package = Package(
     ),
   ],
   targets: [
+    // jack_ringbuffer, boost::lockfree::spsc_queue and ALSA's MIDI encoder, for comparison
+    // (apt-get install libjack-jackd2-dev libboost-dev libasound2-dev; `make deps` does).
+    .target(
+      name: "References",
+      path: "References",
+      linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("asound")]
+    ),
+    .executableTarget(
+      name: "AudioBenchmarks",
+      dependencies: [
+        "References",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "PatchbayAudio", package: root),
+        .product(name: "PatchbayMIDI", package: root),
+      ],
+      path: "Benchmarks/AudioBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .executableTarget(
       name: "CoreBenchmarks",
       dependencies: [
@@ -31,5 +49,6 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [.v6],
+  cxxLanguageStandard: .cxx17
 )

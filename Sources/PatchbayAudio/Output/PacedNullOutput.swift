@@ -1,56 +1,66 @@
 import Foundation
 
-/// A device that plays nothing, in real time: each period's write returns at the period's
-/// deadline on CLOCK_MONOTONIC, as a sound card's would. ALSA's own `null` PCM takes periods
-/// as fast as they come, so it cannot stand in for a card; this can (CI, machines without
-/// sound).
+/// A device that plays nothing, in real time: it takes periods as a sound card with a buffer of
+/// `bufferPeriods` periods would, on CLOCK_MONOTONIC. ALSA's own `null` PCM takes periods as
+/// fast as they come, so it cannot stand in for a card; this can (CI, machines without sound).
 ///
 /// ```swift
 /// let output = PacedNullOutput(format: AudioFormat(periodFrames: 128))
 /// // after a run:
-/// output.lateness.percentile(99)   // ns the writes woke after their deadlines
-/// output.underruns                 // periods that arrived a whole period late
+/// output.lateness.percentile(99)   // µs the writes woke after the buffer had room
+/// output.underruns                 // periods that were not there when they were due to play
 /// ```
 ///
-/// Period `n` is due at `start + n × period`. A write that arrives early sleeps until then
-/// (`clock_nanosleep`, absolute); its lateness is how long after the deadline it woke. A write
-/// that arrives more than a period after its deadline is an underrun: a card would have played
-/// silence; the timeline restarts from now, as `snd_pcm_recover` would.
+/// Like ALSA with its default start threshold, playback starts once the buffer is full, and
+/// then period `n` plays from `start + n × period`. A write waits (`clock_nanosleep`,
+/// absolute) until the buffer has room — when period `n − bufferPeriods` has finished — and its
+/// lateness is how long after that it woke. A write that comes after its period was due to
+/// play is an underrun: a card would have played silence; the timeline restarts from now, as
+/// `snd_pcm_recover` would.
 public final class PacedNullOutput: AudioOutput, @unchecked Sendable {
   public let name = "paced null device (CLOCK_MONOTONIC, plays nothing)"
   public let format: AudioFormat
   public let pacesItself = true
+  /// The buffer, in periods (ALSAOutput asks cards for 4).
+  public let bufferPeriods: Int
   /// How late each write woke, in microseconds. Written by the audio thread only.
   public let lateness: LatenessHistogram
-  /// Periods that arrived over a period late. [audio-thread] writes it.
+  /// Periods that were not there when due to play. [audio-thread] writes it.
   public private(set) var underruns = 0
   /// Periods written.
   public private(set) var periods = 0
+  /// When period 0 plays (CLOCK_MONOTONIC ns).
   private var start: UInt64 = 0
 
-  public init(format: AudioFormat) {
+  public init(format: AudioFormat, bufferPeriods: Int = 4) {
+    precondition(bufferPeriods >= 1, "a buffer holds at least one period")
     self.format = format
+    self.bufferPeriods = bufferPeriods
     self.lateness = LatenessHistogram(maximumMicroseconds: 100_000)
   }
 
   public func write(_ samples: UnsafePointer<Float>) -> AudioWriteResult {
     let period = self.format.periodNanoseconds
+    let ahead = UInt64(self.bufferPeriods - 1)
+    let n = UInt64(self.periods)
     var now = monotonicNanoseconds()
-    if self.periods == 0 { self.start = now }
-    var deadline = self.start + UInt64(self.periods) * period
+    // The buffer fills at once; playback starts when it is full.
+    if self.periods == 0 { self.start = now + ahead * period }
     var result = AudioWriteResult.written
-    if now > deadline + period {
+    if now > self.start + n * period {
       self.underruns += 1
-      self.start = now - UInt64(self.periods) * period
-      deadline = now
+      self.start = now + ahead * period - n * period
       result = .recoveredUnderrun
     }
-    if now < deadline {
-      var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-      while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
-      now = monotonicNanoseconds()
+    if n >= ahead {
+      let room = self.start + (n - ahead) * period
+      if now < room {
+        var target = timespec(tv_sec: Int(room / 1_000_000_000), tv_nsec: Int(room % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+        now = monotonicNanoseconds()
+      }
+      self.lateness.record(microseconds: Int((now &- room) / 1_000))
     }
-    self.lateness.record(microseconds: Int((now &- deadline) / 1_000))
     self.periods += 1
     return result
   }

@@ -75,6 +75,7 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
   public var bytes: (UInt64, UInt64) = (0, 0)
 
   /// A message with up to two data bytes.
+  @inlinable
   public init(_ kind: Kind, channel: UInt8 = 0, _ data1: UInt8 = 0, _ data2: UInt8 = 0, count: UInt8? = nil, at timestamp: UInt64 = 0) {
     self.timestamp = timestamp
     self.kind = kind
@@ -96,6 +97,7 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
   }
 
   /// Data byte `index`.
+  @inlinable
   public subscript(data index: Int) -> UInt8 {
     get {
       let word = index < 8 ? self.bytes.0 : self.bytes.1
@@ -155,6 +157,7 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
 
 extension MIDIEvent.Kind {
   /// Data bytes after the status byte (sysex: variable, 0 here).
+  @inlinable
   public var dataCount: UInt8 {
     switch self {
     case .noteOff, .noteOn, .polyPressure, .controlChange, .pitchBend, .songPosition: 2

@@ -36,11 +36,43 @@ public struct MIDIParser: Sendable {
 
   /// Parses `bytes`, read at `timestamp` (CLOCK_MONOTONIC nanoseconds), calling `emit` for
   /// each complete message.
+  ///
+  /// Data bytes — most of any stream — take a fast path: SysEx data goes straight into the
+  /// chunk, channel-message data keeps the parser's state in locals. Everything else goes
+  /// through the byte-at-a-time path.
   @inlinable
   public mutating func parse(
     _ bytes: UnsafeRawBufferPointer, at timestamp: UInt64, emit: (MIDIEvent) -> Void
   ) {
-    for byte in bytes { self.parse(byte, at: timestamp, emit: emit) }
+    var status = self.status
+    var collected = self.collected
+    var first = self.first
+    var needed = self.needed
+    for byte in bytes {
+      if byte < 0x80 && self.inSysEx && Int(self.sysEx.count) < MIDIEvent.sysExChunkSize {
+        // SysEx data: into the chunk's two words.
+        let index = Int(self.sysEx.count)
+        let shift = UInt64((index & 7) * 8)
+        if index < 8 { self.sysEx.bytes.0 |= UInt64(byte) << shift } else { self.sysEx.bytes.1 |= UInt64(byte) << shift }
+        self.sysEx.count += 1
+        continue
+      }
+      if byte < 0x80 && status & 0xF0 != 0xF0 && status != 0 && !self.inSysEx {
+        if needed == 2 && collected == 0 {
+          first = byte
+          collected = 1
+          continue
+        }
+        collected = 0
+        let (data1, data2) = needed == 2 ? (first, byte) : (byte, UInt8(0))
+        emit(MIDIEvent(Self.kind(status, data2), channel: status & 0x0F, data1, data2, count: needed, at: timestamp))
+        continue
+      }
+      (self.status, self.collected, self.first, self.needed) = (status, collected, first, needed)
+      self.parse(byte, at: timestamp, emit: emit)
+      (status, collected, first, needed) = (self.status, self.collected, self.first, self.needed)
+    }
+    (self.status, self.collected, self.first, self.needed) = (status, collected, first, needed)
   }
 
   /// Parses `bytes` (an array, for tests and tools).
@@ -101,6 +133,7 @@ public struct MIDIParser: Sendable {
       self.inSysEx = true
       self.sysExStarted = false
       self.sysEx.count = 0
+      self.sysEx.bytes = (0, 0)
     case 0xF1, 0xF3:
       (self.status, self.needed) = (byte, 1)
     case 0xF2:
@@ -128,18 +161,23 @@ public struct MIDIParser: Sendable {
     case 0xF1: kind = .timeCodeQuarterFrame
     case 0xF2: kind = .songPosition
     case 0xF3: kind = .songSelect
-    default:
-      switch status >> 4 {
-      case 0x8: kind = .noteOff
-      case 0x9: kind = data2 == 0 ? .noteOff : .noteOn
-      case 0xA: kind = .polyPressure
-      case 0xB: kind = .controlChange
-      case 0xC: kind = .programChange
-      case 0xD: kind = .channelPressure
-      default: kind = .pitchBend
-      }
+    default: kind = Self.kind(status, data2)
     }
     emit(MIDIEvent(kind, channel: status < 0xF0 ? status & 0x0F : 0, data1, data2, at: timestamp))
+  }
+
+  /// The kind of a channel message (status 0x80–0xEF); a note-on with velocity 0 is a note-off.
+  @inlinable @inline(__always)
+  static func kind(_ status: UInt8, _ data2: UInt8) -> MIDIEvent.Kind {
+    switch status >> 4 {
+    case 0x8: .noteOff
+    case 0x9: data2 == 0 ? .noteOff : .noteOn
+    case 0xA: .polyPressure
+    case 0xB: .controlChange
+    case 0xC: .programChange
+    case 0xD: .channelPressure
+    default: .pitchBend
+    }
   }
 
   @inlinable

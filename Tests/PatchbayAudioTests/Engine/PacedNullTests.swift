@@ -3,8 +3,8 @@ import PatchbayAudio
 import Testing
 
 @Suite struct PacedNullTests {
-  /// 600 periods of 128 frames at 48 kHz (1.6 s) on the audio thread: the periods wake on
-  /// time — p99 lateness under one period (2,666 µs) — and at most 1 % arrive a period late.
+  /// 600 periods of 128 frames at 48 kHz (1.6 s) on the audio thread: the writes wake on
+  /// time — p99 lateness under one period (2,666 µs), at most 1 % over — and none underruns.
   @Test func periodsWakeOnTime() {
     let format = AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
     let output = PacedNullOutput(format: format)
@@ -17,17 +17,20 @@ import Testing
     engine.wait()
     let elapsed = monotonicNanoseconds() - start
     #expect(output.periods == 600)
-    #expect(output.lateness.samples == 600)
+    #expect(output.lateness.samples == 600 - 3)  // the first three fill the 4-period buffer
+    #expect(output.underruns == 0)
     let period = Int(format.periodNanoseconds / 1_000)
     #expect(output.lateness.percentile(99) < period, "p99 \(output.lateness.percentile(99)) µs")
     #expect(output.lateness.count(over: period) <= 6)
-    // Paced: 600 periods take at least 599 periods' time (the first is due at once).
-    #expect(elapsed >= 599 * format.periodNanoseconds)
+    // Paced: the 600th write waits until period 596 has played.
+    #expect(elapsed >= 596 * format.periodNanoseconds)
   }
 
-  @Test func aWriteAPeriodLateIsAnUnderrunAndTheTimelineRestarts() {
+  /// With a two-period buffer of 1 ms periods: periods 0 and 1 fill it; stalling 5 ms means
+  /// period 2 was due before it came.
+  @Test func aWriteAfterItsPeriodWasDueIsAnUnderrunAndTheTimelineRestarts() {
     let format = AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 48)  // 1 ms
-    let output = PacedNullOutput(format: format)
+    let output = PacedNullOutput(format: format, bufferPeriods: 2)
     let silence = [Float](repeating: 0, count: 48)
     #expect(output.write(silence) == .written)
     #expect(output.write(silence) == .written)
@@ -35,6 +38,7 @@ import Testing
     #expect(output.write(silence) == .recoveredUnderrun)
     #expect(output.write(silence) == .written)
     #expect(output.underruns == 1)
+    #expect(output.periods == 4)
   }
 
   @Test func aSourceThatRunsDryPlaysSilenceAndIsCounted() {

@@ -1,0 +1,35 @@
+/* The reference implementations the audio and MIDI benchmarks compare against, measured the
+ * same way as Patchbay's: jack_ringbuffer and boost::lockfree::spsc_queue moving floats in
+ * blocks between two threads, boost moving single 8-byte events, and ALSA's MIDI byte
+ * encoder. Each returns elapsed nanoseconds (or a count), so Swift reports them side by side. */
+#ifndef PATCHBAY_REFERENCES_H
+#define PATCHBAY_REFERENCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Moves `total` floats through a ring of `capacity` floats in blocks of `block`, producer on a
+ * new thread, consumer on this one. Returns nanoseconds. */
+uint64_t reference_jack_blocks(size_t total, size_t block, size_t capacity);
+uint64_t reference_boost_blocks(size_t total, size_t block, size_t capacity);
+
+/* Moves `count` 8-byte events one at a time through a queue of `capacity`. Returns ns. */
+uint64_t reference_boost_events(size_t count, size_t capacity);
+
+/* Pins the calling thread to CPU `cpu` (or, with -1, lets it run anywhere again). The ring
+ * benchmarks pin producer and consumer to different cores, for Patchbay and the references
+ * alike, so a run does not depend on where the scheduler happened to put them. */
+void reference_pin_current_thread(int cpu);
+
+/* Feeds `length` bytes to snd_midi_event_encode_byte; returns how many events it completed. */
+size_t reference_alsa_encode(const uint8_t *bytes, size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
