@@ -39,7 +39,10 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     while capacity < minimumCapacity { capacity <<= 1 }
     self.capacity = capacity
     self.mask = capacity - 1
-    self.storage = .allocate(capacity: capacity)
+    // Cache-line aligned, so blocks of a multiple of 64 bytes never share a line.
+    self.storage = UnsafeMutableRawPointer.allocate(
+      byteCount: capacity * MemoryLayout<Element>.stride, alignment: max(Self.lineSize, MemoryLayout<Element>.alignment)
+    ).bindMemory(to: Element.self, capacity: capacity)
     self.control = .allocate(byteCount: 4 * Self.lineSize, alignment: Self.lineSize)
     self.control.initializeMemory(as: UInt8.self, repeating: 0, count: 4 * Self.lineSize)
     (self.control).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
