@@ -59,7 +59,7 @@ import Testing
 
   @Test func delayedEffectRunsInsideThePlugin() async throws {
     let counter = try FeatureHandle(feature: self.counter)
-    try counter.send(text: "incrementLater(ms: 10)")
+    try counter.send(text: "incrementLater(ms: 500)")  // long enough to look before it lands
     #expect(try counter.stateValue()[field: "pending"] == 1)
     #expect(await eventually { (try? counter.stateValue()[field: "count"]) == 1 })
     #expect(try counter.stateValue()[field: "pending"] == 0)
@@ -67,9 +67,10 @@ import Testing
 
   @Test func cancellingEffectsDropsTheirActions() async throws {
     let counter = try FeatureHandle(feature: self.counter)
-    try counter.send(text: "incrementLater(ms: 50)")
+    try counter.send(text: "incrementLater(ms: 600000)")
+    #expect(counter.isQuiet == false)
     counter.cancelEffects()
-    try await Task.sleep(for: .milliseconds(150))
+    #expect(await eventually { counter.isQuiet })  // the effect ended, without sending
     #expect(try counter.stateValue()[field: "count"] == 0)
   }
 }

@@ -105,14 +105,16 @@ import Testing
   func refusal(_ swap: (AppRuntime) throws -> Void) async throws -> String {
     let app = try makeDemoApp()
     try app.send("counter", "setStep(by: 4)")
-    try app.send("counter", "incrementLater(ms: 20)")
+    try app.send("counter", "incrementLater(ms: 600000)")  // still running when we look
     let before = try app.stateValue()
     let message = errorMessage { try swap(app) }
     #expect(try app.stateValue() == before)
-    #expect(try app.instance("counter").feature.schemaVersion == 1)
-    // The old effect still runs: its delayed increment arrives.
-    #expect(await app.settle(timeout: .seconds(30)))
+    let counter = try app.instance("counter")
+    #expect(counter.feature.schemaVersion == 1)
+    #expect(counter.isQuiet == false)  // the old effect was not cancelled
+    try app.send("counter", "increment")  // and the old code still reduces
     #expect(try app.state("counter")[field: "count"] == 4)
+    counter.cancelEffects()
     return message
   }
 
