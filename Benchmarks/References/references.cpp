@@ -17,6 +17,17 @@ static uint64_t now() {
       .count();
 }
 
+/* A block of floats on its own cache lines (the Swift side allocates its blocks the same way). */
+struct AlignedBlock {
+  float *pointer;
+  explicit AlignedBlock(size_t count) {
+    pointer = static_cast<float *>(aligned_alloc(64, (count * sizeof(float) + 63) / 64 * 64));
+    for (size_t i = 0; i < count; i++) pointer[i] = 1.0f;
+  }
+  ~AlignedBlock() { free(pointer); }
+  float *data() { return pointer; }
+};
+
 void reference_pin_current_thread(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -31,7 +42,7 @@ void reference_pin_current_thread(int cpu) {
 
 uint64_t reference_jack_blocks(size_t total, size_t block, size_t capacity) {
   jack_ringbuffer_t *ring = jack_ringbuffer_create(capacity * sizeof(float));
-  std::vector<float> in(block, 1.0f), out(block);
+  AlignedBlock in(block), out(block);
   const size_t bytes = block * sizeof(float);
   reference_pin_current_thread(0);
   uint64_t start = now();
@@ -55,7 +66,7 @@ uint64_t reference_jack_blocks(size_t total, size_t block, size_t capacity) {
 
 uint64_t reference_boost_blocks(size_t total, size_t block, size_t capacity) {
   boost::lockfree::spsc_queue<float> queue(capacity);
-  std::vector<float> in(block, 1.0f), out(block);
+  AlignedBlock in(block), out(block);
   reference_pin_current_thread(0);
   uint64_t start = now();
   std::thread producer([&] {

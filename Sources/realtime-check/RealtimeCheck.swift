@@ -86,6 +86,7 @@ final class WatchedSource: MIDIByteSource, @unchecked Sendable {
   var reads = 0
   init(_ inner: FileByteSource) { self.inner = inner }
   var name: String { self.inner.name }
+  var isLive: Bool { self.inner.isLive }
   func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
     self.reads += 1
     if self.reads == 2 { AllocationCounter.watch(currentThread: true) }

@@ -59,10 +59,16 @@ public final class AudioEngine: @unchecked Sendable {
     self.sourceList = .allocate(capacity: max(1, sources.count))
     self.sourceList.initialize(from: sources, count: sources.count)
     let samples = output.format.periodSamples
-    self.mix = .allocate(capacity: samples)
-    self.mix.initialize(repeating: 0, count: samples)
-    self.scratch = .allocate(capacity: samples)
-    self.scratch.initialize(repeating: 0, count: samples)
+    // Cache-line aligned like the rings' storage: copies between aligned buffers take the
+    // CPU's fast string path; a misaligned destination can be several times slower.
+    func aligned() -> UnsafeMutablePointer<Float> {
+      let pointer = UnsafeMutableRawPointer.allocate(byteCount: samples * 4, alignment: 64)
+        .bindMemory(to: Float.self, capacity: samples)
+      pointer.initialize(repeating: 0, count: samples)
+      return pointer
+    }
+    self.mix = aligned()
+    self.scratch = aligned()
   }
 
   deinit {
@@ -89,7 +95,10 @@ public final class AudioEngine: @unchecked Sendable {
   public func start(periods: Int? = nil, onPeriod: (@Sendable (Int) -> Void)? = nil) {
     precondition(self.thread == nil, "the engine is already running")
     self.running.store(true, ordering: .relaxed)
-    let thread = RealtimeThread(name: "patchbay-audio") { [self] in
+    // A device that paces itself needs its periods on time; a file does not, and a realtime
+    // thread waiting on its sources would only take the CPU from those that do.
+    let reason = self.output.pacesItself ? nil : "\(self.output.name) does not play in real time"
+    let thread = RealtimeThread(name: "patchbay-audio", realtimeNotNeeded: reason) { [self] in
       self.run(periods: periods ?? Int.max, onPeriod: onPeriod)
     }
     self.schedulingNote = thread.schedulingNote

@@ -22,13 +22,24 @@ public final class RealtimeThread: @unchecked Sendable {
     init(_ name: String, _ run: @escaping @Sendable () -> Void) { (self.name, self.run) = (name, run) }
   }
 
-  public init(name: String, priority: Int32 = 70, _ body: @escaping @Sendable () -> Void) {
+  /// `realtimeReason`, when not nil, says why this work needs no realtime priority (a file,
+  /// not a device): the thread then runs at normal priority and the note says so.
+  public init(
+    name: String, priority: Int32 = 70, realtimeNotNeeded realtimeReason: String? = nil,
+    _ body: @escaping @Sendable () -> Void
+  ) {
     let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
     let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
       let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
       setThreadName(String(body.name.prefix(15)))
       body.run()
       return nil
+    }
+    if let realtimeReason {
+      self.schedulingNote = "normal priority (\(realtimeReason))"
+      let normal = pthread_create(&self.thread, nil, start, context)
+      precondition(normal == 0, "cannot create a thread: \(String(cString: strerror(normal)))")
+      return
     }
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)

@@ -7,6 +7,9 @@ import Foundation
 public protocol MIDIByteSource: AnyObject, Sendable {
   /// For people: `file tune.mid.raw`, `ALSA rawmidi hw:1,0,0`.
   var name: String { get }
+  /// Whether bytes arrive as they are played (a port, a FIFO, stdin), so their reader needs
+  /// realtime priority; a regular file is read as fast as it goes.
+  var isLive: Bool { get }
   /// Reads up to `buffer.count` bytes. [MIDI reader thread] Returns the count, 0 at the end,
   /// or a negative errno.
   func read(into buffer: UnsafeMutableRawBufferPointer) -> Int
@@ -20,6 +23,7 @@ public protocol MIDIByteSource: AnyObject, Sendable {
 /// ```
 public final class FileByteSource: MIDIByteSource, @unchecked Sendable {
   public let name: String
+  public let isLive: Bool
   private let fd: Int32
   private let owned: Bool
 
@@ -33,6 +37,7 @@ public final class FileByteSource: MIDIByteSource, @unchecked Sendable {
     self.owned = true
     var info = stat()
     fstat(fd, &info)
+    self.isLive = (info.st_mode & S_IFMT) != S_IFREG
     self.name = (info.st_mode & S_IFMT) == S_IFIFO ? "FIFO \(path)" : "file \(path)"
   }
 
@@ -41,6 +46,9 @@ public final class FileByteSource: MIDIByteSource, @unchecked Sendable {
     self.fd = STDIN_FILENO
     self.owned = false
     self.name = "standard input"
+    var info = stat()
+    fstat(STDIN_FILENO, &info)
+    self.isLive = (info.st_mode & S_IFMT) != S_IFREG
   }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -59,6 +67,7 @@ public final class FileByteSource: MIDIByteSource, @unchecked Sendable {
 /// An ALSA rawmidi input port (`hw:1,0,0`): a MIDI interface's bytes, as they arrive.
 public final class RawMIDISource: MIDIByteSource, @unchecked Sendable {
   public let name: String
+  public let isLive = true
   private let handle: OpaquePointer
 
   /// Opens the rawmidi port `device` for input.

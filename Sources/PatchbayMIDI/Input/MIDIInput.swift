@@ -36,7 +36,10 @@ public final class MIDIInput: @unchecked Sendable {
 
   /// Starts the reader thread.
   public func start() {
-    self.thread = RealtimeThread(name: "patchbay-midi", priority: 60) { [self] in self.run() }
+    let reason = self.source.isLive ? nil : "\(self.source.name) is not live"
+    self.thread = RealtimeThread(name: "patchbay-midi", priority: 60, realtimeNotNeeded: reason) { [self] in
+      self.run()
+    }
   }
 
   /// Waits until the source ends.

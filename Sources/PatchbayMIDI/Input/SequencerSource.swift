@@ -10,6 +10,7 @@ import Foundation
 /// the other sources still work.
 public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
   public let name: String
+  public let isLive = true
   private let sequencer: OpaquePointer
   private let decoder: OpaquePointer
 
