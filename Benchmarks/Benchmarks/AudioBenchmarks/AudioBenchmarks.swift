@@ -27,62 +27,69 @@ func alignedBlock(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
   return buffer
 }
 
-/// Moves `total` floats through an SPSCRing in blocks, producer on a new thread; returns ns.
-/// Like the references, each side waits until a whole block fits (or is there), then copies it.
-func patchbayBlocks(total: Int, block: Int, capacity: Int) -> UInt64 {
-  let ring = SPSCRing<Float>(minimumCapacity: capacity)
+/// Runs `producer` on a new thread pinned to core 1 and `consumer` on this one pinned to core 0,
+/// as the references do; returns ns from the start until both finished.
+func pinnedPair(producer: @escaping @Sendable () -> Void, consumer: () -> Void) -> UInt64 {
   let done = Atomic<Bool>(false)
   reference_pin_current_thread(0)
   defer { reference_pin_current_thread(-1) }
   let start = monotonicNanoseconds()
   Thread.detachNewThread {
     reference_pin_current_thread(1)
-    let input = alignedBlock(block)
-    defer { input.deallocate() }
-    let buffer = UnsafeBufferPointer(input)
-    var sent = 0
-    while sent < total {
-      while ring.availableToWrite < block {}
-      ring.write(buffer)
-      sent += block
-    }
+    producer()
     done.store(true, ordering: .releasing)
   }
-  let output = alignedBlock(block)
-  defer { output.deallocate() }
-  var received = 0
-  while received < total {
-    while ring.availableToRead < block {}
-    received += ring.read(into: output)
-  }
+  consumer()
   while !done.load(ordering: .acquiring) {}
   return monotonicNanoseconds() - start
+}
+
+/// Moves `total` floats through an SPSCRing in blocks; returns ns. Like the references, each
+/// side waits until a whole block fits (or is there), then copies it.
+func patchbayBlocks(total: Int, block: Int, capacity: Int) -> UInt64 {
+  let ring = SPSCRing<Float>(minimumCapacity: capacity)
+  let output = alignedBlock(block)
+  defer { output.deallocate() }
+  return pinnedPair(
+    producer: {
+      let input = alignedBlock(block)
+      defer { input.deallocate() }
+      var sent = 0
+      while sent < total {
+        while ring.availableToWrite < block {}
+        ring.write(UnsafeBufferPointer(input))
+        sent += block
+      }
+    },
+    consumer: {
+      var received = 0
+      while received < total {
+        while ring.availableToRead < block {}
+        received += ring.read(into: output)
+      }
+    })
 }
 
 /// Moves `count` 8-byte events one at a time; returns ns.
 func patchbayEvents(count: Int, capacity: Int) -> UInt64 {
   let ring = SPSCRing<UInt64>(minimumCapacity: capacity)
-  let done = Atomic<Bool>(false)
-  reference_pin_current_thread(0)
-  defer { reference_pin_current_thread(-1) }
-  let start = monotonicNanoseconds()
-  Thread.detachNewThread {
-    reference_pin_current_thread(1)
-    var sent: UInt64 = 0
-    while sent < UInt64(count) { if ring.push(sent) { sent += 1 } }
-    done.store(true, ordering: .releasing)
-  }
-  var received = 0
   var sum: UInt64 = 0
-  while received < count {
-    if let value = ring.pop() {
-      sum &+= value
-      received += 1
-    }
-  }
-  while !done.load(ordering: .acquiring) {}
+  let nanoseconds = pinnedPair(
+    producer: {
+      var sent: UInt64 = 0
+      while sent < UInt64(count) { if ring.push(sent) { sent += 1 } }
+    },
+    consumer: {
+      var received = 0
+      while received < count {
+        if let value = ring.pop() {
+          sum &+= value
+          received += 1
+        }
+      }
+    })
   blackHole(sum)
-  return monotonicNanoseconds() - start
+  return nanoseconds
 }
 
 /// A MIDI stream like a busy keyboard: notes with running status, controllers, pitch bend,

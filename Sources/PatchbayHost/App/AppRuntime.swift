@@ -144,14 +144,10 @@ public final class AppRuntime: @unchecked Sendable {
     _ = self.router.reduce(into: &next, action: action)
     let before = self.navigationState.routes
     let after = next.routes
-    let count = self.instances.count
-    do {
+    try self.allOrNothing { () throws(AppError) in
       for route in after where !before.contains(route) {
         try self.create(node: route.node, at: route.description, state: state)
       }
-    } catch {
-      self.instances.removeSubrange(count...)
-      throw error
     }
     self.navigationState = next
     var removed: [FeatureHandle] = []
@@ -176,13 +172,7 @@ public final class AppRuntime: @unchecked Sendable {
       if self.instances.contains(where: { $0.path == instancePath }) {
         throw AppError("'\(collection)' already has '\(id)'; remove it first, or pick another id.")
       }
-      let count = self.instances.count
-      do throws(AppError) {
-        try self.create(node: node.key, at: instancePath, state: state)
-      } catch {
-        self.instances.removeSubrange(count...)
-        throw error
-      }
+      try self.allOrNothing { () throws(AppError) in try self.create(node: node.key, at: instancePath, state: state) }
       return collection
     }
     self.changeHandler.value?(.collection(path: collection, id: id, added: true, state: state))
@@ -213,6 +203,18 @@ public final class AppRuntime: @unchecked Sendable {
         else { return nil }
         return String(instance.path.dropFirst(path.count + 1))
       }
+    }
+  }
+
+  /// Runs `body`, which creates instances; if it throws, the instances it created are taken
+  /// out again, so a failed request changes nothing. Holds the lock.
+  private func allOrNothing(_ body: () throws(AppError) -> Void) throws(AppError) {
+    let count = self.instances.count
+    do {
+      try body()
+    } catch {
+      self.instances.removeSubrange(count...)
+      throw error
     }
   }
 

@@ -1,35 +1,75 @@
 import Foundation
 
-/// Just enough ELF to know how much of a shared object `dlopen` reads.
+/// Just enough ELF to know how much of a shared object `dlopen` reads, and whether a file is
+/// whole.
 public enum ELFImage {
+  /// The ELF64 header's fields this type reads: offset and size in the header.
+  private enum Field {
+    static let programHeaders = (0x20, 8)  // e_phoff
+    static let sectionHeaders = (0x28, 8)  // e_shoff
+    static let programHeaderSize = (0x36, 2)  // e_phentsize
+    static let programHeaderCount = (0x38, 2)  // e_phnum
+    static let sectionHeaderSize = (0x3A, 2)  // e_shentsize
+    static let sectionHeaderCount = (0x3C, 2)  // e_shnum, followed by e_shstrndx
+  }
+
+  /// The little-endian integer in `bytes`.
+  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int {
+    bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+  }
+
+  private static func integer(_ header: [UInt8], _ field: (Int, Int)) -> Int {
+    Self.integer(header[field.0..<field.0 + field.1])
+  }
+
+  /// The first 64 bytes of the file, and how many of them there were.
+  private static func header(of fd: Int32) -> ([UInt8], Int) {
+    var header = [UInt8](repeating: 0, count: 64)
+    let count = pread(fd, &header, 64, 0)
+    return (header, count)
+  }
+
+  private static func isELF(_ header: [UInt8], count: Int) -> Bool {
+    count >= 4 && header[0...3] == [0x7F, 0x45, 0x4C, 0x46]
+  }
+
   /// The end of the last `PT_LOAD` segment of a little-endian ELF64 file, or nil for any other
   /// file (which is then copied whole; `dlopen` judges it).
   static func loadableSize(of fd: Int32, fileSize: Int) -> Int? {
-    var header = [UInt8](repeating: 0, count: 64)
-    guard pread(fd, &header, 64, 0) == 64, header[0...3] == [0x7F, 0x45, 0x4C, 0x46],
+    let (header, count) = Self.header(of: fd)
+    return Self.loadableSize(of: fd, header: header, count: count, fileSize: fileSize)
+  }
+
+  private static func loadableSize(of fd: Int32, header: [UInt8], count: Int, fileSize: Int) -> Int? {
+    guard count == 64, Self.isELF(header, count: count),
       header[4] == 2, header[5] == 1  // ELFCLASS64, ELFDATA2LSB
     else { return nil }
-    func integer(_ bytes: ArraySlice<UInt8>) -> Int {
-      bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
-    }
-    let programHeaders = integer(header[0x20..<0x28])
-    let entrySize = integer(header[0x36..<0x38])
-    let count = integer(header[0x38..<0x3A])
-    guard entrySize >= 56, count > 0, count < 256, programHeaders + entrySize * count <= fileSize else {
+    let programHeaders = Self.integer(header, Field.programHeaders)
+    let entrySize = Self.integer(header, Field.programHeaderSize)
+    let entries = Self.integer(header, Field.programHeaderCount)
+    guard entrySize >= 56, entries > 0, entries < 256, programHeaders + entrySize * entries <= fileSize else {
       return nil
     }
-    var table = [UInt8](repeating: 0, count: entrySize * count)
+    var table = [UInt8](repeating: 0, count: entrySize * entries)
     guard pread(fd, &table, table.count, off_t(programHeaders)) == table.count else { return nil }
     var end = programHeaders + table.count
-    for index in 0..<count {
-      let entry = table[(index * entrySize)...]
-      let base = entry.startIndex
-      guard integer(entry[base..<base + 4]) == 1 else { continue }  // PT_LOAD
-      let offset = integer(entry[base + 8..<base + 16])
-      let size = integer(entry[base + 32..<base + 40])
+    for index in 0..<entries {
+      let base = index * entrySize
+      guard Self.integer(table[base..<base + 4]) == 1 else { continue }  // PT_LOAD
+      let offset = Self.integer(table[base + 8..<base + 16])  // p_offset
+      let size = Self.integer(table[base + 32..<base + 40])  // p_filesz
       end = max(end, offset + size)
     }
     return end <= fileSize ? end : nil
+  }
+
+  /// Makes a (cut) copy's header say it has no section headers: e_shoff, e_shnum and
+  /// e_shstrndx zero.
+  static func dropSectionHeaders(_ fd: Int32) {
+    var zeroOffset: UInt64 = 0
+    var zeroCounts: UInt32 = 0
+    _ = pwrite(fd, &zeroOffset, Field.sectionHeaders.1, off_t(Field.sectionHeaders.0))
+    _ = pwrite(fd, &zeroCounts, 4, off_t(Field.sectionHeaderCount.0))
   }
 
   /// Why the file at `path` is not (yet) a whole ELF shared object, or nil when it is: its
@@ -42,18 +82,16 @@ public enum ELFImage {
     var info = stat()
     guard fstat(fd, &info) == 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
     let size = Int(info.st_size)
-    var header = [UInt8](repeating: 0, count: 64)
-    let count = pread(fd, &header, 64, 0)
-    guard count >= 4, header[0...3] == [0x7F, 0x45, 0x4C, 0x46] else {
+    let (header, count) = Self.header(of: fd)
+    guard Self.isELF(header, count: count) else {
       return count <= 0 ? "is empty" : "is not an ELF file"
     }
-    guard count == 64, let loadable = Self.loadableSize(of: fd, fileSize: size) else {
+    guard let loadable = Self.loadableSize(of: fd, header: header, count: count, fileSize: size) else {
       return "is cut short: its ELF header or segments end past its \(size) bytes"
     }
-    func integer(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reversed().reduce(0) { $0 << 8 | Int($1) } }
-    let sectionHeadersEnd = integer(header[0x28..<0x30]) + integer(header[0x3A..<0x3C]) * integer(header[0x3C..<0x3E])
+    let sectionHeadersEnd = Self.integer(header, Field.sectionHeaders)
+      + Self.integer(header, Field.sectionHeaderSize) * Self.integer(header, Field.sectionHeaderCount)
     let end = max(loadable, sectionHeadersEnd)
     return end <= size ? nil : "is cut short: \(size) of at least \(end) bytes"
   }
 }
-

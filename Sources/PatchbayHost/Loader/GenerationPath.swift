@@ -76,16 +76,7 @@ public struct GenerationPath: Sendable {
     var remaining = Int(info.st_size)
     let loadable = loadableOnly ? ELFImage.loadableSize(of: input, fileSize: remaining) : nil
     if let loadable { remaining = loadable }
-    defer {
-      if loadable != nil {
-        // e_shoff, then (after e_flags, e_ehsize, e_phentsize, e_phnum, e_shentsize) e_shnum
-        // and e_shstrndx: zero means "no section headers".
-        var zero64: UInt64 = 0
-        var zeroCounts: UInt32 = 0
-        _ = pwrite(output, &zero64, 8, 0x28)
-        _ = pwrite(output, &zeroCounts, 4, 0x3C)
-      }
-    }
+    defer { if loadable != nil { ELFImage.dropSectionHeaders(output) } }
     while remaining > 0 {
       let copied = Self.copyFileRange.map { $0(input, nil, output, nil, remaining, 0) } ?? { errno = ENOSYS; return -1 }()
       if copied > 0 {

@@ -126,6 +126,12 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
   /// Song position in MIDI beats (sixteenths), 0…16383.
   public var songPosition: Int { Int(self[data: 0]) | Int(self[data: 1]) << 7 }
 
+  /// A byte as two uppercase hex digits: `0A`, `F7` (SysEx data, `--raw` output).
+  public static func hex(_ byte: UInt8) -> String {
+    let text = String(byte, radix: 16, uppercase: true)
+    return text.count == 1 ? "0" + text : text
+  }
+
   public static func == (a: MIDIEvent, b: MIDIEvent) -> Bool {
     a.timestamp == b.timestamp && a.kind == b.kind && a.channel == b.channel && a.count == b.count
       && a.sysExFlags == b.sysExFlags && a.bytes == b.bytes
@@ -145,7 +151,7 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
     case .pitchBend: data = " \(self.pitchBend)"
     case .songPosition: data = " \(self.songPosition)"
     case .sysEx:
-      let hex = self.data.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
+      let hex = self.data.map(Self.hex)
       let marks = (self.sysExFlags.contains(.start) ? " [start]" : "") + (self.sysExFlags.contains(.end) ? " [end]" : "")
         + (self.sysExFlags.contains(.cutOff) ? " [cut off]" : "")
       data = (hex.isEmpty ? "" : " " + hex.joined(separator: " ")) + marks

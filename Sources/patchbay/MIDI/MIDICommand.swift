@@ -84,7 +84,7 @@ struct MIDICommand: AsyncParsableCommand {
         let finished = midi.isFinished
         if let raw = midi.rawBytes, raw.availableToRead > 0 {
           let (first, second) = raw.readableRegions()
-          output += "raw: " + (Array(first) + Array(second)).map(Self.hex).joined(separator: " ") + "\n"
+          output += "raw: " + (Array(first) + Array(second)).map(MIDIEvent.hex).joined(separator: " ") + "\n"
           raw.commitRead(first.count + second.count)
         }
         while let event = midi.events.pop() { output += event.description + "\n" }
@@ -117,11 +117,6 @@ struct MIDICommand: AsyncParsableCommand {
         try await Task.sleep(for: .milliseconds(1))
       }
       player.wait()
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-      let text = String(byte, radix: 16, uppercase: true)
-      return text.count == 1 ? "0" + text : text
     }
   }
 }
