@@ -7,7 +7,11 @@
 #include <jack/ringbuffer.h>
 
 #include <boost/lockfree/spsc_queue.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -40,26 +44,47 @@ void reference_pin_current_thread(int cpu) {
   pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
+/* Runs `producer` on a new thread pinned to core 1 and `consumer` on this one pinned to core 0;
+ * returns ns from when both were running until both finished. The clock starts only when the
+ * producer thread is up: starting a thread on an idle vCPU costs milliseconds here (the
+ * hypervisor has to wake it), which would otherwise be timed as ring throughput. */
+template <class Producer, class Consumer>
+static uint64_t timed_pair(Producer producer, Consumer consumer) {
+  std::atomic<int> stage{0};
+  reference_pin_current_thread(0);
+  std::thread thread([&] {
+    reference_pin_current_thread(1);
+    stage.store(1, std::memory_order_release);
+    while (stage.load(std::memory_order_acquire) != 2) {}
+    producer();
+  });
+  while (stage.load(std::memory_order_acquire) != 1) {}
+  uint64_t start = now();
+  stage.store(2, std::memory_order_release);
+  consumer();
+  thread.join();
+  uint64_t elapsed = now() - start;
+  reference_pin_current_thread(-1);
+  return elapsed;
+}
+
 uint64_t reference_jack_blocks(size_t total, size_t block, size_t capacity) {
   jack_ringbuffer_t *ring = jack_ringbuffer_create(capacity * sizeof(float));
   AlignedBlock in(block), out(block);
   const size_t bytes = block * sizeof(float);
-  reference_pin_current_thread(0);
-  uint64_t start = now();
-  std::thread producer([&] {
-    reference_pin_current_thread(1);
-    for (size_t sent = 0; sent < total; sent += block) {
-      while (jack_ringbuffer_write_space(ring) < bytes) {}
-      jack_ringbuffer_write(ring, reinterpret_cast<const char *>(in.data()), bytes);
-    }
-  });
-  for (size_t received = 0; received < total; received += block) {
-    while (jack_ringbuffer_read_space(ring) < bytes) {}
-    jack_ringbuffer_read(ring, reinterpret_cast<char *>(out.data()), bytes);
-  }
-  producer.join();
-  uint64_t elapsed = now() - start;
-  reference_pin_current_thread(-1);
+  uint64_t elapsed = timed_pair(
+      [&] {
+        for (size_t sent = 0; sent < total; sent += block) {
+          while (jack_ringbuffer_write_space(ring) < bytes) {}
+          jack_ringbuffer_write(ring, reinterpret_cast<const char *>(in.data()), bytes);
+        }
+      },
+      [&] {
+        for (size_t received = 0; received < total; received += block) {
+          while (jack_ringbuffer_read_space(ring) < bytes) {}
+          jack_ringbuffer_read(ring, reinterpret_cast<char *>(out.data()), bytes);
+        }
+      });
   jack_ringbuffer_free(ring);
   return elapsed;
 }
@@ -67,48 +92,106 @@ uint64_t reference_jack_blocks(size_t total, size_t block, size_t capacity) {
 uint64_t reference_boost_blocks(size_t total, size_t block, size_t capacity) {
   boost::lockfree::spsc_queue<float> queue(capacity);
   AlignedBlock in(block), out(block);
-  reference_pin_current_thread(0);
-  uint64_t start = now();
-  std::thread producer([&] {
-    reference_pin_current_thread(1);
-    for (size_t sent = 0; sent < total; sent += block) {
-      while (queue.write_available() < block) {}
-      queue.push(in.data(), block);
-    }
-  });
-  for (size_t received = 0; received < total; received += block) {
-    while (queue.read_available() < block) {}
-    queue.pop(out.data(), block);
-  }
-  producer.join();
-  uint64_t elapsed = now() - start;
-  reference_pin_current_thread(-1);
-  return elapsed;
+  return timed_pair(
+      [&] {
+        for (size_t sent = 0; sent < total; sent += block) {
+          while (queue.write_available() < block) {}
+          queue.push(in.data(), block);
+        }
+      },
+      [&] {
+        for (size_t received = 0; received < total; received += block) {
+          while (queue.read_available() < block) {}
+          queue.pop(out.data(), block);
+        }
+      });
 }
 
 uint64_t reference_boost_events(size_t count, size_t capacity) {
   boost::lockfree::spsc_queue<uint64_t> queue(capacity);
-  reference_pin_current_thread(0);
-  uint64_t start = now();
-  std::thread producer([&] {
-    reference_pin_current_thread(1);
-    for (uint64_t sent = 0; sent < count;) {
-      if (queue.push(sent)) sent++;
-    }
-  });
   uint64_t value = 0, sum = 0;
-  for (size_t received = 0; received < count;) {
-    if (queue.pop(value)) {
-      sum += value;
-      received++;
-    }
-  }
-  producer.join();
-  uint64_t elapsed = now() - start;
-  reference_pin_current_thread(-1);
+  uint64_t elapsed = timed_pair(
+      [&] {
+        for (uint64_t sent = 0; sent < count;) {
+          if (queue.push(sent)) sent++;
+        }
+      },
+      [&] {
+        for (size_t received = 0; received < count;) {
+          if (queue.pop(value)) {
+            sum += value;
+            received++;
+          }
+        }
+      });
   volatile uint64_t sink = sum;
   (void)sink;
   return elapsed;
+}
+
+namespace {
+struct StallWatch {
+  uint64_t period;
+  std::atomic<bool> running{true};
+  std::vector<uint64_t> buckets = std::vector<uint64_t>(100001);  // 1 µs each, last = beyond
+  uint64_t wakes = 0, worst = 0;
+  int realtime = 1;
+  pthread_t thread{};
+};
+
+void *stall_watch_run(void *context) {
+  auto *watch = static_cast<StallWatch *>(context);
+  uint64_t next = now() + watch->period;
+  while (watch->running.load(std::memory_order_relaxed)) {
+    timespec target{static_cast<time_t>(next / 1000000000), static_cast<long>(next % 1000000000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nullptr) == EINTR) {}
+    uint64_t late = (now() - next) / 1000;
+    watch->buckets[std::min<uint64_t>(late, watch->buckets.size() - 1)]++;
+    watch->worst = std::max(watch->worst, late);
+    watch->wakes++;
+    next += watch->period;
+    uint64_t current = now();
+    if (next < current) next = current + watch->period;  // after a stall, restart the timeline
+  }
+  return nullptr;
+}
+}  // namespace
+
+void *reference_stall_watch_start(uint64_t period_ns) {
+  auto *watch = new StallWatch();
+  watch->period = period_ns;
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setinheritsched(&attributes, PTHREAD_EXPLICIT_SCHED);
+  pthread_attr_setschedpolicy(&attributes, SCHED_FIFO);
+  sched_param parameters{};
+  parameters.sched_priority = 70;
+  pthread_attr_setschedparam(&attributes, &parameters);
+  if (pthread_create(&watch->thread, &attributes, stall_watch_run, watch) != 0) {
+    watch->realtime = 0;
+    pthread_create(&watch->thread, nullptr, stall_watch_run, watch);
+  }
+  pthread_attr_destroy(&attributes);
+  return watch;
+}
+
+reference_stall_report reference_stall_watch_stop(void *context, uint64_t threshold_us) {
+  auto *watch = static_cast<StallWatch *>(context);
+  watch->running.store(false);
+  pthread_join(watch->thread, nullptr);
+  reference_stall_report report{watch->wakes, 0, watch->worst, 0, watch->realtime};
+  uint64_t seen = 0, wanted = (watch->wakes * 99 + 99) / 100;
+  bool found = false;
+  for (size_t index = 0; index < watch->buckets.size(); index++) {
+    seen += watch->buckets[index];
+    if (!found && seen >= wanted && wanted > 0) {
+      report.p99_us = index;
+      found = true;
+    }
+    if (index > threshold_us) report.over += watch->buckets[index];
+  }
+  delete watch;
+  return report;
 }
 
 size_t reference_alsa_encode(const uint8_t *bytes, size_t length) {

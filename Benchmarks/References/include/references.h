@@ -25,6 +25,20 @@ uint64_t reference_boost_events(size_t count, size_t capacity);
  * alike, so a run does not depend on where the scheduler happened to put them. */
 void reference_pin_current_thread(int cpu);
 
+/* How late the machine wakes a bare SCHED_FIFO thread (priority 70, like the audio thread)
+ * sleeping to absolute CLOCK_MONOTONIC times every `period_ns` — no Patchbay code, no audio:
+ * the floor under any audio thread's lateness here. Start it beside the thing measured; stop
+ * it for the report. */
+typedef struct reference_stall_report {
+  uint64_t wakes;         /* periods slept */
+  uint64_t over;          /* wakes later than `threshold_us` */
+  uint64_t worst_us;      /* the latest wake */
+  uint64_t p99_us;        /* 99th percentile lateness */
+  int realtime;           /* 1 when it ran SCHED_FIFO, 0 when that was refused */
+} reference_stall_report;
+void *reference_stall_watch_start(uint64_t period_ns);
+reference_stall_report reference_stall_watch_stop(void *watch, uint64_t threshold_us);
+
 /* Feeds `length` bytes to snd_midi_event_encode_byte; returns how many events it completed. */
 size_t reference_alsa_encode(const uint8_t *bytes, size_t length);
 

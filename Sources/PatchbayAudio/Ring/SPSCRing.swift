@@ -13,21 +13,21 @@ import Synchronization
 /// ```
 ///
 /// The design (DESIGN §8): capacity a power of two; indices count up forever (an `Int` does not
-/// wrap in this universe's lifetime) and are masked on use; the write index and the producer's
-/// copy of the read index share one cache line, the read index and the consumer's copy of the
-/// write index another, so each side mostly reads its own line and refreshes its copy of the
-/// other side's index only when the ring looks full (or empty); acquire/release ordering only;
-/// block copies are `memcpy`s of at most two segments. The zero-copy regions
-/// (``writableRegions()`` / ``commitWrite(_:)``, ``readableRegions()`` / ``commitRead(_:)``)
-/// let a side work in the ring's memory directly.
+/// wrap in this universe's lifetime) and are masked on use; acquire/release ordering only; block
+/// copies are `memcpy`s of at most two segments. Each index is published on a cache line of its
+/// own, and each side keeps its own index and its last-seen copy of the other side's on a
+/// private line, so in the steady state a side only *stores* to a shared line (the store buffer
+/// absorbs it) and *loads* the other side's line only when its copy says the ring looks full
+/// (or empty). The zero-copy regions (``writableRegions()`` / ``commitWrite(_:)``,
+/// ``readableRegions()`` / ``commitRead(_:)``) let a side work in the ring's memory directly.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// How many elements fit.
   public let capacity: Int
   @usableFromInline let mask: Int
   @usableFromInline let storage: UnsafeMutablePointer<Element>
-  /// Four cache lines: [write index, producer's copy of the read index] [ ] [read index,
-  /// consumer's copy of the write index] [ ] — a spare line between, against adjacent-line
-  /// prefetch.
+  /// Eight cache lines, the odd ones spare (adjacent-line prefetch fetches lines in pairs):
+  /// 0 published write index · 2 published read index · 4 the producer's own write index and
+  /// copy of the read index · 6 the consumer's own read index and copy of the write index.
   @usableFromInline let control: UnsafeMutableRawPointer
 
   @usableFromInline static var lineSize: Int { 64 }
@@ -43,8 +43,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     self.storage = UnsafeMutableRawPointer.allocate(
       byteCount: capacity * MemoryLayout<Element>.stride, alignment: max(Self.lineSize, MemoryLayout<Element>.alignment)
     ).bindMemory(to: Element.self, capacity: capacity)
-    self.control = .allocate(byteCount: 4 * Self.lineSize, alignment: Self.lineSize)
-    self.control.initializeMemory(as: UInt8.self, repeating: 0, count: 4 * Self.lineSize)
+    self.control = .allocate(byteCount: 8 * Self.lineSize, alignment: Self.lineSize)
+    self.control.initializeMemory(as: UInt8.self, repeating: 0, count: 8 * Self.lineSize)
     (self.control).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
     (self.control + 2 * Self.lineSize).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
   }
@@ -54,22 +54,58 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     self.control.deallocate()
   }
 
+  /// The write index as published to the consumer.
   @inlinable var writeIndex: UnsafeMutablePointer<Atomic<Int>> {
     self.control.assumingMemoryBound(to: Atomic<Int>.self)
   }
-  @inlinable var cachedReadIndex: UnsafeMutablePointer<Int> {
-    (self.control + MemoryLayout<Int>.stride).assumingMemoryBound(to: Int.self)
-  }
+  /// The read index as published to the producer.
   @inlinable var readIndex: UnsafeMutablePointer<Atomic<Int>> {
     (self.control + 2 * Self.lineSize).assumingMemoryBound(to: Atomic<Int>.self)
   }
-  @inlinable var cachedWriteIndex: UnsafeMutablePointer<Int> {
-    (self.control + 2 * Self.lineSize + MemoryLayout<Int>.stride).assumingMemoryBound(to: Int.self)
+  /// The producer's line: its write index, then its copy of the read index. [producer]
+  @inlinable var producerLine: UnsafeMutablePointer<Int> {
+    (self.control + 4 * Self.lineSize).assumingMemoryBound(to: Int.self)
+  }
+  /// The consumer's line: its read index, then its copy of the write index. [consumer]
+  @inlinable var consumerLine: UnsafeMutablePointer<Int> {
+    (self.control + 6 * Self.lineSize).assumingMemoryBound(to: Int.self)
+  }
+
+  /// Publishes the producer's write index. [producer]
+  @inlinable func publishWrite(_ write: Int) {
+    self.producerLine[0] = write
+    self.writeIndex.pointee.store(write, ordering: .releasing)
+  }
+
+  /// Publishes the consumer's read index. [consumer]
+  @inlinable func publishRead(_ read: Int) {
+    self.consumerLine[0] = read
+    self.readIndex.pointee.store(read, ordering: .releasing)
+  }
+
+  /// Copies `count` elements (known to fit) in at write index `write`, as at most two
+  /// `memcpy`s split at the end of the storage, then publishes them. [producer]
+  @inlinable func copyIn(_ source: UnsafePointer<Element>, count: Int, at write: Int) {
+    let start = write & self.mask
+    let first = min(count, self.capacity - start)
+    (self.storage + start).initialize(from: source, count: first)
+    if first < count { self.storage.initialize(from: source + first, count: count - first) }
+    self.publishWrite(write + count)
+  }
+
+  /// Copies `count` elements (known to be there) out from read index `read`, then releases
+  /// them. [consumer]
+  @inlinable func copyOut(into target: UnsafeMutablePointer<Element>, count: Int, at read: Int) {
+    let start = read & self.mask
+    let first = min(count, self.capacity - start)
+    target.update(from: self.storage + start, count: first)
+    if first < count { (target + first).update(from: self.storage, count: count - first) }
+    self.publishRead(read + count)
   }
 
   // MARK: - Producer side
 
-  /// How many elements the producer can write now. [producer]
+  /// How many elements the producer can write now (from either thread: a snapshot).
   @inlinable public var availableToWrite: Int {
     self.capacity - (self.writeIndex.pointee.load(ordering: .relaxed) - self.readIndex.pointee.load(ordering: .acquiring))
   }
@@ -77,10 +113,10 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// Free space for the producer, refreshing its copy of the read index only when `needed`
   /// does not fit in what it last saw.
   @inlinable func freeSpace(at write: Int, needed: Int) -> Int {
-    var free = self.capacity - (write - self.cachedReadIndex.pointee)
+    var free = self.capacity - (write - self.producerLine[1])
     if free < needed {
-      self.cachedReadIndex.pointee = self.readIndex.pointee.load(ordering: .acquiring)
-      free = self.capacity - (write - self.cachedReadIndex.pointee)
+      self.producerLine[1] = self.readIndex.pointee.load(ordering: .acquiring)
+      free = self.capacity - (write - self.producerLine[1])
     }
     return free
   }
@@ -89,24 +125,38 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   @inlinable @discardableResult
   public func write(_ elements: UnsafeBufferPointer<Element>) -> Int {
     guard let source = elements.baseAddress else { return 0 }
-    let write = self.writeIndex.pointee.load(ordering: .relaxed)
+    let write = self.producerLine[0]
     let count = min(elements.count, self.freeSpace(at: write, needed: elements.count))
     guard count > 0 else { return 0 }
-    let start = write & self.mask
-    let first = min(count, self.capacity - start)
-    (self.storage + start).initialize(from: source, count: first)
-    if first < count { self.storage.initialize(from: source + first, count: count - first) }
-    self.writeIndex.pointee.store(write + count, ordering: .releasing)
+    self.copyIn(source, count: count, at: write)
     return count
+  }
+
+  /// Copies all of `elements`, or nothing when they do not all fit; true when written. The way
+  /// to hand over whole blocks: it reads the consumer's index only when its copy says the block
+  /// does not fit, so a producer that is behind never touches the consumer's cache line.
+  /// [producer]
+  ///
+  /// ```swift
+  /// while !ring.writeAll(block) { /* full: wait, or do other work */ }
+  /// ```
+  @inlinable
+  public func writeAll(_ elements: UnsafeBufferPointer<Element>) -> Bool {
+    guard let source = elements.baseAddress else { return true }
+    let count = elements.count
+    let write = self.producerLine[0]
+    guard self.freeSpace(at: write, needed: count) >= count else { return false }
+    self.copyIn(source, count: count, at: write)
+    return true
   }
 
   /// Appends one element; false when the ring is full. [producer]
   @inlinable @discardableResult
   public func push(_ element: Element) -> Bool {
-    let write = self.writeIndex.pointee.load(ordering: .relaxed)
+    let write = self.producerLine[0]
     guard self.freeSpace(at: write, needed: 1) > 0 else { return false }
     (self.storage + (write & self.mask)).initialize(to: element)
-    self.writeIndex.pointee.store(write + 1, ordering: .releasing)
+    self.publishWrite(write + 1)
     return true
   }
 
@@ -114,7 +164,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// then ``commitWrite(_:)`` how many elements you wrote. [producer]
   @inlinable
   public func writableRegions() -> (UnsafeMutableBufferPointer<Element>, UnsafeMutableBufferPointer<Element>) {
-    let write = self.writeIndex.pointee.load(ordering: .relaxed)
+    let write = self.producerLine[0]
     let free = self.freeSpace(at: write, needed: self.capacity)
     let start = write & self.mask
     let first = min(free, self.capacity - start)
@@ -126,14 +176,14 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
   /// Publishes `count` elements written into ``writableRegions()``. [producer]
   @inlinable public func commitWrite(_ count: Int) {
-    let write = self.writeIndex.pointee.load(ordering: .relaxed)
-    precondition(count >= 0 && count <= self.capacity - (write - self.cachedReadIndex.pointee), "committed more than the free space")
-    self.writeIndex.pointee.store(write + count, ordering: .releasing)
+    let write = self.producerLine[0]
+    precondition(count >= 0 && count <= self.capacity - (write - self.producerLine[1]), "committed more than the free space")
+    self.publishWrite(write + count)
   }
 
   // MARK: - Consumer side
 
-  /// How many elements the consumer can read now. [consumer]
+  /// How many elements the consumer can read now (from either thread: a snapshot).
   @inlinable public var availableToRead: Int {
     self.writeIndex.pointee.load(ordering: .acquiring) - self.readIndex.pointee.load(ordering: .relaxed)
   }
@@ -141,10 +191,10 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// Elements ready for the consumer, refreshing its copy of the write index only when
   /// `needed` is more than it last saw.
   @inlinable func readySpace(at read: Int, needed: Int) -> Int {
-    var ready = self.cachedWriteIndex.pointee - read
+    var ready = self.consumerLine[1] - read
     if ready < needed {
-      self.cachedWriteIndex.pointee = self.writeIndex.pointee.load(ordering: .acquiring)
-      ready = self.cachedWriteIndex.pointee - read
+      self.consumerLine[1] = self.writeIndex.pointee.load(ordering: .acquiring)
+      ready = self.consumerLine[1] - read
     }
     return ready
   }
@@ -153,23 +203,36 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   @inlinable @discardableResult
   public func read(into destination: UnsafeMutableBufferPointer<Element>) -> Int {
     guard let target = destination.baseAddress else { return 0 }
-    let read = self.readIndex.pointee.load(ordering: .relaxed)
+    let read = self.consumerLine[0]
     let count = min(destination.count, self.readySpace(at: read, needed: destination.count))
     guard count > 0 else { return 0 }
-    let start = read & self.mask
-    let first = min(count, self.capacity - start)
-    target.update(from: self.storage + start, count: first)
-    if first < count { (target + first).update(from: self.storage, count: count - first) }
-    self.readIndex.pointee.store(read + count, ordering: .releasing)
+    self.copyOut(into: target, count: count, at: read)
     return count
+  }
+
+  /// Fills all of `destination`, or reads nothing when fewer elements are ready; true when
+  /// filled. Like ``writeAll(_:)``, it reads the producer's index only when its copy says the
+  /// block is not there yet. [consumer]
+  ///
+  /// ```swift
+  /// while !ring.readAll(into: period) { /* not there yet */ }
+  /// ```
+  @inlinable
+  public func readAll(into destination: UnsafeMutableBufferPointer<Element>) -> Bool {
+    guard let target = destination.baseAddress else { return true }
+    let count = destination.count
+    let read = self.consumerLine[0]
+    guard self.readySpace(at: read, needed: count) >= count else { return false }
+    self.copyOut(into: target, count: count, at: read)
+    return true
   }
 
   /// Takes the oldest element; nil when the ring is empty. [consumer]
   @inlinable public func pop() -> Element? {
-    let read = self.readIndex.pointee.load(ordering: .relaxed)
+    let read = self.consumerLine[0]
     guard self.readySpace(at: read, needed: 1) > 0 else { return nil }
     let element = self.storage[read & self.mask]
-    self.readIndex.pointee.store(read + 1, ordering: .releasing)
+    self.publishRead(read + 1)
     return element
   }
 
@@ -177,7 +240,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// then ``commitRead(_:)`` how many you consumed. [consumer]
   @inlinable
   public func readableRegions() -> (UnsafeBufferPointer<Element>, UnsafeBufferPointer<Element>) {
-    let read = self.readIndex.pointee.load(ordering: .relaxed)
+    let read = self.consumerLine[0]
     let ready = self.readySpace(at: read, needed: self.capacity)
     let start = read & self.mask
     let first = min(ready, self.capacity - start)
@@ -189,8 +252,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
   /// Releases `count` elements read from ``readableRegions()``. [consumer]
   @inlinable public func commitRead(_ count: Int) {
-    let read = self.readIndex.pointee.load(ordering: .relaxed)
-    precondition(count >= 0 && count <= self.cachedWriteIndex.pointee - read, "released more than was ready")
-    self.readIndex.pointee.store(read + count, ordering: .releasing)
+    let read = self.consumerLine[0]
+    precondition(count >= 0 && count <= self.consumerLine[1] - read, "released more than was ready")
+    self.publishRead(read + count)
   }
 }

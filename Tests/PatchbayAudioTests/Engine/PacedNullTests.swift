@@ -26,19 +26,52 @@ import Testing
     #expect(elapsed >= 596 * format.periodNanoseconds)
   }
 
-  /// With a two-period buffer of 1 ms periods: periods 0 and 1 fill it; stalling 5 ms means
-  /// period 2 was due before it came.
+  /// With a two-period buffer of 1 ms periods: periods 0 and 1 fill it; 5 ms without a write
+  /// means period 2 was due before it came.
   @Test func aWriteAfterItsPeriodWasDueIsAnUnderrunAndTheTimelineRestarts() {
-    let format = AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 48)  // 1 ms
-    let output = PacedNullOutput(format: format, bufferPeriods: 2)
+    let clock = FakeClock()
+    let output = PacedNullOutput(format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
     let silence = [Float](repeating: 0, count: 48)
     #expect(output.write(silence) == .written)
     #expect(output.write(silence) == .written)
-    usleep(5_000)  // the card would have run dry
+    clock.now += 5_000_000  // the card would have run dry
     #expect(output.write(silence) == .recoveredUnderrun)
     #expect(output.write(silence) == .written)
     #expect(output.underruns == 1)
     #expect(output.periods == 4)
+  }
+
+  /// A write that sleeps for room but wakes after its period was due is an underrun too (the
+  /// stall happened inside the sleep, where the audio thread usually is when the machine
+  /// stalls). Sleeps that overshoot by 3 ms stand in for the stall.
+  @Test func aWriteThatWakesAfterItsPeriodWasDueIsAnUnderrun() {
+    let clock = FakeClock()
+    let output = PacedNullOutput(format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
+    let silence = [Float](repeating: 0, count: 48)
+    #expect(output.write(silence) == .written)  // period 0 fills the buffer; plays from +1 ms
+    #expect(output.write(silence) == .written)  // period 1: room at once, plays from +2 ms
+    clock.overshoot = 3_000_000
+    // Period 2: room when period 0 ends (+2 ms) — wakes at +5 ms, after its +3 ms slot.
+    #expect(output.write(silence) == .recoveredUnderrun)
+    #expect(output.underruns == 1)
+    #expect(output.lateness.percentile(100) == 3_000)
+    clock.overshoot = 0
+    // The timeline restarted at the late wake: the next periods are on time again.
+    #expect(output.write(silence) == .written)
+    #expect(output.write(silence) == .written)
+    #expect(output.underruns == 1)
+  }
+
+  /// 48 frames at 48 kHz, mono: 1 ms periods.
+  static let millisecondPeriods = AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 48)
+
+  /// A clock the test moves by hand; its sleeps end `overshoot` ns after the time asked for.
+  final class FakeClock: @unchecked Sendable {
+    var now: UInt64 = 1_000_000_000
+    var overshoot: UInt64 = 0
+    var pacing: PacingClock {
+      PacingClock(now: { self.now }, sleep: { self.now = max(self.now, $0 + self.overshoot) })
+    }
   }
 
   @Test func aSourceThatRunsDryPlaysSilenceAndIsCounted() {
@@ -60,11 +93,17 @@ import Testing
 
   @Test func histogramPercentiles() {
     let histogram = LatenessHistogram(maximumMicroseconds: 1_000)
+    #expect(histogram.maximum == 0)
     for value in 1...100 { histogram.record(microseconds: value) }
     histogram.record(microseconds: 5_000)  // clamped
     #expect(histogram.samples == 101)
     #expect(histogram.percentile(50) == 51)
     #expect(histogram.percentile(99) == 100)
     #expect(histogram.count(over: 90) == 11)
+    #expect(histogram.maximum == 1_000)  // the clamped 5,000
+    let small = LatenessHistogram(maximumMicroseconds: 1_000)
+    small.record(microseconds: 7)
+    small.record(microseconds: 3)
+    #expect(small.maximum == 7)
   }
 }

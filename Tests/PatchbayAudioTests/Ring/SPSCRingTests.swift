@@ -3,6 +3,18 @@ import PatchbayAudio
 import Synchronization
 import Testing
 
+/// Fills the first `count` floats with the sequence numbers `first`, `first + 1`, … in their bits.
+private func stamp(_ buffer: UnsafeMutableBufferPointer<Float>, from first: Int, count: Int) {
+  for index in 0..<count { buffer[index] = Float(bitPattern: UInt32(truncatingIfNeeded: first + index)) }
+}
+
+/// How many of the first `count` floats do not carry the sequence numbers from `first` on.
+private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: Int, count: Int) -> Int {
+  var bad = 0
+  for index in 0..<count where buffer[index].bitPattern != UInt32(truncatingIfNeeded: first + index) { bad += 1 }
+  return bad
+}
+
 @Suite struct SPSCRingTests {
   @Test func capacityIsAPowerOfTwo() {
     #expect(SPSCRing<Float>(minimumCapacity: 1).capacity == 1)
@@ -38,6 +50,72 @@ import Testing
     #expect(ring.pop() == nil)
   }
 
+  @Test func wholeBlocksAllOrNothing() {
+    let ring = SPSCRing<Float>(minimumCapacity: 8)
+    let five: [Float] = [1, 2, 3, 4, 5]
+    #expect(five.withUnsafeBufferPointer { ring.writeAll($0) })
+    // 3 free: a 4-element block does not go in, and nothing of it does.
+    #expect(![Float](repeating: 9, count: 4).withUnsafeBufferPointer { ring.writeAll($0) })
+    #expect(ring.availableToRead == 5)
+    var six = [Float](repeating: -1, count: 6)
+    #expect(!six.withUnsafeMutableBufferPointer { ring.readAll(into: $0) })
+    #expect(six == [Float](repeating: -1, count: 6))  // untouched
+    #expect(ring.availableToRead == 5)
+    var two = [Float](repeating: -1, count: 2)
+    #expect(two.withUnsafeMutableBufferPointer { ring.readAll(into: $0) })
+    #expect(two == [1, 2])
+    // 5 free, split at the wrap (indices 5…7, then 0…1).
+    #expect([Float](arrayLiteral: 6, 7, 8, 9, 10).withUnsafeBufferPointer { ring.writeAll($0) })
+    var eight = [Float](repeating: -1, count: 8)
+    #expect(eight.withUnsafeMutableBufferPointer { ring.readAll(into: $0) })
+    #expect(eight == [3, 4, 5, 6, 7, 8, 9, 10])
+    #expect(ring.availableToRead == 0)
+    // Empty blocks always succeed.
+    #expect([Float]().withUnsafeBufferPointer { ring.writeAll($0) })
+  }
+
+  /// 10^7 floats in whole blocks, the producer's of 1…500 floats and the consumer's of 1…333,
+  /// so blocks straddle each other and the wrap: every float arrives once, in order.
+  @Test func twoThreadsMoveWholeBlocksInOrder() async {
+    let total = 10_000_000
+    let ring = SPSCRing<Float>(minimumCapacity: 1024)
+    let mismatches = Atomic<Int>(0)
+    let received = Atomic<Int>(0)
+    let producer = Thread {
+      var block = [Float](repeating: 0, count: 500)
+      var sequence = 0
+      var size = 1
+      while sequence < total {
+        let count = min(size, total - sequence)
+        block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
+        while !block.withUnsafeBufferPointer({ ring.writeAll(UnsafeBufferPointer(rebasing: $0[0..<count])) }) {}
+        sequence += count
+        size = size % 500 + 1
+      }
+    }
+    let consumer = Thread {
+      var block = [Float](repeating: 0, count: 333)
+      var expected = 0
+      var bad = 0
+      var size = 1
+      while expected < total {
+        let count = min(size, total - expected)
+        while !block.withUnsafeMutableBufferPointer({ ring.readAll(into: UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }) {}
+        bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
+        expected += count
+        size = size % 333 + 1
+      }
+      mismatches.store(bad, ordering: .relaxed)
+      received.store(expected, ordering: .releasing)
+    }
+    producer.start()
+    consumer.start()
+    while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
+    #expect(received.load(ordering: .acquiring) == total)
+    #expect(mismatches.load(ordering: .relaxed) == 0)
+    #expect(ring.availableToRead == 0)
+  }
+
   @Test func zeroCopyRegionsSplitAtTheWrap() {
     let ring = SPSCRing<Int>(minimumCapacity: 8)
     for value in 0..<6 { ring.push(value) }
@@ -69,9 +147,7 @@ import Testing
       var size = 1
       while sequence < total {
         let count = min(size, total - sequence)
-        block.withUnsafeMutableBufferPointer { buffer in
-          for index in 0..<count { buffer[index] = Float(bitPattern: UInt32(truncatingIfNeeded: sequence + index)) }
-        }
+        block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
         var written = 0
         while written < count {
           written += block.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[written..<count])) }
@@ -86,11 +162,7 @@ import Testing
       var bad = 0
       while expected < total {
         let count = block.withUnsafeMutableBufferPointer { ring.read(into: $0) }
-        block.withUnsafeBufferPointer { buffer in
-          for index in 0..<count where buffer[index].bitPattern != UInt32(truncatingIfNeeded: expected + index) {
-            bad += 1
-          }
-        }
+        bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
         expected += count
       }
       mismatches.store(bad, ordering: .relaxed)
