@@ -15,6 +15,8 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
   return bad
 }
 
+/// The two-thread tests yield whenever the ring is full (or empty), so the other side — and the
+/// rest of the test run, on a 2-core machine — gets the core instead of a spinning thread.
 @Suite struct SPSCRingTests {
   @Test func capacityIsAPowerOfTwo() {
     #expect(SPSCRing<Float>(minimumCapacity: 1).capacity == 1)
@@ -88,7 +90,7 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
       while sequence < total {
         let count = min(size, total - sequence)
         block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
-        while !block.withUnsafeBufferPointer({ ring.writeAll(UnsafeBufferPointer(rebasing: $0[0..<count])) }) {}
+        while !block.withUnsafeBufferPointer({ ring.writeAll(UnsafeBufferPointer(rebasing: $0[0..<count])) }) { sched_yield() }
         sequence += count
         size = size % 500 + 1
       }
@@ -100,7 +102,7 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
       var size = 1
       while expected < total {
         let count = min(size, total - expected)
-        while !block.withUnsafeMutableBufferPointer({ ring.readAll(into: UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }) {}
+        while !block.withUnsafeMutableBufferPointer({ ring.readAll(into: UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }) { sched_yield() }
         bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
         expected += count
         size = size % 333 + 1
@@ -150,7 +152,9 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
         block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
         var written = 0
         while written < count {
-          written += block.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[written..<count])) }
+          let now = block.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[written..<count])) }
+          if now == 0 { sched_yield() }
+          written += now
         }
         sequence += count
         size = size % 777 + 1
@@ -162,6 +166,7 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
       var bad = 0
       while expected < total {
         let count = block.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+        if count == 0 { sched_yield() }
         bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
         expected += count
       }
@@ -186,14 +191,17 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
     let producer = Thread {
       var sequence: UInt64 = 0
       while sequence < total {
-        if ring.push(Event(sequence: sequence, check: ~sequence, padding: (sequence, 0))) { sequence += 1 }
+        if ring.push(Event(sequence: sequence, check: ~sequence, padding: (sequence, 0))) { sequence += 1 } else { sched_yield() }
       }
     }
     let consumer = Thread {
       var expected: UInt64 = 0
       var bad = 0
       while expected < total {
-        guard let event = ring.pop() else { continue }
+        guard let event = ring.pop() else {
+          sched_yield()
+          continue
+        }
         if event.sequence != expected || event.check != ~expected || event.padding.0 != expected { bad += 1 }
         expected += 1
       }
