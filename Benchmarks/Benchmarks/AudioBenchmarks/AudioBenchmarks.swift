@@ -184,6 +184,22 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.measurement(.custom("Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false), overBoost.sorted()[7])
     benchmark.measurement(.custom("Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false), speeds.sorted()[7])
   }
+  // Single events, the same way: rounds of 10^6 events, the two rings alternating which goes
+  // first; boost's time ÷ Patchbay's (above 100 %: Patchbay spends fewer ns per event).
+  let eventRatio = Benchmark.Configuration(
+    metrics: [.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false)],
+    warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
+  Benchmark("events: single 8-byte events — ratio, interleaved", configuration: eventRatio) { benchmark in
+    var ratios: [Int] = []
+    for round in 0..<15 {
+      let patchbayFirst = round % 2 == 0
+      let early = patchbayFirst ? patchbayEvents(count: 1_000_000, capacity: 4096) : reference_boost_events(1_000_000, 4096)
+      let late = patchbayFirst ? reference_boost_events(1_000_000, 4096) : patchbayEvents(count: 1_000_000, capacity: 4096)
+      let (patchbay, boost) = patchbayFirst ? (early, late) : (late, early)
+      ratios.append(Int(boost * 100 / max(patchbay, 1)))
+    }
+    benchmark.measurement(.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false), ratios.sorted()[7])
+  }
   Benchmark("events: single 8-byte events — Patchbay SPSCRing", configuration: perEvent) { benchmark in
     let nanoseconds = patchbayEvents(count: eventsPerRun, capacity: 4096)
     benchmark.measurement(.custom("ns per event ×10", useScalingFactor: false), Int(nanoseconds * 10 / UInt64(eventsPerRun)))
