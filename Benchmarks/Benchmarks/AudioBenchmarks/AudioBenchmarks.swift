@@ -115,6 +115,23 @@ let midiStream: [UInt8] = {
   return bytes
 }()
 
+/// 15 rounds of `runs`, each run once a round, the order rotating so every run goes first
+/// equally often (on this VM the first transfer after a pause can run in a faster mode than
+/// the ones after it); returns each round's results in the order of `runs`.
+func interleavedRounds(_ runs: [() -> UInt64]) -> [[UInt64]] {
+  (0..<15).map { round in
+    var times = [UInt64](repeating: 0, count: runs.count)
+    for turn in runs.indices {
+      let index = (round + turn) % runs.count
+      times[index] = runs[index]()
+    }
+    return times
+  }
+}
+
+/// The middle value.
+func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
+
 /// The machine's total steal time so far (/proc/stat), in ms: time the hypervisor took our
 /// vCPUs away, which no scheduling priority inside the VM can prevent.
 func stealMilliseconds() -> Int {
@@ -146,59 +163,38 @@ let benchmarks: @Sendable () -> Void = {
     let nanoseconds = reference_boost_blocks(floatsPerRun, blockFloats, ringFloats)
     benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(bytes, nanoseconds))
   }
-  // The three rings back to back, in rounds of 8 MiB each (order rotating), so each ratio compares transfers
-  // well under a millisecond apart: this VM's cross-core speed switches between modes (about
-  // 3, 10 and 17 GB/s — where the hypervisor put the two vCPUs) from one second to the next,
-  // which makes rows measured seconds apart disagree by 2–10×. A sample is the median of its
-  // rounds' ratios.
+  // The rings back to back in short rounds, so each ratio compares transfers well under a
+  // millisecond apart: this VM's cross-core speed switches between modes (about 4, 20 and
+  // 50 GB/s — where the hypervisor put the two vCPUs) from one second to the next, which makes
+  // rows measured seconds apart disagree by 5×. A sample is the median of its rounds' ratios.
+  let overJack = BenchmarkMetric.custom("Patchbay ÷ jack (%)", polarity: .prefersLarger, useScalingFactor: false)
+  let overBoost = BenchmarkMetric.custom("Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false)
+  let mode = BenchmarkMetric.custom("Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false)
   let ratio = Benchmark.Configuration(
-    metrics: [
-      .custom("Patchbay ÷ jack (%)", polarity: .prefersLarger, useScalingFactor: false),
-      .custom("Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false),
-      .custom("Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false),
-    ],
-    warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
+    metrics: [overJack, overBoost, mode], warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
   Benchmark("ring: 512-float blocks — throughput ratios, interleaved", configuration: ratio) { benchmark in
-    let total = 1 << 21
-    var overJack: [Int] = []
-    var overBoost: [Int] = []
-    var speeds: [Int] = []
-    for round in 0..<15 {
-      // Each ring goes first, second and third equally often: on this VM the first transfer
-      // after a pause can run in a faster mode than the ones after it.
-      var times: [UInt64] = [0, 0, 0]
-      for turn in 0..<3 {
-        switch (round + turn) % 3 {
-        case 0: times[0] = patchbayBlocks(total: total, block: blockFloats, capacity: ringFloats)
-        case 1: times[1] = reference_jack_blocks(total, blockFloats, ringFloats)
-        default: times[2] = reference_boost_blocks(total, blockFloats, ringFloats)
-        }
-      }
-      let (patchbay, jack, boost) = (times[0], times[1], times[2])
-      // Throughput ratio = inverse time ratio.
-      overJack.append(Int(jack * 100 / max(patchbay, 1)))
-      overBoost.append(Int(boost * 100 / max(patchbay, 1)))
-      speeds.append(megabytesPerSecond(total * 4, patchbay))
-    }
-    benchmark.measurement(.custom("Patchbay ÷ jack (%)", polarity: .prefersLarger, useScalingFactor: false), overJack.sorted()[7])
-    benchmark.measurement(.custom("Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false), overBoost.sorted()[7])
-    benchmark.measurement(.custom("Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false), speeds.sorted()[7])
+    let total = 1 << 21  // 8 MiB a ring a round
+    let rounds = interleavedRounds([
+      { patchbayBlocks(total: total, block: blockFloats, capacity: ringFloats) },
+      { reference_jack_blocks(total, blockFloats, ringFloats) },
+      { reference_boost_blocks(total, blockFloats, ringFloats) },
+    ])
+    // Throughput ratio = inverse time ratio.
+    benchmark.measurement(overJack, median(rounds.map { Int($0[1] * 100 / max($0[0], 1)) }))
+    benchmark.measurement(overBoost, median(rounds.map { Int($0[2] * 100 / max($0[0], 1)) }))
+    benchmark.measurement(mode, median(rounds.map { megabytesPerSecond(total * 4, $0[0]) }))
   }
-  // Single events, the same way: rounds of 10^6 events, the two rings alternating which goes
-  // first; boost's time ÷ Patchbay's (above 100 %: Patchbay spends fewer ns per event).
+  // Single events, the same way: boost's time ÷ Patchbay's (above 100 %: Patchbay spends fewer
+  // ns per event).
+  let eventsOverBoost = BenchmarkMetric.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false)
   let eventRatio = Benchmark.Configuration(
-    metrics: [.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false)],
-    warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
+    metrics: [eventsOverBoost], warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
   Benchmark("events: single 8-byte events — ratio, interleaved", configuration: eventRatio) { benchmark in
-    var ratios: [Int] = []
-    for round in 0..<15 {
-      let patchbayFirst = round % 2 == 0
-      let early = patchbayFirst ? patchbayEvents(count: 1_000_000, capacity: 4096) : reference_boost_events(1_000_000, 4096)
-      let late = patchbayFirst ? reference_boost_events(1_000_000, 4096) : patchbayEvents(count: 1_000_000, capacity: 4096)
-      let (patchbay, boost) = patchbayFirst ? (early, late) : (late, early)
-      ratios.append(Int(boost * 100 / max(patchbay, 1)))
-    }
-    benchmark.measurement(.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false), ratios.sorted()[7])
+    let rounds = interleavedRounds([
+      { patchbayEvents(count: 1_000_000, capacity: 4096) },
+      { reference_boost_events(1_000_000, 4096) },
+    ])
+    benchmark.measurement(eventsOverBoost, median(rounds.map { Int($0[1] * 100 / max($0[0], 1)) }))
   }
   Benchmark("events: single 8-byte events — Patchbay SPSCRing", configuration: perEvent) { benchmark in
     let nanoseconds = patchbayEvents(count: eventsPerRun, capacity: 4096)

@@ -17,6 +17,50 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
 
 /// The two-thread tests yield whenever the ring is full (or empty), so the other side — and the
 /// rest of the test run, on a 2-core machine — gets the core instead of a spinning thread.
+/// Moves `total` sequence-numbered floats from a producer thread to a consumer thread: the
+/// producer stamps blocks of 1, 2, … `producerBlock` floats (then 1 again) and hands each to
+/// `put`; the consumer calls `take` with a buffer of `consumerBlock` floats and the size of its
+/// next block (1, 2, … `consumerBlock`, capped at what is left), which returns how many it
+/// filled. Returns how many floats arrived and how many of them were out of sequence.
+private func moveSequence(
+  total: Int, producerBlock: Int, consumerBlock: Int,
+  put: @escaping @Sendable (UnsafeBufferPointer<Float>) -> Void,
+  take: @escaping @Sendable (UnsafeMutableBufferPointer<Float>, Int) -> Int
+) async -> (received: Int, mismatches: Int) {
+  let mismatches = Atomic<Int>(0)
+  let received = Atomic<Int>(0)
+  let producer = Thread {
+    var block = [Float](repeating: 0, count: producerBlock)
+    var sequence = 0
+    var size = 1
+    while sequence < total {
+      let count = min(size, total - sequence)
+      block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
+      block.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+      sequence += count
+      size = size % producerBlock + 1
+    }
+  }
+  let consumer = Thread {
+    var block = [Float](repeating: 0, count: consumerBlock)
+    var expected = 0
+    var bad = 0
+    var size = 1
+    while expected < total {
+      let count = block.withUnsafeMutableBufferPointer { take($0, min(size, total - expected)) }
+      bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
+      expected += count
+      size = size % consumerBlock + 1
+    }
+    mismatches.store(bad, ordering: .relaxed)
+    received.store(expected, ordering: .releasing)
+  }
+  producer.start()
+  consumer.start()
+  while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
+  return (received.load(ordering: .acquiring), mismatches.load(ordering: .relaxed))
+}
+
 @Suite struct SPSCRingTests {
   @Test func capacityIsAPowerOfTwo() {
     #expect(SPSCRing<Float>(minimumCapacity: 1).capacity == 1)
@@ -79,42 +123,18 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
   /// 10^7 floats in whole blocks, the producer's of 1…500 floats and the consumer's of 1…333,
   /// so blocks straddle each other and the wrap: every float arrives once, in order.
   @Test func twoThreadsMoveWholeBlocksInOrder() async {
-    let total = 10_000_000
     let ring = SPSCRing<Float>(minimumCapacity: 1024)
-    let mismatches = Atomic<Int>(0)
-    let received = Atomic<Int>(0)
-    let producer = Thread {
-      var block = [Float](repeating: 0, count: 500)
-      var sequence = 0
-      var size = 1
-      while sequence < total {
-        let count = min(size, total - sequence)
-        block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
-        while !block.withUnsafeBufferPointer({ ring.writeAll(UnsafeBufferPointer(rebasing: $0[0..<count])) }) { sched_yield() }
-        sequence += count
-        size = size % 500 + 1
-      }
-    }
-    let consumer = Thread {
-      var block = [Float](repeating: 0, count: 333)
-      var expected = 0
-      var bad = 0
-      var size = 1
-      while expected < total {
-        let count = min(size, total - expected)
-        while !block.withUnsafeMutableBufferPointer({ ring.readAll(into: UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }) { sched_yield() }
-        bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
-        expected += count
-        size = size % 333 + 1
-      }
-      mismatches.store(bad, ordering: .relaxed)
-      received.store(expected, ordering: .releasing)
-    }
-    producer.start()
-    consumer.start()
-    while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
-    #expect(received.load(ordering: .acquiring) == total)
-    #expect(mismatches.load(ordering: .relaxed) == 0)
+    let (received, mismatches) = await moveSequence(
+      total: 10_000_000, producerBlock: 500, consumerBlock: 333,
+      put: { block in
+        while !ring.writeAll(block) { sched_yield() }
+      },
+      take: { buffer, wanted in
+        while !ring.readAll(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted])) { sched_yield() }
+        return wanted
+      })
+    #expect(received == 10_000_000)
+    #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
   }
 
@@ -139,45 +159,24 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
   /// 10^8 floats through a 4096-float ring in blocks of 1…777, each float carrying its
   /// sequence number in its bits: every one arrives, once, in order, across ~24,000 wraps.
   @Test func twoThreadsMoveAHundredMillionFloatsInOrder() async {
-    let total = 100_000_000
     let ring = SPSCRing<Float>(minimumCapacity: 4096)
-    let mismatches = Atomic<Int>(0)
-    let received = Atomic<Int>(0)
-    let producer = Thread {
-      var block = [Float](repeating: 0, count: 777)
-      var sequence = 0
-      var size = 1
-      while sequence < total {
-        let count = min(size, total - sequence)
-        block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
+    let (received, mismatches) = await moveSequence(
+      total: 100_000_000, producerBlock: 777, consumerBlock: 500,
+      put: { block in
         var written = 0
-        while written < count {
-          let now = block.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[written..<count])) }
+        while written < block.count {
+          let now = ring.write(UnsafeBufferPointer(rebasing: block[written...]))
           if now == 0 { sched_yield() }
           written += now
         }
-        sequence += count
-        size = size % 777 + 1
-      }
-    }
-    let consumer = Thread {
-      var block = [Float](repeating: 0, count: 500)
-      var expected = 0
-      var bad = 0
-      while expected < total {
-        let count = block.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+      },
+      take: { buffer, _ in
+        let count = ring.read(into: buffer)
         if count == 0 { sched_yield() }
-        bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
-        expected += count
-      }
-      mismatches.store(bad, ordering: .relaxed)
-      received.store(expected, ordering: .releasing)
-    }
-    producer.start()
-    consumer.start()
-    while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
-    #expect(received.load(ordering: .acquiring) == total)
-    #expect(mismatches.load(ordering: .relaxed) == 0)
+        return count
+      })
+    #expect(received == 100_000_000)
+    #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
   }
 
