@@ -1,4 +1,5 @@
 @_exported import CasePaths
 @_exported import Clocks
 @_exported import Dependencies
+@_exported import DependenciesMacros
 @_exported import IdentifiedCollections

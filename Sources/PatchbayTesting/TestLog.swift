@@ -7,6 +7,8 @@ final class TestLog<State, Action>: @unchecked Sendable {
     let action: Action
     let before: State
     let after: State
+    /// Whether reducing it returned an effect other than `.none` (sent actions only).
+    var startedEffects = false
   }
 
   private struct Book {
@@ -22,9 +24,11 @@ final class TestLog<State, Action>: @unchecked Sendable {
   }
 
   /// Records an action the test sent.
-  func recordSent(_ action: Action, state: State) {
+  func recordSent(_ action: Action, state: State, startedEffects: Bool) {
     self.book.withValue { book in
-      book.sent.append(Entry(action: action, before: book.lastState, after: state))
+      book.sent.append(
+        Entry(action: action, before: book.lastState, after: state, startedEffects: startedEffects)
+      )
       book.lastState = state
     }
   }

@@ -2,8 +2,14 @@ import Patchbay
 
 /// Tells the actions a test sends from the ones effects send.
 enum TestAction<Action> {
-  case sent(Action)
+  /// Sent by the test; `send` numbers it, so its effects can be found by ``TestStoreTask``.
+  case sent(Action, send: Int)
   case received(Action)
+}
+
+/// The cancellation id every effect of one sent action is filed under.
+struct SentActionEffects: Hashable, Sendable {
+  let send: Int
 }
 
 /// Runs the feature's reducer and records every action with the state around it.
@@ -12,15 +18,15 @@ struct TestReducer<State, Action>: Reducer {
   let log: TestLog<State, Action>
 
   func reduce(into state: inout State, action: TestAction<Action>) -> Effect<TestAction<Action>> {
-    let effect: Effect<Action>
     switch action {
-    case .sent(let action):
-      effect = self.base.reduce(into: &state, action: action)
-      self.log.recordSent(action, state: state)
+    case .sent(let action, let send):
+      let effect = self.base.reduce(into: &state, action: action)
+      self.log.recordSent(action, state: state, startedEffects: !effect._isNone)
+      return effect.map { .received($0) }.cancellable(id: SentActionEffects(send: send))
     case .received(let action):
-      effect = self.base.reduce(into: &state, action: action)
+      let effect = self.base.reduce(into: &state, action: action)
       self.log.recordReceived(action, state: state)
+      return effect.map { .received($0) }
     }
-    return effect.map { .received($0) }
   }
 }

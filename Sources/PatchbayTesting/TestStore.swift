@@ -3,6 +3,10 @@ import Dependencies
 import IssueReporting
 import Patchbay
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A store for tests: send an action and describe how the state must change, then receive
 /// the actions effects feed back and describe those changes too.
 ///
@@ -24,10 +28,17 @@ import Patchbay
 /// }
 /// ```
 ///
-/// Effects run for real. By default the store is exhaustive: every state change, every action
-/// an effect sends and every effect still running must be asserted, or the test fails with a
-/// diff pointing at the line that did not match. Set ``exhaustivity`` to `.off` to assert only
-/// what matters to the test.
+/// Effects run for real, on an executor the store watches: a ``TestClock`` in the store's
+/// dependencies lets them settle before it moves time on. By default the store is exhaustive:
+/// every state change, every action an effect sends and every effect still running when the
+/// store goes away must be asserted, or the test fails with a diff pointing at the line that
+/// did not match. Effects that are already ending (cancelled, or past their last send) are
+/// waited for, up to ``timeout``. Set ``exhaustivity`` to `.off` to assert only what matters
+/// to the test.
+///
+/// Its API is TCA's: `send` returns a ``TestStoreTask``; `send(\.binding.name, "Blob")` and
+/// `receive(\.response.success)` take case key paths; it works from `@MainActor` suites and
+/// from nonisolated ones alike (every async method runs on its caller's actor).
 public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   /// How much of what happens must be asserted. Default `.on`.
   public var exhaustivity: Exhaustivity = .on
@@ -41,6 +52,8 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   private let core: StoreCore<State, TestAction<Action>>
   private let log: TestLog<State, Action>
+  private let executor = SettlingExecutor()
+  private var sends = 0
   private let requestLog = LockedValue<[any Sendable]>([])
   private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
@@ -51,7 +64,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
@@ -65,13 +78,19 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     self.core = StoreCore(
       initialState: state, reducer: TestReducer(base: compiled, log: log),
       dependencies: dependencies,
-      requests: { payload in requestLog.withValue { $0.append(payload) } }
+      requests: { payload in requestLog.withValue { $0.append(payload) } },
+      effectExecutor: self.executor
     )
     self.origin = (fileID, filePath, line, column)
+    for clock in [dependencies.continuousClock, dependencies.suspendingClock] {
+      (clock as? Patchbay.TestClock<Duration>)?.waitsFor(self.executor)
+    }
   }
 
   deinit {
     guard self.exhaustivity == .on else { return }
+    // Effects that are ending (past their last send, unwinding) get a moment to finish.
+    waitBlocking(until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: self.timeout)
     let unreceived = self.log.received
     if !unreceived.isEmpty {
       self.fail(
@@ -113,15 +132,17 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   /// Sends an action and asserts how it changed the state.
   ///
   /// In the `assert` closure, mutate `$0` (the state before the action) into the state you
-  /// expect after it. Omit it when the action must not change the state.
-  public func send(
+  /// expect after it. Omit it when the action must not change the state. Returns the effects
+  /// the action started, to cancel or wait for.
+  @discardableResult
+  public nonisolated(nonsending) func send(
     _ action: Action,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) async {
+  ) async -> TestStoreTask {
     let location = (fileID, filePath, line, column)
     if self.exhaustivity == .on {
       let pending = self.log.received
@@ -140,24 +161,111 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       self.state = last.after
     }
 
-    self.core.send(.sent(action))
+    let send = self.sends
+    self.sends += 1
+    self.core.send(.sent(action, send: send))
     guard let entry = await self.waitForSent() else {
       self.fail(
         "The store did not reduce \(describeAction(action)) within \(self.timeout).",
         at: location
       )
-      return
+      return TestStoreTask(id: nil, effects: self.core.effects, timeout: self.timeout)
     }
     self.check(entry, updateStateToExpectedResult, at: location)
+    return TestStoreTask(
+      id: entry.startedEffects ? SentActionEffects(send: send) : nil, effects: self.core.effects,
+      timeout: self.timeout
+    )
+  }
+
+  /// Sends the action a case key path names, for cases without a value:
+  /// `await store.send(\.incrementButtonTapped) { $0.count = 1 }`.
+  @_disfavoredOverload
+  @discardableResult
+  public nonisolated(nonsending) func send(
+    _ action: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask where Action: CasePathable {
+    await self.send(
+      action(), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line,
+      column: column
+    )
+  }
+
+  /// Sends the action a case key path names with `value`: a binding,
+  /// `await store.send(\.binding.name, "Blob") { $0.name = "Blob" }`, or any case with a
+  /// value, `await store.send(\.todos[id: id].binding.isComplete, true)`.
+  @_disfavoredOverload
+  @discardableResult
+  public nonisolated(nonsending) func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask where Action: CasePathable {
+    await self.send(
+      action(value), assert: updateStateToExpectedResult, fileID: fileID, file: filePath,
+      line: line, column: column
+    )
+  }
+
+  /// Asserts the current state without sending anything: for non-exhaustive tests, after
+  /// skipping what they do not check.
+  public func assert(
+    _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = (fileID, filePath, line, column)
+    let actual = self.core.state
+    var expected = self.exhaustivity == .on ? self.state : actual
+    do {
+      try updateStateToExpectedResult(&expected)
+    } catch {
+      self.fail("The 'assert' closure threw: \(error)", at: location)
+      return
+    }
+    guard expected != actual else { return }
+    let difference =
+      diff(expected, actual, format: .proportional) ?? "\(expected)\n  ≠\n\(actual)"
+    self.fail(
+      """
+      The state does not match expectation:
+
+      \(difference.indent())
+
+      (Expected: −, Actual: +)
+      """,
+      at: location
+    )
+  }
+
+  /// Runs `operation` with ``exhaustivity`` set to `exhaustivity`, then restores it.
+  public nonisolated(nonsending) func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity, operation: () async throws -> R
+  ) async rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try await operation()
   }
 
   /// Waits for an effect to send `expected` and asserts how it changed the state.
-  public func receive(
+  public nonisolated(nonsending) func receive(
     _ expected: Action,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
@@ -169,30 +277,51 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   /// Waits for an effect to send an action in the case at `casePath`, and asserts how it
   /// changed the state: `await store.receive(\.loginResponse.success)`.
-  public func receive<Value>(
+  public nonisolated(nonsending) func receive<Value>(
     _ casePath: CaseKeyPath<Action, Value>,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: CasePathable {
     await self.receive(
-      describing: "an action at \(casePath)", expected: nil,
+      describing: "an action at \(describeCaseKeyPath(casePath))", expected: nil,
       matching: { $0[case: casePath] != nil }, timeout: timeout, updateStateToExpectedResult,
+      at: (fileID, filePath, line, column)
+    )
+  }
+
+  /// Waits for an effect to send the action at `casePath` with `value`, and asserts how it
+  /// changed the state: `await store.receive(\.factResponse, "0 is a good number.")`.
+  public nonisolated(nonsending) func receive<Value: Equatable>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    var expectedValue = ""
+    customDump(value, to: &expectedValue, maxDepth: 2)
+    await self.receive(
+      describing: "\(describeCaseKeyPath(casePath)) with \(expectedValue)", expected: nil,
+      matching: { $0[case: casePath] == value }, timeout: timeout, updateStateToExpectedResult,
       at: (fileID, filePath, line, column)
     )
   }
 
   /// Waits for an effect to send an action for which `isMatching` is true, and asserts how it
   /// changed the state.
-  public func receive(
+  public nonisolated(nonsending) func receive(
     _ isMatching: @escaping (_ action: Action) -> Bool,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -212,10 +341,10 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   /// Drops every action received so far without asserting it; the state moves on to the
   /// state after the last one. With `strict`, having nothing to skip is a failure.
-  public func skipReceivedActions(
+  public nonisolated(nonsending) func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -232,10 +361,10 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   }
 
   /// Cancels every effect still running. With `strict`, having none running is a failure.
-  public func skipInFlightEffects(
+  public nonisolated(nonsending) func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -253,10 +382,10 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   }
 
   /// Waits until every effect has finished; fails if one is still running after `timeout`.
-  public func finish(
+  public nonisolated(nonsending) func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -284,7 +413,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   )
 
-  private func receive(
+  private nonisolated(nonsending) func receive(
     describing expectedDescription: String,
     expected: Action?,
     matching: @escaping (Action) -> Bool,
@@ -389,7 +518,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     )
   }
 
-  private func waitForSent() async -> TestLog<State, Action>.Entry? {
+  private nonisolated(nonsending) func waitForSent() async -> TestLog<State, Action>.Entry? {
     var entry = self.log.takeSent()
     if entry != nil { return entry }
     _ = await self.wait(
@@ -404,7 +533,9 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   /// Polls `condition` until it holds or `timeout` passes: first by yielding, then every
   /// millisecond.
-  private func wait(until condition: () -> Bool, timeout: Duration) async -> Bool {
+  private nonisolated(nonsending) func wait(
+    until condition: () -> Bool, timeout: Duration
+  ) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     var spins = 0
     while !condition() {
@@ -424,6 +555,15 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       message, fileID: location.fileID, filePath: location.filePath, line: location.line,
       column: location.column
     )
+  }
+}
+
+/// Blocks the calling thread until `isDone`, or `timeout` passes. For `deinit`, which cannot
+/// suspend; the effects it waits for run on other threads (see ``SettlingExecutor``).
+private func waitBlocking(until isDone: () -> Bool, timeout: Duration) {
+  let deadline = ContinuousClock.now.advanced(by: timeout)
+  while !isDone(), ContinuousClock.now < deadline {
+    usleep(50)
   }
 }
 

@@ -40,6 +40,14 @@ public struct Effect<Action> {
 extension Effect: @unchecked Sendable {}
 
 extension Effect {
+  /// Whether the effect does nothing: test stores use it to tell actions that started work.
+  public var _isNone: Bool {
+    if case .none = self.operation { return true }
+    return false
+  }
+}
+
+extension Effect {
   /// No work.
   @inlinable
   public static var none: Self {

@@ -45,6 +45,17 @@ public enum StackAction<State, Action>: CasePathable {
         }
       )
     }
+
+    /// The action of the screen with `id`: `\.path[id: 0].counter.incrementTapped`.
+    public subscript(id id: StackElementID) -> AnyCasePath<StackAction, Action> {
+      AnyCasePath(
+        embed: { .element(id: id, action: $0) },
+        extract: {
+          guard case .element(id, let action) = $0 else { return nil }
+          return action
+        }
+      )
+    }
   }
 
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -53,6 +64,16 @@ public enum StackAction<State, Action>: CasePathable {
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
 extension StackAction: Sendable where State: Sendable, Action: Sendable {}
+
+extension StackAction: CaseKeyPathComponentDescribing {
+  public var _caseKeyPathComponent: (description: String, next: Any?) {
+    switch self {
+    case .element(let id, let action): ("[id: \(id.rawValue)]", action)
+    case .popFrom(let id): (".popFrom(id: \(id.rawValue))", nil)
+    case .push(let id, _): (".push(id: \(id.rawValue))", nil)
+    }
+  }
+}
 
 /// The stack action of `R` screens: `StackActionOf<Path>`.
 public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>

@@ -89,3 +89,6 @@ public typealias StateOf<R: Reducer> = R.State
 
 /// A reducer's action type, for reducers used generically: `ActionOf<Counter>`.
 public typealias ActionOf<R: Reducer> = R.Action
+
+/// A reducer of `R`'s state and action, for bodies: `var body: some ReducerOf<Self>`.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -10,16 +10,20 @@ struct EffectRunner<Action>: Sendable {
   @usableFromInline let tasks: EffectTasks
   @usableFromInline let enqueue: @Sendable (Action) -> Void
   @usableFromInline let handleRequest: @Sendable (any Sendable) -> Void
+  /// Where effects continue after their first suspension; nil for the global executor.
+  @usableFromInline let executor: SettlingExecutor?
 
   @usableFromInline
   init(
     tasks: EffectTasks,
     enqueue: @escaping @Sendable (Action) -> Void,
-    handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest
+    handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
+    executor: SettlingExecutor? = nil
   ) {
     self.tasks = tasks
     self.enqueue = enqueue
     self.handleRequest = handleRequest
+    self.executor = executor
   }
 
   @inlinable
@@ -74,9 +78,17 @@ struct EffectRunner<Action>: Sendable {
     guard !tasks.closed.load(ordering: .acquiring) else { return nil }
     let lifetime = EffectLifetime()
     let send = Send<Action>(send: self.enqueue)
-    let task = Task.immediate(priority: priority) {
-      await operation(send)
-      if let token = lifetime.finish() { tasks.end(token) }
+    let task: Task<Void, Never>
+    if let executor = self.executor {
+      task = Task.immediate(priority: priority, executorPreference: executor) {
+        await SettlingExecutor.$current.withValue(executor) { await operation(send) }
+        if let token = lifetime.finish() { tasks.end(token) }
+      }
+    } else {
+      task = Task.immediate(priority: priority) {
+        await operation(send)
+        if let token = lifetime.finish() { tasks.end(token) }
+      }
     }
     if lifetime.isFinished { return task }
     guard let token = tasks.begin(ids: ids) else {

@@ -7,7 +7,7 @@ import Synchronization
 /// removed when the effect ends. Effects that finish during their synchronous start are never
 /// filed, which keeps the common round trip free of locks.
 public final class EffectTasks: Sendable {
-  private struct Registry {
+  fileprivate struct Registry {
     var nextToken = 0
     var tasks: [Int: Task<Void, Never>] = [:]
     var idsByToken: [Int: [EffectID]] = [:]
@@ -43,8 +43,8 @@ public final class EffectTasks: Sendable {
   @usableFromInline
   func attach(_ task: Task<Void, Never>, to token: Int) {
     let cancelNow = self.registry.withLock { registry -> Bool in
-      guard registry.idsByToken[token] != nil else { return false }
       if registry.cancelledBeforeStart.remove(token) != nil { return true }
+      guard registry.idsByToken[token] != nil else { return false }
       registry.tasks[token] = task
       return false
     }
@@ -55,33 +55,35 @@ public final class EffectTasks: Sendable {
   @usableFromInline
   func end(_ token: Int) {
     self.registry.withLock { registry in
-      guard let ids = registry.idsByToken.removeValue(forKey: token) else { return }
-      registry.tasks[token] = nil
       registry.cancelledBeforeStart.remove(token)
-      for id in ids {
-        registry.tokensByID[id]?.remove(token)
-        if registry.tokensByID[id]?.isEmpty == true { registry.tokensByID[id] = nil }
-      }
-      self.running.subtract(1, ordering: .releasing)
+      _ = registry.remove(token, running: self.running)
     }
   }
 
+  /// Whether any running effect is filed under `id`.
+  public func isRunning(id: some Hashable & Sendable) -> Bool {
+    let id = EffectID(id)
+    return self.registry.withLock { $0.tokensByID[id] != nil }
+  }
+
   /// Cancels every running effect filed under `id`.
+  ///
+  /// A cancelled effect stops counting at once, before this returns: its task may still be
+  /// unwinding, but it can no longer send (``Send`` checks for cancellation) and nothing waits
+  /// for it. This is what lets a test end right after the action that cancelled an effect.
   @usableFromInline
   func cancel(id: EffectID) {
     let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
       guard let tokens = registry.tokensByID[id] else { return [] }
-      var tasks: [Task<Void, Never>] = []
-      for token in tokens {
-        if let task = registry.tasks[token] {
-          tasks.append(task)
-        } else {
-          registry.cancelledBeforeStart.insert(token)
-        }
-      }
-      return tasks
+      return tokens.compactMap { registry.cancel($0, running: self.running) }
     }
     for task in tasks { task.cancel() }
+  }
+
+  /// Cancels every running effect filed under `id` (a value passed to
+  /// ``Effect/cancellable(id:cancelInFlight:)``).
+  public func cancelEffects(id: some Hashable & Sendable) {
+    self.cancel(id: EffectID(id))
   }
 
   /// Cancels every running effect; with `close`, no new effect may start afterwards.
@@ -91,12 +93,32 @@ public final class EffectTasks: Sendable {
         registry.isClosed = true
         self.closed.store(true, ordering: .releasing)
       }
-      for token in registry.idsByToken.keys where registry.tasks[token] == nil {
-        registry.cancelledBeforeStart.insert(token)
-      }
-      return Array(registry.tasks.values)
+      return registry.idsByToken.keys.compactMap { registry.cancel($0, running: self.running) }
     }
     for task in tasks { task.cancel() }
+  }
+}
+
+extension EffectTasks.Registry {
+  /// Unfiles `token`; false when it was not filed (it ended, or was cancelled, already).
+  mutating func remove(
+    _ token: Int, running: borrowing Atomic<Int>
+  ) -> (removed: Bool, task: Task<Void, Never>?) {
+    guard let ids = self.idsByToken.removeValue(forKey: token) else { return (false, nil) }
+    for id in ids {
+      self.tokensByID[id]?.remove(token)
+      if self.tokensByID[id]?.isEmpty == true { self.tokensByID[id] = nil }
+    }
+    running.subtract(1, ordering: .releasing)
+    return (true, self.tasks.removeValue(forKey: token))
+  }
+
+  /// Unfiles `token` and returns its task to cancel; a token whose task is not attached yet is
+  /// remembered, and its task cancelled when it attaches.
+  mutating func cancel(_ token: Int, running: borrowing Atomic<Int>) -> Task<Void, Never>? {
+    let (removed, task) = self.remove(token, running: running)
+    if removed, task == nil { self.cancelledBeforeStart.insert(token) }
+    return task
   }
 }
 

@@ -36,7 +36,8 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
   @inlinable
   public init(
     initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?,
-    requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest
+    requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
+    effectExecutor: SettlingExecutor? = nil
   ) {
     self.inbox = LockedValue(Inbox(state: initialState))
     self.reducer = reducer
@@ -44,7 +45,7 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
     self.isEqual = equalityCheck(State.self)
     self.runner = EffectRunner(
       tasks: self.effects, enqueue: { [weak self] action in self?.send(action) },
-      handleRequest: handleRequest
+      handleRequest: handleRequest, executor: effectExecutor
     )
   }
 
