@@ -139,4 +139,35 @@ import Testing
     }
     #expect(failures.isEmpty)
   }
+
+  @Test func receiveByCasePathNamesTheCaseWhenItFails() async {
+    let failures = await collectIssues {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.receive(\.ping, timeout: .milliseconds(20))
+    }
+    #expect(failures.count == 1)
+    #expect(failures.first?.message.contains(#"Expected to receive an action at \.ping"#) == true)
+  }
+
+  @Test func receiveByCasePathAndValue() async {
+    let failures = await collectIssues {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.echo)
+      await store.receive(\.echoed) { $0.text = "echoed" }
+      await store.send(\.ping, 3) { $0.count = 3 }
+    }
+    #expect(failures.isEmpty)
+  }
+
+  @Test func assertChecksTheCurrentState() async {
+    let failures = await collectIssues {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      store.exhaustivity = .off
+      await store.send(.increment)
+      store.assert { $0.count = 1 }
+      store.assert { $0.count = 2 }
+    }
+    #expect(failures.count == 1)
+    #expect(failures.first?.message.contains("−   count: 2") == true)
+  }
 }

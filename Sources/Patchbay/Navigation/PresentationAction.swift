@@ -7,6 +7,7 @@ public enum PresentationAction<Action>: CasePathable {
   /// An action for the presented feature.
   case presented(Action)
 
+  @dynamicMemberLookup
   public struct AllCasePaths: Sendable {
     public var dismiss: AnyCasePath<PresentationAction, Void> {
       AnyCasePath(
@@ -24,6 +25,21 @@ public enum PresentationAction<Action>: CasePathable {
         extract: {
           guard case .presented(let action) = $0 else { return nil }
           return action
+        }
+      )
+    }
+
+    /// A case of the presented action, reached through `presented`: `\.destination.add`
+    /// means `\.destination.presented.add`.
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: KeyPath<Action.AllCasePaths, AnyCasePath<Action, AppendedAction>>
+    ) -> AnyCasePath<PresentationAction, AppendedAction> where Action: CasePathable {
+      let child = Action.allCasePaths[keyPath: keyPath]
+      return AnyCasePath(
+        embed: { .presented(child.embed($0)) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return child.extract(from: action)
         }
       )
     }

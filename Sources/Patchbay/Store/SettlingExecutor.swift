@@ -1,3 +1,4 @@
+import DequeModule
 import Dispatch
 import Synchronization
 
@@ -12,11 +13,22 @@ import Synchronization
 /// await executor.settle(timeout: .seconds(1))  // every ready effect is suspended or done
 /// ```
 ///
-/// Jobs run on Dispatch's global queue, never on the cooperative pool, so a thread blocked
-/// waiting for effects (a test store ending) cannot starve the effects it waits for.
+/// Jobs run one at a time, drained by one thread from a serial dispatch queue of their own:
+/// never on the cooperative pool or Dispatch's width-limited global queue, so a thread blocked
+/// waiting for effects (a test store ending) or busy work elsewhere in a parallel test run
+/// cannot starve them. A job enqueued while the drain runs (an effect that yields, or resumes
+/// another) runs on the same thread without a wake-up. Effects still interleave at every
+/// suspension point; only their synchronous stretches take turns.
 public final class SettlingExecutor: TaskExecutor, Sendable {
+  private struct Jobs: ~Copyable {
+    var queue = Deque<UnownedJob>()
+    var isDraining = false
+  }
+
   /// Jobs enqueued and not yet finished running.
   private let pending = Atomic<Int>(0)
+  private let jobs = Mutex(Jobs())
+  private let queue = DispatchQueue(label: "dev.patchbay.settling-executor")
 
   /// The executor of the effect running now, if it runs on one.
   @TaskLocal public static var current: SettlingExecutor?
@@ -26,7 +38,24 @@ public final class SettlingExecutor: TaskExecutor, Sendable {
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     self.pending.add(1, ordering: .acquiringAndReleasing)
-    DispatchQueue.global().async {
+    let startsDrain = self.jobs.withLock { jobs in
+      jobs.queue.append(job)
+      if jobs.isDraining { return false }
+      jobs.isDraining = true
+      return true
+    }
+    if startsDrain { self.queue.async { self.drain() } }
+  }
+
+  /// Runs jobs until none is left.
+  private func drain() {
+    while true {
+      let next: UnownedJob? = self.jobs.withLock { jobs in
+        if let job = jobs.queue.popFirst() { return job }
+        jobs.isDraining = false
+        return nil
+      }
+      guard let job = next else { return }
       job.runSynchronously(on: self.asUnownedTaskExecutor())
       self.pending.subtract(1, ordering: .acquiringAndReleasing)
     }

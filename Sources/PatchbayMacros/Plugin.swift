@@ -1,0 +1,12 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+/// The compiler plugin behind `@Reducer`, `@ObservableState` and their helpers.
+@main
+struct PatchbayMacrosPlugin: CompilerPlugin {
+  let providingMacros: [any Macro.Type] = [
+    ReducerMacro.self,
+    ObservableStateMacro.self,
+    NoOpPeerMacro.self,
+  ]
+}
