@@ -9,7 +9,7 @@ SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo test template-check bench format clean
+.PHONY: all deps build demo test template-check import-swap-check bench format clean
 
 all: build
 
@@ -44,7 +44,7 @@ demo: deps
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: build template-check
+test: build template-check import-swap-check
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
 
@@ -58,6 +58,12 @@ template-check: build
 	  | grep -q '"id": "dev.patchbay.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
 
+# TCA case studies ported with an import swap: their tests pass, and fail (XCTest and Swift
+# Testing, exit code and diff) when a reducer is broken. A package of its own, so its test
+# target links nothing but the Patchbay and PatchbayTesting products.
+import-swap-check: deps
+	bash Tests/ImportSwap/check.sh
+
 # The ABI and host benchmarks load the release builds of the plugins.
 bench: deps
 	$(SWIFT) build -c release
@@ -67,4 +73,4 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
 
 clean:
-	rm -rf .build Benchmarks/.build $(TEMPLATE_DIR)
+	rm -rf .build Benchmarks/.build Tests/ImportSwap/.build $(TEMPLATE_DIR)
