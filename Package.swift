@@ -171,6 +171,14 @@ let package = Package(
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
+    .testTarget(
+      name: "PatchbayMacrosTests",
+      dependencies: [
+        "PatchbayMacros",
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+      ]
+    ),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
     .testTarget(name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayAudio", "CALSA"]),
   ],

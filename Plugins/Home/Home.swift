@@ -1,10 +1,12 @@
 import PatchbayPlugin
 
-/// The demo's root: a menu. Choosing an entry asks the host to push that feature.
+/// The demo's root: a menu. Choosing an entry asks the host to push that feature. Written with
+/// `@Reducer`, as a TCA feature is (Counter shows the same without macros).
 ///
 /// Actions: `up`, `down`, `select(index: 1)`, `open`. It observes its `tallies` collection
 /// (`observe = ["tallies"]` in the config), so every tally's action also reaches it as
 /// `tallies(element(id: "a", action: increment))`.
+@Reducer
 public struct Home: PluginFeature {
   public static let id = "dev.patchbay.home"
   public static let name = "Home"
@@ -17,6 +19,7 @@ public struct Home: PluginFeature {
   ]
   public static var initialState: State { State() }
 
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// Config keys of the screens, with their titles.
     public var entries = [

@@ -14,13 +14,22 @@ extension ReducerMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    if declaration.inherits(from: "Reducer") || declaration.inherits(from: "CaseReducer") {
-      return []
+    // `protocols` lists the conformances the type does not have yet (a `PluginFeature`, which
+    // refines `Reducer`, needs none).
+    let missing = protocols.map(\.trimmedDescription)
+    var conformances: [String] = []
+    if declaration.is(EnumDeclSyntax.self), missing.contains(where: { $0.hasSuffix("CaseReducer") }) {
+      conformances.append("Patchbay.CaseReducer")
     }
-    let conformances =
-      declaration.is(EnumDeclSyntax.self)
-      ? "Patchbay.CaseReducer, Patchbay.Reducer" : "Patchbay.Reducer"
-    return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances) {}")]
+    if missing.contains(where: { $0 == "Reducer" || $0.hasSuffix(".Reducer") }) {
+      conformances.append("Patchbay.Reducer")
+    }
+    guard !conformances.isEmpty else { return [] }
+    return [
+      try ExtensionDeclSyntax(
+        "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
+      )
+    ]
   }
 }
 
