@@ -53,6 +53,20 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   private let core: StoreCore<State, TestAction<Action>>
   private let log: TestLog<State, Action>
   private let executor = SettlingExecutor()
+  private let currentDependencies: LockedValue<DependencyValues>
+
+  /// The dependencies the reducer and effects see. Change them mid-test, as TCA allows:
+  /// `store.dependencies.continuousClock = ImmediateClock()` applies to the actions sent
+  /// after it and the effects they start.
+  public var dependencies: DependencyValues {
+    get { self.currentDependencies.value }
+    set {
+      self.currentDependencies.withValue { $0 = newValue }
+      for clock in [newValue.continuousClock, newValue.suspendingClock] {
+        (clock as? Patchbay.TestClock<Duration>)?.waitsFor(self.executor)
+      }
+    }
+  }
   private var sends = 0
   private let requestLog = LockedValue<[any Sendable]>([])
   private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
@@ -75,8 +89,11 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     self.state = state
     self.log = log
     let requestLog = self.requestLog
+    let currentDependencies = LockedValue(dependencies)
+    self.currentDependencies = currentDependencies
+    let base = compiled.transformDependency(\.self) { $0 = currentDependencies.value }
     self.core = StoreCore(
-      initialState: state, reducer: TestReducer(base: compiled, log: log),
+      initialState: state, reducer: TestReducer(base: base, log: log),
       dependencies: dependencies,
       requests: { payload in requestLog.withValue { $0.append(payload) } },
       effectExecutor: self.executor

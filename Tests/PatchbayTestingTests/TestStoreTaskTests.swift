@@ -80,3 +80,19 @@ private struct Loader: Reducer {
     await second.cancel()
   }
 }
+
+@Suite struct TestStoreDependenciesTests {
+  @Test func changingADependencyMidTestAppliesToLaterActions() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Loader.State()) { Loader() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    #expect(store.dependencies.continuousClock is TestClock<Duration>)
+    store.dependencies.continuousClock = ImmediateClock()
+    // ImmediateClock yields through background-priority tasks, which a loaded parallel test
+    // run may hold back for more than the default second.
+    store.timeout = .seconds(10)
+    await store.send(.load).finish()
+    await store.receive(.loaded(42)) { $0.value = 42 }
+  }
+}

@@ -15,6 +15,22 @@ extension Reducer {
   ) -> _DependencyReducer<State, Action> {
     _DependencyReducer(base: self._compiled()) { $0[keyPath: keyPath] = value }
   }
+
+  /// Changes a dependency for this reducer and the effects it starts, from its current value.
+  ///
+  /// ```swift
+  /// Child()
+  ///   .transformDependency(\.self) { $0.locale = Locale(identifier: "fr_FR") }
+  /// ```
+  ///
+  /// `transform` runs for each action and each effect as it starts, so it may read values
+  /// that change over time.
+  public func transformDependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    transform: @escaping @Sendable (_ dependency: inout Value) -> Void
+  ) -> _DependencyReducer<State, Action> {
+    _DependencyReducer(base: self._compiled()) { transform(&$0[keyPath: keyPath]) }
+  }
 }
 
 /// The reducer ``Reducer/dependency(_:_:)`` builds.

@@ -39,6 +39,9 @@ public struct Effect<Action> {
 
 extension Effect: @unchecked Sendable {}
 
+/// A reducer's effect type, for helpers that return one: `func load() -> EffectOf<Self>`.
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
+
 extension Effect {
   /// Whether the effect does nothing: test stores use it to tell actions that started work.
   public var _isNone: Bool {

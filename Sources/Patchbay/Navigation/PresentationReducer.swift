@@ -59,6 +59,9 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
             action: destinationAction
           )
           ._map { toPresentationAction.embed(.presented($0)) }
+          .withDependencies(sending: { dependencies, send in
+            dependencies.dismiss = DismissEffect { await send(toPresentationAction.embed(.dismiss)) }
+          })
           .inChildScope(scope)
       } else {
         self.warn("an action for a presented feature", action)

@@ -55,6 +55,9 @@ public struct _StackReducer<Parent: Reducer, DestinationState, DestinationAction
         effect = self.destination
           .reduce(into: &state[keyPath: self.toStack][id: id]!, action: destinationAction)
           ._map { toStackAction.embed(.element(id: id, action: $0)) }
+          .withDependencies(sending: { dependencies, send in
+            dependencies.dismiss = DismissEffect { await send(toStackAction.embed(.popFrom(id: id))) }
+          })
           .inChildScope(ChildEffectScope(self.toStack, element: id))
       }
     case .push(let id, let screen)?:

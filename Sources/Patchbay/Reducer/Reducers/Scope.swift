@@ -71,6 +71,42 @@ public struct Scope<ParentState, ParentAction>: Reducer {
     }
   }
 
+  /// Scopes to one case of an enum state: `Scope(state: \.loggedIn, action: \.loggedIn) {
+  /// Home() }`. A child action that arrives while the state is in another case is reported
+  /// (a test failure in tests, a warning in apps) and changes nothing.
+  public init<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ParentState: CasePathable {
+    let child = child()._compiled()
+    let toChildState = AnyCasePath(toChildState)
+    let toChildAction = AnyCasePath(toChildAction)
+    let location = SourceLocation(fileID, filePath, line, column)
+    self.run = { state, action in
+      guard let childAction = toChildAction.extract(from: action) else { return .none }
+      guard var childState = toChildState.extract(from: state) else {
+        runtimeWarn(
+          """
+          A 'Scope' at \(location) received a child action while the state was in another \
+          case, and ignored it. Action: \(describe(action)). State: \(describe(state)). Likely \
+          cause: the state changed case before an effect's action arrived. Fix: cancel the \
+          child's effects when leaving the case, or use 'ifCaseLet', which does.
+          """, location: location
+        )
+        return .none
+      }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = toChildState.embed(childState)
+      if case .none = effect.operation { return .none }
+      return effect._map { toChildAction.embed($0) }
+    }
+  }
+
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     self.run(&state, action)

@@ -88,3 +88,47 @@ private struct ComputedParent: Reducer {
     await store.receive(.child(.pong)) { $0.child.pinged = true }
   }
 }
+
+@Reducer
+private struct Session {
+  @Reducer
+  enum Screen {
+    case loggedOut(Tally)
+    case loggedIn(Tally)
+  }
+  @Reducer
+  struct Tally {
+    struct State: Equatable { var count = 0 }
+    enum Action: Equatable { case increment }
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.count += 1
+        return .none
+      }
+    }
+  }
+  typealias State = Screen.State
+  typealias Action = Screen.Action
+  var body: some ReducerOf<Self> {
+    Scope(state: \.loggedIn, action: \.loggedIn) { Tally() }
+  }
+}
+
+extension Session.Screen.State: Equatable {}
+
+@Suite struct ScopeToCaseTests {
+  @Test func runsTheChildInItsCase() async {
+    let store = TestStore(initialState: Session.State.loggedIn(.init())) { Session() }
+    await store.send(.loggedIn(.increment)) { $0 = .loggedIn(.init(count: 1)) }
+  }
+
+  @Test func anActionForAnotherCaseIsReportedAndChangesNothing() async {
+    let store = Store(initialState: Session.State.loggedOut(.init())) { Session() }
+    let issues = await collectIssues {
+      store.send(.loggedIn(.increment))
+    }
+    #expect(store.state == .loggedOut(.init()))
+    #expect(issues.count == 1)
+    #expect(issues.first?.contains("A 'Scope' at PatchbayTests/ScopeTests.swift") == true)
+  }
+}
