@@ -84,3 +84,27 @@ private struct Settings {
     #expect(issues.first?.contains("+   nameChanges: 1") == true)
   }
 }
+
+@Reducer
+private struct Profile {
+  @ObservableState
+  struct State: Equatable { var name = "" }
+  enum Action: ViewAction {
+    case view(View)
+    @CasePathable
+    enum View: BindableAction {
+      case binding(BindingAction<State>)
+    }
+  }
+  var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view)
+  }
+}
+
+@Suite struct ViewActionBindingTests {
+  @Test func bindingActionsInsideAViewActionAreApplied() async {
+    let store = TestStore(initialState: Profile.State()) { Profile() }
+    await store.send(.view(.binding(.set(\.name, "Blob")))) { $0.name = "Blob" }
+    await store.send(\.view.binding.name, "Blobby") { $0.name = "Blobby" }
+  }
+}
