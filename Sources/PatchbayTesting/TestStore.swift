@@ -395,7 +395,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       return
     }
     self.core.effects.cancelAll()
-    _ = await self.wait(until: { self.core.effects.count == 0 }, timeout: self.timeout)
+    _ = await poll(until: { self.core.effects.count == 0 }, timeout: self.timeout)
   }
 
   /// Waits until every effect has finished; fails if one is still running after `timeout`.
@@ -407,7 +407,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     column: UInt = #column
   ) async {
     let timeout = timeout ?? self.timeout
-    let finished = await self.wait(
+    let finished = await poll(
       until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: timeout
     )
     if !finished {
@@ -442,7 +442,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     let timeout = timeout ?? self.timeout
     var taken: (skipped: [TestLog<State, Action>.Entry], match: TestLog<State, Action>.Entry?) =
       ([], nil)
-    _ = await self.wait(
+    _ = await poll(
       until: {
         if exhaustive {
           return !self.log.received.isEmpty
@@ -538,7 +538,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   private nonisolated(nonsending) func waitForSent() async -> TestLog<State, Action>.Entry? {
     var entry = self.log.takeSent()
     if entry != nil { return entry }
-    _ = await self.wait(
+    _ = await poll(
       until: {
         entry = self.log.takeSent()
         return entry != nil
@@ -546,25 +546,6 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       timeout: self.timeout
     )
     return entry
-  }
-
-  /// Polls `condition` until it holds or `timeout` passes: first by yielding, then every
-  /// millisecond.
-  private nonisolated(nonsending) func wait(
-    until condition: () -> Bool, timeout: Duration
-  ) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    var spins = 0
-    while !condition() {
-      if ContinuousClock.now >= deadline { return false }
-      if spins < 100 {
-        spins += 1
-        await Task.yield()
-      } else {
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-    }
-    return true
   }
 
   private func fail(_ message: String, at location: Location) {

@@ -43,24 +43,16 @@ public struct TestStoreTask: Hashable, Sendable {
   ) async {
     guard let id = self.id else { return }
     let timeout = timeout ?? self.timeout
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    var spins = 0
-    while self.effects.isRunning(id: id) {
-      if ContinuousClock.now >= deadline {
-        reportIssue(
-          """
-          Expected the task to finish, but its effects were still running after \(timeout).
+    guard await !poll(until: { !self.effects.isRunning(id: id) }, timeout: timeout) else { return }
+    reportIssue(
+      """
+      Expected the task to finish, but its effects were still running after \(timeout).
 
-          Fix: advance the test clock far enough for the effect to end, use an \
-          'ImmediateClock', or pass a longer 'timeout:'.
-          """,
-          fileID: fileID, filePath: filePath, line: line, column: column
-        )
-        return
-      }
-      spins += 1
-      if spins < 100 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
-    }
+      Fix: advance the test clock far enough for the effect to end, use an 'ImmediateClock', \
+      or pass a longer 'timeout:'.
+      """,
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
   }
 
   /// Whether ``cancel()`` was called, or the action started no effect (there is nothing to

@@ -67,34 +67,3 @@ private enum DismissEffectKey: DependencyKey {
   static let liveValue = DismissEffect(nil)
   static let testValue = DismissEffect(nil)
 }
-
-extension Effect {
-  /// The same effect with every `run` operation seeing dependencies that `update` sets from
-  /// the operation's own `send`: how a presented feature's effects learn to dismiss it.
-  func withDependencies(
-    sending update: @escaping @Sendable (inout DependencyValues, Send<Action>) -> Void
-  ) -> Self {
-    switch self.operation {
-    case .none, .send, .cancel, .request:
-      return self
-    case .run(let priority, let operation):
-      return Self(
-        .run(priority) { send in
-          await Dependencies.withDependencies({ update(&$0, send) }) {
-            await operation(send)
-          }
-        }
-      )
-    case .merge(let effects):
-      return Self(.merge(effects.map { $0.withDependencies(sending: update) }))
-    case .concatenate(let effects):
-      return Self(.concatenate(effects.map { $0.withDependencies(sending: update) }))
-    case .cancellable(let id, let cancelInFlight, let effect):
-      return Self(
-        .cancellable(
-          id: id, cancelInFlight: cancelInFlight, effect.withDependencies(sending: update)
-        )
-      )
-    }
-  }
-}
