@@ -58,7 +58,7 @@ template-check: build
 	  | grep -q '"id": "dev.patchbay.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
 
-# TCA case studies ported with an import swap: their tests pass, and fail (XCTest and Swift
+# TCA-style features on Patchbay with an import swap: their tests pass, and fail (XCTest and Swift
 # Testing, exit code and diff) when a reducer is broken. A package of its own, so its test
 # target links nothing but the Patchbay and PatchbayTesting products.
 import-swap-check: deps

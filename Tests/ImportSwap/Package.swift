@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// TCA features and their tests, ported to Patchbay by changing one import line per file
+// Features and their tests written as TCA writes them (bindings, collections, timers,
+// cancellation, long-living effects), on Patchbay by changing one import line per file
 // (`import ComposableArchitecture` → `import Patchbay` / `import PatchbayTesting`).
 // `check.sh` runs the tests, then breaks each reducer and checks the tests fail.
 import Foundation

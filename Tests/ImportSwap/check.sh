@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# TCA case studies moved to Patchbay by changing one import line: their tests must pass as
-# written, and fail — exit non-zero, print the diff, under XCTest and Swift Testing alike —
-# when a reducer is broken. Run by `make test` (target import-swap-check).
+# Features and tests written as TCA writes them, on Patchbay by changing one import line: the
+# tests must pass as written, and fail — exit non-zero, print the diff, under XCTest and Swift
+# Testing alike — when a reducer is broken. Run by `make test` (target import-swap-check).
 set -euo pipefail
 cd "$(dirname "$0")"
 LOG=.build/check.log
 
-echo "import-swap: building the case studies and their tests"
+echo "import-swap: building the features and their tests"
 swift build --build-tests
 
 echo "import-swap: the tests pass as written"
@@ -48,30 +48,31 @@ PY
   echo "import-swap: failed as it must: $*"
 }
 
-# XCTest: a wrong count is a state diff.
-mutate Sources/CaseStudies/Timers.swift \
-  "state.secondsElapsed += 1" "state.secondsElapsed += 2" \
-  "A state change does not match expectation" "−   secondsElapsed: 1" "\+   secondsElapsed: 2" \
+# XCTest: a beat that wraps wrong is a state diff.
+mutate Sources/CaseStudies/Metronome.swift \
+  "state.beat = state.beat % state.beatsPerBar + 1" \
+  "state.beat = (state.beat + 1) % state.beatsPerBar" \
+  "A state change does not match expectation" "−   beat: 3" "\+   beat: 0" \
   "Executed [0-9]+ tests?, with [1-9][0-9]* failures?"
 
 # Swift Testing: a binding that is not applied.
-mutate Sources/CaseStudies/Todos.swift \
-  "  var body: some Reducer<State, Action> {
+mutate Sources/CaseStudies/Playlist.swift \
+  "  var body: some ReducerOf<Self> {
     BindingReducer()
   }" \
-  "  var body: some Reducer<State, Action> {
+  "  var body: some ReducerOf<Self> {
     EmptyReducer()
   }" \
-  "A state change does not match expectation" "description: \"Learn Composable Architecture\"" \
-  "Test editTodo\(\) recorded an issue" "Test run with [0-9]+ tests in [0-9]+ suites failed"
+  "A state change does not match expectation" "title: \"Blue in Green\"" \
+  "Test renamingATrack\(\) recorded an issue" "Test run with [0-9]+ tests in [0-9]+ suites failed"
 
-# Swift Testing: a request the cancel button cannot cancel is still in flight at the end.
-mutate Sources/CaseStudies/EffectsCancellation.swift \
-  "        .cancellable(id: CancelID.factRequest)" "" \
+# Swift Testing: a lookup the cancel button cannot cancel is still in flight at the end.
+mutate Sources/CaseStudies/ChordLookup.swift \
+  "        .cancellable(id: CancelID.lookup)" "" \
   "effect\(s\) were still running when the test ended" \
-  "Test trivia_CancelButtonCancelsRequest\(\) recorded an issue"
+  "Test theCancelButtonCancelsTheLookup\(\) recorded an issue"
 
-echo "import-swap: the restored case studies pass again"
+echo "import-swap: the restored features pass again"
 swift build --build-tests >/dev/null
 swift test --skip-build >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }
-echo "import-swap: ok: TCA tests pass unchanged on Patchbay, and fail when their reducers break"
+echo "import-swap: ok: TCA-style tests pass unchanged on Patchbay, and fail when their reducers break"
