@@ -61,7 +61,8 @@ public struct Home: PluginFeature {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: Name.self)
       guard let key = container.allKeys.first else {
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an action"))
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath, debugDescription: "expected an action"))
       }
       self.name = key.stringValue
     }
@@ -103,8 +104,9 @@ public struct Home: PluginFeature {
   }
 
   public static func render(_ state: State) -> String {
-    (["Patchbay"] + state.entries.enumerated().map { index, entry in
-      (index == state.selected ? "▸ " : "  ") + entry.title
-    } + (state.lastTally.map { ["", "Last tally: \($0)"] } ?? [])).joined(separator: "\n")
+    (["Patchbay"]
+      + state.entries.enumerated().map { index, entry in
+        (index == state.selected ? "▸ " : "  ") + entry.title
+      } + (state.lastTally.map { ["", "Last tally: \($0)"] } ?? [])).joined(separator: "\n")
   }
 }

@@ -18,7 +18,8 @@ extension ReducerMacro: ExtensionMacro {
     // refines `Reducer`, needs none).
     let missing = protocols.map(\.trimmedDescription)
     var conformances: [String] = []
-    if declaration.is(EnumDeclSyntax.self), missing.contains(where: { $0.hasSuffix("CaseReducer") }) {
+    if declaration.is(EnumDeclSyntax.self), missing.contains(where: { $0.hasSuffix("CaseReducer") })
+    {
       conformances.append("Patchbay.CaseReducer")
     }
     if missing.contains(where: { $0 == "Reducer" || $0.hasSuffix(".Reducer") }) {
@@ -78,9 +79,10 @@ extension ReducerMacro: MemberMacro {
   ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let name = enumDecl.name.trimmedDescription
-    let access = enumDecl.modifiers.first {
-      ["public", "package", "internal", "fileprivate", "private"].contains($0.name.text)
-    }.map { $0.name.text == "private" ? "fileprivate " : "\($0.name.text) " } ?? ""
+    let access =
+      enumDecl.modifiers.first {
+        ["public", "package", "internal", "fileprivate", "private"].contains($0.name.text)
+      }.map { $0.name.text == "private" ? "fileprivate " : "\($0.name.text) " } ?? ""
 
     var stateCases: [String] = []
     var actionCases: [String] = []

@@ -107,7 +107,8 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   deinit {
     guard self.exhaustivity == .on else { return }
     // Effects that are ending (past their last send, unwinding) get a moment to finish.
-    waitBlocking(until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: self.timeout)
+    waitBlocking(
+      until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: self.timeout)
     let unreceived = self.log.received
     if !unreceived.isEmpty {
       self.fail(

@@ -32,7 +32,9 @@ private struct Stopwatch: Reducer {
   @Test(arguments: 0..<500)
   func advancingDeliversEveryTimerTick(run: Int) async {
     let clock = TestClock()
-    let store = TestStore(initialState: Stopwatch.State()) { Stopwatch() } withDependencies: {
+    let store = TestStore(initialState: Stopwatch.State()) {
+      Stopwatch()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.start)
@@ -46,8 +48,12 @@ private struct Stopwatch: Reducer {
   @Test func sleepersWakeInDeadlineOrder() async throws {
     let clock = TestClock()
     let order = LockIsolated<[Int]>([])
-    let late = Task { try await clock.sleep(for: .seconds(2)); order.withValue { $0.append(2) } }
-    let early = Task { try await clock.sleep(for: .seconds(1)); order.withValue { $0.append(1) } }
+    let late = Task {
+      try await clock.sleep(for: .seconds(2)); order.withValue { $0.append(2) }
+    }
+    let early = Task {
+      try await clock.sleep(for: .seconds(1)); order.withValue { $0.append(1) }
+    }
     while (try? await clock.checkSuspension()) != nil { await Task.yield() }
     await clock.advance(by: .seconds(3))
     try await late.value
@@ -68,7 +74,9 @@ private struct Stopwatch: Reducer {
   @Test func runFailsWhenSleepsNeverEnd() async {
     let failures = await collectIssues {
       let clock = TestClock()
-      let store = TestStore(initialState: Stopwatch.State()) { Stopwatch() } withDependencies: {
+      let store = TestStore(initialState: Stopwatch.State()) {
+        Stopwatch()
+      } withDependencies: {
         $0.continuousClock = clock
       }
       store.exhaustivity = .off

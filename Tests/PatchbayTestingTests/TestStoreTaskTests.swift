@@ -40,7 +40,9 @@ private struct Loader: Reducer {
   @Test func finishWaitsForTheActionsEffects() async {
     let failures = await collectIssues {
       let clock = TestClock()
-      let store = TestStore(initialState: Loader.State()) { Loader() } withDependencies: {
+      let store = TestStore(initialState: Loader.State()) {
+        Loader()
+      } withDependencies: {
         $0.continuousClock = clock
       }
       let task = await store.send(.load)
@@ -84,7 +86,9 @@ private struct Loader: Reducer {
 @Suite struct TestStoreDependenciesTests {
   @Test func changingADependencyMidTestAppliesToLaterActions() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Loader.State()) { Loader() } withDependencies: {
+    let store = TestStore(initialState: Loader.State()) {
+      Loader()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     #expect(store.dependencies.continuousClock is TestClock<Duration>)

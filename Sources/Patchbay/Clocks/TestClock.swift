@@ -88,9 +88,12 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
       return timeline.nextID
     }
     try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+      try await withUnsafeThrowingContinuation {
+        (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome: Result<Void, any Error>? = self.timeline.withLock { timeline in
-          if timeline.cancelledBeforeSleeping.remove(id) != nil { return .failure(CancellationError()) }
+          if timeline.cancelledBeforeSleeping.remove(id) != nil {
+            return .failure(CancellationError())
+          }
           if deadline < timeline.now { return .success(()) }
           timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           return nil

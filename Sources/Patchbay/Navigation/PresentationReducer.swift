@@ -12,7 +12,8 @@ extension Reducer {
   /// reducer (which still sees the child) and then clears the state. Dismissal, however it
   /// happens, cancels the child's effects. A presented action or a `dismiss` arriving with
   /// nothing presented is reported as a warning and changes nothing.
-  public func ifLet<DestinationState, DestinationAction,
+  public func ifLet<
+    DestinationState, DestinationAction,
     Destination: Reducer<DestinationState, DestinationAction>
   >(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
@@ -60,7 +61,9 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
           )
           ._map { toPresentationAction.embed(.presented($0)) }
           .withDependencies(sending: { dependencies, send in
-            dependencies.dismiss = DismissEffect { await send(toPresentationAction.embed(.dismiss)) }
+            dependencies.dismiss = DismissEffect {
+              await send(toPresentationAction.embed(.dismiss))
+            }
           })
           .inChildScope(scope)
       } else {

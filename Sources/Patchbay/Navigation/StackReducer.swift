@@ -12,7 +12,8 @@ extension Reducer {
   /// adds the screen, then runs this reducer; `popFrom` runs this reducer (which still sees
   /// the screens) and then removes them. Removing a screen, however it happens, cancels its
   /// effects. An action for a missing screen is reported as a warning and changes nothing.
-  public func forEach<DestinationState, DestinationAction,
+  public func forEach<
+    DestinationState, DestinationAction,
     Destination: Reducer<DestinationState, DestinationAction>
   >(
     _ toStack: WritableKeyPath<State, StackState<DestinationState>>,
@@ -56,7 +57,9 @@ public struct _StackReducer<Parent: Reducer, DestinationState, DestinationAction
           .reduce(into: &state[keyPath: self.toStack][id: id]!, action: destinationAction)
           ._map { toStackAction.embed(.element(id: id, action: $0)) }
           .withDependencies(sending: { dependencies, send in
-            dependencies.dismiss = DismissEffect { await send(toStackAction.embed(.popFrom(id: id))) }
+            dependencies.dismiss = DismissEffect {
+              await send(toStackAction.embed(.popFrom(id: id)))
+            }
           })
           .inChildScope(ChildEffectScope(self.toStack, element: id))
       }

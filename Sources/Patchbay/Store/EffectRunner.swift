@@ -117,7 +117,11 @@ struct EffectRunner<Action>: Sendable {
       self.handleRequest(request.payload)
     case .run(let priority, let operation):
       guard let task = self.spawn(priority: priority, ids: ids, operation) else { return }
-      await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+      await withTaskCancellationHandler {
+        await task.value
+      } onCancel: {
+        task.cancel()
+      }
     case .merge(let effects):
       await withTaskGroup(of: Void.self) { group in
         for effect in effects {

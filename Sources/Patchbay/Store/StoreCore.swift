@@ -1,5 +1,5 @@
-import DequeModule
 import Dependencies
+import DequeModule
 
 /// The engine under ``Store`` and the test store: the state, the serial action queue, and the
 /// running effects. Use ``Store``; hosts and test tools build on this.

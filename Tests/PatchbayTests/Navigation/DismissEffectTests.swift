@@ -79,7 +79,9 @@ private struct Notes {
 
   @Test func aTestCanOverrideDismiss() async {
     let dismissed = LockIsolated(false)
-    let store = TestStore(initialState: Editor.State()) { Editor() } withDependencies: {
+    let store = TestStore(initialState: Editor.State()) {
+      Editor()
+    } withDependencies: {
       $0.dismiss = DismissEffect { dismissed.setValue(true) }
     }
     await store.send(.closeTapped).finish()

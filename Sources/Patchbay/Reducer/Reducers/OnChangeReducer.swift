@@ -13,7 +13,8 @@ extension Reducer {
   @inlinable
   public func onChange<Value: Equatable, Change: Reducer<State, Action>>(
     of toValue: @escaping (State) -> Value,
-    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value)
+    @ReducerBuilder<State, Action> _ reducer:
+      @escaping (_ oldValue: Value, _ newValue: Value)
       -> Change
   ) -> _OnChangeReducer<Self, Value, Change> {
     _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
@@ -21,7 +22,9 @@ extension Reducer {
 }
 
 /// The reducer ``Reducer/onChange(of:_:)`` returns.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Change: Reducer<Base.State, Base.Action>>: Reducer {
+public struct _OnChangeReducer<
+  Base: Reducer, Value: Equatable, Change: Reducer<Base.State, Base.Action>
+>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let toValue: (Base.State) -> Value
   @usableFromInline let reducer: (Value, Value) -> Change

@@ -38,7 +38,9 @@ struct PlaylistTests {
   @Test
   func starredTracksMoveUpAfterAMoment() async {
     let state = Playlist.State(
-      tracks: [Track.State(id: UUID(0), title: "So What"), Track.State(id: UUID(1), title: "Freddie")]
+      tracks: [
+        Track.State(id: UUID(0), title: "So What"), Track.State(id: UUID(1), title: "Freddie"),
+      ]
     )
     let store = TestStore(initialState: state) {
       Playlist()
