@@ -54,6 +54,7 @@ private struct Loader: Reducer {
   }
 
   @Test func finishFailsWhenTheEffectOutlivesTheTimeout() async {
+    let finishLine: UInt = #line + 4
     let failures = await collectIssues {
       let store = TestStore(initialState: Loader.State()) { Loader() }
       let task = await store.send(.onAppear)
@@ -62,7 +63,7 @@ private struct Loader: Reducer {
     }
     #expect(failures.count == 1)
     #expect(failures.first?.message.contains("Expected the task to finish") == true)
-    #expect(failures.first?.line == 58)
+    #expect(failures.first?.line == finishLine)
   }
 
   @Test func anActionWithoutEffectsGivesACancelledTask() async {
