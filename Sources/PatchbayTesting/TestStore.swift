@@ -106,9 +106,13 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   deinit {
     guard self.exhaustivity == .on else { return }
-    // Effects that are ending (past their last send, unwinding) get a moment to finish.
+    // Effects that are ending (past their last send, unwinding) get a moment to finish: the
+    // wait lasts while they run on the store's executor, and ends soon after it falls quiet
+    // (what is still in flight then is waiting on something, and would fail the test anyway).
     waitBlocking(
-      until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: self.timeout)
+      until: { self.core.effects.count == 0 && !self.core.isBusy },
+      whileBusy: self.executor, timeout: self.timeout
+    )
     let unreceived = self.log.received
     if !unreceived.isEmpty {
       self.fail(
@@ -557,11 +561,25 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   }
 }
 
-/// Blocks the calling thread until `isDone`, or `timeout` passes. For `deinit`, which cannot
-/// suspend; the effects it waits for run on other threads (see ``SettlingExecutor``).
-private func waitBlocking(until isDone: () -> Bool, timeout: Duration) {
-  let deadline = ContinuousClock.now.advanced(by: timeout)
-  while !isDone(), ContinuousClock.now < deadline {
+/// Blocks the calling thread until `isDone`; gives up once `executor` has been idle for 20 ms,
+/// or after `timeout`. For `deinit`, which cannot suspend: the effects it waits for run on the
+/// executor's own thread, and the short quiet limit keeps a thread of the cooperative pool
+/// from being held while nothing can change.
+private func waitBlocking(
+  until isDone: () -> Bool, whileBusy executor: SettlingExecutor, timeout: Duration
+) {
+  let start = ContinuousClock.now
+  var quietSince: ContinuousClock.Instant?
+  while !isDone() {
+    let now = ContinuousClock.now
+    if now - start >= timeout { return }
+    if executor.isIdle {
+      let since = quietSince ?? now
+      if now - since >= .milliseconds(20) { return }
+      quietSince = since
+    } else {
+      quietSince = nil
+    }
     usleep(50)
   }
 }

@@ -85,19 +85,18 @@ private struct Loader: Reducer {
 }
 
 @Suite struct TestStoreDependenciesTests {
-  @Test func changingADependencyMidTestAppliesToLaterActions() async {
-    let clock = TestClock()
-    let store = TestStore(initialState: Loader.State()) {
-      Loader()
-    } withDependencies: {
-      $0.continuousClock = clock
+  @Test func changingADependencyMidTestAppliesToLaterActions() async throws {
+    let first = TestClock()
+    let second = TestClock()
+    let store = TestStore(initialState: Loader.State()) { Loader() } withDependencies: {
+      $0.continuousClock = first
     }
-    #expect(store.dependencies.continuousClock is TestClock<Duration>)
-    store.dependencies.continuousClock = ImmediateClock()
-    // ImmediateClock yields through background-priority tasks, which a loaded parallel test
-    // run may hold back for more than the default second.
-    store.timeout = .seconds(10)
-    await store.send(.load).finish()
+    store.dependencies.continuousClock = second
+    let task = await store.send(.load)
+    try await first.checkSuspension()  // nothing sleeps on the first clock
+    await #expect(throws: SuspensionError.self) { try await second.checkSuspension() }
+    await second.advance(by: .seconds(1))
+    await task.finish()
     await store.receive(.loaded(42)) { $0.value = 42 }
   }
 }
