@@ -14,18 +14,19 @@ import Testing
     #expect(failures.isEmpty)
   }
 
-  @Test func wrongExpectationFailsWithADiffAtTheCallersLine() async {
+  @Test func wrongExpectationFailsWithADiffAtTheCallersLine() async throws {
+    let sendLine: UInt = #line + 3
     let failures = await collectIssues {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       await store.send(.increment) { $0.count = 2 }
     }
     #expect(failures.count == 1)
-    let failure = try! #require(failures.first)
+    let failure = try #require(failures.first)
     #expect(failure.message.contains("A state change does not match expectation"))
     #expect(failure.message.contains("−   count: 2"))
     #expect(failure.message.contains("+   count: 1"))
     #expect(failure.fileID == "PatchbayTestingTests/TestStoreTests.swift")
-    #expect(failure.line == 20)
+    #expect(failure.line == sendLine)
   }
 
   @Test func unassertedChangeFails() async {
@@ -69,13 +70,14 @@ import Testing
   }
 
   @Test func unreceivedActionsFailAtTheEndOfTheTest() async {
+    let storeLine: UInt = #line + 2
     let failures = await collectIssues {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       await store.send(.echo)
     }
     #expect(failures.count == 1)
     #expect(failures.first?.message.contains("did not assert") == true)
-    #expect(failures.first?.line == 73)
+    #expect(failures.first?.line == storeLine)
   }
 
   @Test func finishFailsWhenAnEffectIsStillRunning() async {

@@ -2,46 +2,49 @@ import PatchbayHost
 import PatchbayTesting
 import Testing
 
-private let config = try! AppConfig(
-  parsing: """
-    [app]
-    root = "home"
-    [plugins]
-    load = []
-    [[feature]]
-    key = "home"
-    id = "dev.patchbay.home"
-    [[feature]]
-    key = "practice"
-    id = "dev.patchbay.practice"
-    parent = "home"
-    kind = "stack"
-    [[feature]]
-    key = "quiz"
-    id = "dev.patchbay.quiz"
-    parent = "practice"
-    kind = "child"
-    [[feature]]
-    key = "results"
-    id = "dev.patchbay.results"
-    parent = "practice"
-    kind = "stack"
-    [[feature]]
-    key = "settings"
-    id = "dev.patchbay.settings"
-    parent = "home"
-    kind = "presented"
-    [routes]
-    "/" = "home"
-    "/practice" = "practice"
-    "/practice/quiz" = "quiz"
-    "/practice/results" = "results"
-    "/settings" = "settings"
-    """,
-  file: "app.toml")
+private func makeConfig() throws -> AppConfig {
+  try AppConfig(
+    parsing: """
+      [app]
+      root = "home"
+      [plugins]
+      load = []
+      [[feature]]
+      key = "home"
+      id = "dev.patchbay.home"
+      [[feature]]
+      key = "practice"
+      id = "dev.patchbay.practice"
+      parent = "home"
+      kind = "stack"
+      [[feature]]
+      key = "quiz"
+      id = "dev.patchbay.quiz"
+      parent = "practice"
+      kind = "child"
+      [[feature]]
+      key = "results"
+      id = "dev.patchbay.results"
+      parent = "practice"
+      kind = "stack"
+      [[feature]]
+      key = "settings"
+      id = "dev.patchbay.settings"
+      parent = "home"
+      kind = "presented"
+      [routes]
+      "/" = "home"
+      "/practice" = "practice"
+      "/practice/quiz" = "quiz"
+      "/practice/results" = "results"
+      "/settings" = "settings"
+      """,
+    file: "app.toml")
+}
 
 @Suite struct RouterTests {
-  @Test func pushPresentDismissPop() async {
+  @Test func pushPresentDismissPop() async throws {
+    let config = try makeConfig()
     let store = TestStore(initialState: NavigationState()) { Router(config: config) }
     await store.send(.push(node: "practice")) {
       $0.stack = [.init(node: "practice", instance: 1)]
@@ -60,7 +63,8 @@ private let config = try! AppConfig(
     await store.send(.popToRoot) { $0.stack = [] }
   }
 
-  @Test func deepLinksBuildTheStackFromTheTree() async {
+  @Test func deepLinksBuildTheStackFromTheTree() async throws {
+    let config = try makeConfig()
     let router = Router(config: config)
     let store = TestStore(initialState: NavigationState()) { router }
     guard case .success(let results) = router.deepLink("/practice/results"),
@@ -82,15 +86,22 @@ private let config = try! AppConfig(
     }
   }
 
-  @Test func refusalsChangeNothingAndSayWhy() {
+  @Test func refusalsChangeNothingAndSayWhy() throws {
+    let config = try makeConfig()
     let router = Router(config: config)
     var state = NavigationState()
     let cases: [(NavigationAction, String)] = [
       (.pop, "nothing to pop: the root 'home' is showing."),
       (.dismiss, "nothing is presented."),
       (.push(node: "practis"), "'practis' is not a feature of this app. Did you mean 'practice'?"),
-      (.push(node: "settings"), "'settings' is a presented feature; only stack features can be pushed. Change its kind in the config, or use present."),
-      (.present(node: "practice"), "'practice' is a stack feature; only presented features can be presented. Change its kind in the config, or use push."),
+      (
+        .push(node: "settings"),
+        "'settings' is a presented feature; only stack features can be pushed. Change its kind in the config, or use present."
+      ),
+      (
+        .present(node: "practice"),
+        "'practice' is a stack feature; only presented features can be presented. Change its kind in the config, or use push."
+      ),
     ]
     for (action, reason) in cases {
       #expect(router.refusal(of: action, in: state) == reason)

@@ -21,7 +21,9 @@ private struct Parent: Reducer {
 @Suite struct IfLetReducerTests {
   @Test func runsTheChildWhilePresent() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Parent.State()) { Parent() } withDependencies: {
+    let store = TestStore(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.show) { $0.timer = Timer.State() }
@@ -34,7 +36,9 @@ private struct Parent: Reducer {
 
   @Test func settingChildToNilCancelsItsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Parent.State()) { Parent() } withDependencies: {
+    let store = TestStore(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.show) { $0.timer = Timer.State() }
@@ -44,14 +48,14 @@ private struct Parent: Reducer {
     await store.finish()
   }
 
-  @Test func actionForAbsentChildWarnsAndChangesNothing() async {
+  @Test func actionForAbsentChildWarnsAndChangesNothing() async throws {
     let store = Store(initialState: Parent.State()) { Parent() }
     let issues = await collectIssues {
       store.send(.timer(.tick))
     }
     #expect(store.state == Parent.State())
     #expect(issues.count == 1)
-    let message = try! #require(issues.first)
+    let message = try #require(issues.first)
     #expect(message.contains("An 'ifLet' at PatchbayTests/IfLetReducerTests.swift:17"))
     #expect(message.contains("while the child state was nil"))
     #expect(message.contains(".timer(.tick)"))
