@@ -15,20 +15,30 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
   return bad
 }
 
+/// When a two-thread test gives up: a ring that loses or withholds an element must fail the
+/// test, never hang it. Set far beyond the seconds the tests take on a loaded machine.
+private struct Deadline: Sendable {
+  let end = ContinuousClock.now.advanced(by: .seconds(120))
+  var isPast: Bool { ContinuousClock.now >= self.end }
+}
+
 /// The two-thread tests yield whenever the ring is full (or empty), so the other side — and the
 /// rest of the test run, on a 2-core machine — gets the core instead of a spinning thread.
 /// Moves `total` sequence-numbered floats from a producer thread to a consumer thread: the
 /// producer stamps blocks of 1, 2, … `producerBlock` floats (then 1 again) and hands each to
 /// `put`; the consumer calls `take` with a buffer of `consumerBlock` floats and the size of its
 /// next block (1, 2, … `consumerBlock`, capped at what is left), which returns how many it
-/// filled. Returns how many floats arrived and how many of them were out of sequence.
+/// filled. Both give up (`put` returns false, `take` nil) once the deadline passes. Returns how
+/// many floats arrived, how many of them were out of sequence, and whether the deadline passed.
 private func moveSequence(
   total: Int, producerBlock: Int, consumerBlock: Int,
-  put: @escaping @Sendable (UnsafeBufferPointer<Float>) -> Void,
-  take: @escaping @Sendable (UnsafeMutableBufferPointer<Float>, Int) -> Int
-) async -> (received: Int, mismatches: Int) {
+  put: @escaping @Sendable (UnsafeBufferPointer<Float>, Deadline) -> Bool,
+  take: @escaping @Sendable (UnsafeMutableBufferPointer<Float>, Int, Deadline) -> Int?
+) async -> (received: Int, mismatches: Int, timedOut: Bool) {
+  let deadline = Deadline()
   let mismatches = Atomic<Int>(0)
   let received = Atomic<Int>(0)
+  let consumerDone = Atomic<Bool>(false)
   let producer = Thread {
     var block = [Float](repeating: 0, count: producerBlock)
     var sequence = 0
@@ -36,7 +46,10 @@ private func moveSequence(
     while sequence < total {
       let count = min(size, total - sequence)
       block.withUnsafeMutableBufferPointer { stamp($0, from: sequence, count: count) }
-      block.withUnsafeBufferPointer { put(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+      let accepted = block.withUnsafeBufferPointer {
+        put(UnsafeBufferPointer(rebasing: $0[0..<count]), deadline)
+      }
+      guard accepted else { return }
       sequence += count
       size = size % producerBlock + 1
     }
@@ -47,18 +60,25 @@ private func moveSequence(
     var bad = 0
     var size = 1
     while expected < total {
-      let count = block.withUnsafeMutableBufferPointer { take($0, min(size, total - expected)) }
+      guard
+        let count = block.withUnsafeMutableBufferPointer({
+          take($0, min(size, total - expected), deadline)
+        })
+      else { break }
       bad += block.withUnsafeBufferPointer { countMismatches(in: $0, from: expected, count: count) }
       expected += count
       size = size % consumerBlock + 1
     }
     mismatches.store(bad, ordering: .relaxed)
-    received.store(expected, ordering: .releasing)
+    received.store(expected, ordering: .relaxed)
+    consumerDone.store(true, ordering: .releasing)
   }
   producer.start()
   consumer.start()
-  while received.load(ordering: .acquiring) < total { try? await Task.sleep(for: .milliseconds(20)) }
-  return (received.load(ordering: .acquiring), mismatches.load(ordering: .relaxed))
+  while !consumerDone.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(20)) }
+  return (
+    received.load(ordering: .relaxed), mismatches.load(ordering: .relaxed), deadline.isPast
+  )
 }
 
 @Suite struct SPSCRingTests {
@@ -124,15 +144,23 @@ private func moveSequence(
   /// so blocks straddle each other and the wrap: every float arrives once, in order.
   @Test func twoThreadsMoveWholeBlocksInOrder() async {
     let ring = SPSCRing<Float>(minimumCapacity: 1024)
-    let (received, mismatches) = await moveSequence(
+    let (received, mismatches, timedOut) = await moveSequence(
       total: 10_000_000, producerBlock: 500, consumerBlock: 333,
-      put: { block in
-        while !ring.writeAll(block) { sched_yield() }
+      put: { block, deadline in
+        while !ring.writeAll(block) {
+          if deadline.isPast { return false }
+          sched_yield()
+        }
+        return true
       },
-      take: { buffer, wanted in
-        while !ring.readAll(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted])) { sched_yield() }
+      take: { buffer, wanted, deadline in
+        while !ring.readAll(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted])) {
+          if deadline.isPast { return nil }
+          sched_yield()
+        }
         return wanted
       })
+    #expect(!timedOut)
     #expect(received == 10_000_000)
     #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
@@ -160,21 +188,29 @@ private func moveSequence(
   /// sequence number in its bits: every one arrives, once, in order, across ~24,000 wraps.
   @Test func twoThreadsMoveAHundredMillionFloatsInOrder() async {
     let ring = SPSCRing<Float>(minimumCapacity: 4096)
-    let (received, mismatches) = await moveSequence(
+    let (received, mismatches, timedOut) = await moveSequence(
       total: 100_000_000, producerBlock: 777, consumerBlock: 500,
-      put: { block in
+      put: { block, deadline in
         var written = 0
         while written < block.count {
           let now = ring.write(UnsafeBufferPointer(rebasing: block[written...]))
-          if now == 0 { sched_yield() }
+          if now == 0 {
+            if deadline.isPast { return false }
+            sched_yield()
+          }
           written += now
         }
+        return true
       },
-      take: { buffer, _ in
+      take: { buffer, _, deadline in
         let count = ring.read(into: buffer)
-        if count == 0 { sched_yield() }
+        if count == 0 {
+          if deadline.isPast { return nil }
+          sched_yield()
+        }
         return count
       })
+    #expect(!timedOut)
     #expect(received == 100_000_000)
     #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
@@ -185,12 +221,18 @@ private func moveSequence(
     struct Event: BitwiseCopyable { var sequence: UInt64; var check: UInt64; var padding: (UInt64, UInt64) }
     let total: UInt64 = 10_000_000
     let ring = SPSCRing<Event>(minimumCapacity: 1024)
+    let deadline = Deadline()
     let mismatches = Atomic<Int>(0)
+    let received = Atomic<UInt64>(0)
     let done = Atomic<Bool>(false)
     let producer = Thread {
       var sequence: UInt64 = 0
-      while sequence < total {
-        if ring.push(Event(sequence: sequence, check: ~sequence, padding: (sequence, 0))) { sequence += 1 } else { sched_yield() }
+      while sequence < total, !deadline.isPast {
+        if ring.push(Event(sequence: sequence, check: ~sequence, padding: (sequence, 0))) {
+          sequence += 1
+        } else {
+          sched_yield()
+        }
       }
     }
     let consumer = Thread {
@@ -198,18 +240,24 @@ private func moveSequence(
       var bad = 0
       while expected < total {
         guard let event = ring.pop() else {
+          if deadline.isPast { break }
           sched_yield()
           continue
         }
-        if event.sequence != expected || event.check != ~expected || event.padding.0 != expected { bad += 1 }
+        if event.sequence != expected || event.check != ~expected || event.padding.0 != expected {
+          bad += 1
+        }
         expected += 1
       }
       mismatches.store(bad, ordering: .relaxed)
+      received.store(expected, ordering: .relaxed)
       done.store(true, ordering: .releasing)
     }
     producer.start()
     consumer.start()
     while !done.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(20)) }
+    #expect(!deadline.isPast)
+    #expect(received.load(ordering: .relaxed) == total)
     #expect(mismatches.load(ordering: .relaxed) == 0)
     #expect(ring.availableToRead == 0)
   }
