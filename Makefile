@@ -4,12 +4,13 @@
 #   make test    install system packages if missing, build every product, run every test
 #   make bench   run the benchmarks (Benchmarks/, release build)
 #   make format  format the sources with the toolchain's swift-format
+#   make lint    check the sources are formatted (make test runs it)
 
 SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo test template-check import-swap-check bench format clean
+.PHONY: all deps build demo test lint template-check import-swap-check bench format clean
 
 all: build
 
@@ -44,7 +45,7 @@ demo: deps
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: build template-check import-swap-check
+test: lint build template-check import-swap-check
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
 
@@ -69,8 +70,16 @@ bench: deps
 	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
+# The project's Swift files: tracked or new, never a build folder's checkouts.
+SWIFT_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.swift')
+
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks
+	$(SWIFT) format --in-place $(SWIFT_SOURCES)
+
+# Fails on the first file swift-format would change (.swift-format holds the style).
+lint:
+	@$(SWIFT) format lint --strict $(SWIFT_SOURCES)
+	@echo "lint: $(words $(SWIFT_SOURCES)) Swift files formatted as .swift-format says: ok"
 
 clean:
 	rm -rf .build Benchmarks/.build Tests/ImportSwap/.build $(TEMPLATE_DIR)

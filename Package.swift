@@ -102,7 +102,9 @@ let package = Package(
       ]
     ),
     // libasound, for audio output and MIDI input (apt-get install libasound2-dev).
-    .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(
+      name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]
+    ),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
     .target(name: "ALSAErrors", dependencies: ["CALSA"]),
     // The SPSC ring, the audio thread and its outputs (ALSA, WAV file, paced null device).
@@ -116,8 +118,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "realtime-check",
-      dependencies: ["PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
-        .product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+      dependencies: [
+        "PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ]
     ),
     // The command line.
     .executableTarget(
@@ -140,11 +144,13 @@ let package = Package(
       exclude: ["Entry"]
     ),
     .target(
-      name: "CounterAltPlugin", dependencies: ["CounterAltFeature"], path: "Plugins/CounterAlt/Entry"
+      name: "CounterAltPlugin", dependencies: ["CounterAltFeature"],
+      path: "Plugins/CounterAlt/Entry"
     ),
     .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
     .target(
-      name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home", exclude: ["Entry"]
+      name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home",
+      exclude: ["Entry"]
     ),
     .target(name: "HomePlugin", dependencies: ["HomeFeature"], path: "Plugins/Home/Entry"),
     .target(
@@ -155,19 +161,24 @@ let package = Package(
       name: "PracticePlugin", dependencies: ["PracticeFeature"], path: "Plugins/Practice/Entry"
     ),
     .target(
-      name: "MisbehavingFixture", dependencies: ["PatchbayABI"], path: "Plugins/Fixtures/Misbehaving"
+      name: "MisbehavingFixture", dependencies: ["PatchbayABI"],
+      path: "Plugins/Fixtures/Misbehaving"
     ),
     .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
-    .target(name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
+    .target(
+      name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
     .testTarget(name: "PatchbayEncodingTests", dependencies: ["PatchbayEncoding", "PatchbayABI"]),
     .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
     .testTarget(
-      name: "PatchbayPluginTests", dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
+      name: "PatchbayPluginTests",
+      dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
     ),
     .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", "PatchbayTesting"]),
     .testTarget(name: "CounterFeatureTests", dependencies: ["CounterFeature", "PatchbayTesting"]),
-    .testTarget(name: "CounterAltFeatureTests", dependencies: ["CounterAltFeature", "PatchbayTesting"]),
-    .testTarget(name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
+    .testTarget(
+      name: "CounterAltFeatureTests", dependencies: ["CounterAltFeature", "PatchbayTesting"]),
+    .testTarget(
+      name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
     // Runs the built `patchbay` executable.
     .testTarget(name: "patchbayTests"),
     .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
@@ -180,7 +191,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
-    .testTarget(name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayAudio", "CALSA"]),
+    .testTarget(
+      name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayAudio", "CALSA"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -47,7 +47,7 @@ let package = Package(
       ],
       path: "Benchmarks/CoreBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
   ],
   swiftLanguageModes: [.v6],
   cxxLanguageStandard: .cxx17

@@ -86,8 +86,11 @@ public struct Counter: PluginFeature {
     guard schemaVersion == 2 else {
       throw PluginFeatureError("\(Self.id) (Counter) knows schemas 1 and 2, not \(schemaVersion)")
     }
-    guard case .int(let value)? = state[field: "value"], case .int(let stride)? = state[field: "stride"] else {
-      throw PluginFeatureError("a schema 2 counter state has integer 'value' and 'stride'; found \(state.json())")
+    guard case .int(let value)? = state[field: "value"],
+      case .int(let stride)? = state[field: "stride"]
+    else {
+      throw PluginFeatureError(
+        "a schema 2 counter state has integer 'value' and 'stride'; found \(state.json())")
     }
     return .record(fields: ("count", .int(value)), ("step", .int(stride)), ("pending", .int(0)))
   }

@@ -93,12 +93,17 @@ public struct CounterAlt: PluginFeature {
   /// documentation).
   public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
     guard schemaVersion == 1 else {
-      throw PluginFeatureError("\(Self.id) (CounterAlt) knows schemas 1 and 2, not \(schemaVersion)")
+      throw PluginFeatureError(
+        "\(Self.id) (CounterAlt) knows schemas 1 and 2, not \(schemaVersion)")
     }
-    guard case .int(let count)? = state[field: "count"], case .int(let step)? = state[field: "step"] else {
-      throw PluginFeatureError("a schema 1 counter state has integer 'count' and 'step'; found \(state.json())")
+    guard case .int(let count)? = state[field: "count"], case .int(let step)? = state[field: "step"]
+    else {
+      throw PluginFeatureError(
+        "a schema 1 counter state has integer 'count' and 'step'; found \(state.json())")
     }
-    return .record(fields: ("value", .int(count)), ("stride", .int(step)), ("history", .list([])), ("waiting", .int(0)))
+    return .record(
+      fields: ("value", .int(count)), ("stride", .int(step)), ("history", .list([])),
+      ("waiting", .int(0)))
   }
 
   public static func render(_ state: State) -> String {

@@ -7,7 +7,7 @@ public struct Quiz: PluginFeature {
   public static let name = "Quiz"
   public static let summary = "Three sums; reports the score to its parent."
   public static let actions: [ActionSchema] = [
-    .init("answer", ["_0": .int], summary: "Answers the current question"),
+    .init("answer", ["_0": .int], summary: "Answers the current question")
   ]
   public static var initialState: State { State() }
 

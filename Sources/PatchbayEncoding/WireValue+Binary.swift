@@ -182,7 +182,8 @@ private struct ByteReader {
     let count = Int(try self.integer(UInt32.self, what: what))
     guard count <= self.bytes.count - self.offset else {
       throw WireDecodingError(
-        offset: at, reason: "\(what) of \(count) is more than the \(self.bytes.count - self.offset) bytes left"
+        offset: at,
+        reason: "\(what) of \(count) is more than the \(self.bytes.count - self.offset) bytes left"
       )
     }
     return count
@@ -215,7 +216,8 @@ private struct ByteReader {
     guard count <= self.bytes.count - self.offset else {
       throw WireDecodingError(
         offset: self.offset,
-        reason: "the bytes end inside \(what) (needs \(count), \(self.bytes.count - self.offset) left)"
+        reason:
+          "the bytes end inside \(what) (needs \(count), \(self.bytes.count - self.offset) left)"
       )
     }
     defer { self.offset += count }

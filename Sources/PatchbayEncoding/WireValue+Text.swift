@@ -45,7 +45,8 @@ extension WireValue {
     case .int(let value):
       text += String(value)
     case .double(let value):
-      text += value.isFinite && value == value.rounded() && abs(value) < 1e15
+      text +=
+        value.isFinite && value == value.rounded() && abs(value) < 1e15
         ? String(format1: value) : String(value)
     case .string(let value):
       text += quoted(value)
@@ -133,7 +134,8 @@ private struct TextParser {
   mutating func identifier() throws(ActionTextError) -> String {
     var name = ""
     while let scalar = self.peek,
-      scalar == "_" || scalar.properties.isAlphabetic || (!name.isEmpty && scalar.properties.numericType != nil)
+      scalar == "_" || scalar.properties.isAlphabetic
+        || (!name.isEmpty && scalar.properties.numericType != nil)
     {
       name.unicodeScalars.append(scalar)
       self.index += 1

@@ -48,14 +48,18 @@ private func article(_ kind: String) -> String {
   (kind.first.map { "aeiou".contains($0) } ?? false) ? "an \(kind)" : "a \(kind)"
 }
 
-private func decodeValue<T: Decodable>(_ type: T.Type, from value: WireValue, at path: [any CodingKey])
+private func decodeValue<T: Decodable>(
+  _ type: T.Type, from value: WireValue, at path: [any CodingKey]
+)
   throws -> T
 {
   if let primitive = try decodePrimitive(type, from: value, at: path) { return primitive }
   return try T(from: ValueDecoder(value: value, codingPath: path))
 }
 
-private func integer<I: FixedWidthInteger>(_: I.Type, from value: WireValue, at path: [any CodingKey])
+private func integer<I: FixedWidthInteger>(
+  _: I.Type, from value: WireValue, at path: [any CodingKey]
+)
   throws -> I
 {
   guard case .int(let int) = value else { throw mismatch("an int", value, at: path) }
@@ -177,14 +181,14 @@ private struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   func superDecoder() throws -> any Decoder {
-    ValueDecoder(value: (try? self.field(Key(stringValue: "super")!)) ?? .nil, codingPath: self.codingPath)
+    ValueDecoder(
+      value: (try? self.field(Key(stringValue: "super")!)) ?? .nil, codingPath: self.codingPath)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
     ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
   }
 }
-
 
 private struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
   let values: [WireValue]

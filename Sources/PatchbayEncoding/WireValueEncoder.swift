@@ -77,7 +77,8 @@ private struct NodeEncoder: Encoder {
 
   func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
     if case .empty = self.node.content { self.node.content = .keyed([]) }
-    return KeyedEncodingContainer(KeyedNodeEncoder<Key>(node: self.node, codingPath: self.codingPath))
+    return KeyedEncodingContainer(
+      KeyedNodeEncoder<Key>(node: self.node, codingPath: self.codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -167,7 +168,6 @@ private struct KeyedNodeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
     NodeEncoder(node: self.node.child(forKey: key.stringValue), codingPath: self.codingPath + [key])
   }
 }
-
 
 private struct UnkeyedNodeEncoder: UnkeyedEncodingContainer {
   let node: Node

@@ -17,8 +17,9 @@ public struct ActionSchema: Sendable, Equatable, ExpressibleByStringLiteral {
   public let summary: String
 
   /// An action with fields, in order.
-  public init(_ name: String, _ fields: KeyValuePairs<String, FieldType> = [:], summary: String = "")
-  {
+  public init(
+    _ name: String, _ fields: KeyValuePairs<String, FieldType> = [:], summary: String = ""
+  ) {
     self.name = name
     self.fields = fields.map { ($0.key, $0.value) }
     self.summary = summary

@@ -55,7 +55,9 @@ public final class FeatureDriver: @unchecked Sendable {
       id: id, name: Feature.name, summary: Feature.summary,
       schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
       create: { host, state in
-        guard let initial = restoreFeatureState(Feature.self, from: state, host: host) else { return nil }
+        guard let initial = restoreFeatureState(Feature.self, from: state, host: host) else {
+          return nil
+        }
         let instance = FeatureInstance<Feature>(host: host, state: initial)
         return FeatureInstanceBox(
           reduce: { instance.reduce($0) },
@@ -91,7 +93,9 @@ func restoreFeatureState<Feature: PluginFeature>(
 }
 
 @usableFromInline
-func parseFeatureAction<Feature: PluginFeature>(_: Feature.Type, _ text: String, host: HostConnection)
+func parseFeatureAction<Feature: PluginFeature>(
+  _: Feature.Type, _ text: String, host: HostConnection
+)
   -> [UInt8]?
 {
   do {
@@ -99,13 +103,16 @@ func parseFeatureAction<Feature: PluginFeature>(_: Feature.Type, _ text: String,
     _ = try decodeAction(Feature.self, from: value)
     return value.bytes
   } catch {
-    host.error("\(Feature.id): cannot parse action '\(text)': \(error). \(knownActions(Feature.self))")
+    host.error(
+      "\(Feature.id): cannot parse action '\(text)': \(error). \(knownActions(Feature.self))")
     return nil
   }
 }
 
 @usableFromInline
-func formatFeatureAction<Feature: PluginFeature>(_: Feature.Type, _ bytes: [UInt8], host: HostConnection)
+func formatFeatureAction<Feature: PluginFeature>(
+  _: Feature.Type, _ bytes: [UInt8], host: HostConnection
+)
   -> String?
 {
   do {

@@ -1,7 +1,7 @@
+import IssueReporting
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
-import IssueReporting
 
 /// One live instance of a feature, behind the ABI's opaque `void *instance`: the instance's
 /// calls as closures, specialized for its feature (see ``FeatureDriver/make(_:)``).

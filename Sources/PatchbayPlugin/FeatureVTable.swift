@@ -32,24 +32,28 @@ enum FeatureVTable {
     instance.release()
   }
 
-  static let reduce: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
-    pb_status = { pointer, action, length in
-      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-      return instance.reduce(UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
-    }
+  static let reduce:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
+      pb_status = { pointer, action, length in
+        guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+        return instance.reduce(
+          UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
+      }
 
-  static let snapshot: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
-    pb_status = { pointer, out in
-      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-      guard let bytes = instance.snapshot() else { return PB_ERR_FAILED }
-      return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
-    }
+  static let snapshot:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
+      pb_status = { pointer, out in
+        guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+        guard let bytes = instance.snapshot() else { return PB_ERR_FAILED }
+        return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
+      }
 
-  static let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
-    pb_status = { pointer, out in
-      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-      return write(Array(instance.render().utf8), to: out) ? PB_OK : PB_ERR_FAILED
-    }
+  static let render:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
+      pb_status = { pointer, out in
+        guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+        return write(Array(instance.render().utf8), to: out) ? PB_OK : PB_ERR_FAILED
+      }
 
   static let parseAction:
     @convention(c) (
@@ -96,7 +100,8 @@ enum FeatureVTable {
       guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
         return PB_ERR_INVALID
       }
-      let (status, bytes) = driver.migrate(schema, Self.bytes(state, length), HostConnection(host: host))
+      let (status, bytes) = driver.migrate(
+        schema, Self.bytes(state, length), HostConnection(host: host))
       guard status == PB_OK else { return status }
       return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
     }

@@ -34,7 +34,8 @@ extension HostConnection {
   @usableFromInline
   func handle(request payload: any Sendable, from featureID: String) {
     guard let navigation = payload as? Navigation else {
-      self.log(PB_LOG_ERROR, "\(featureID): this host handles no request of type \(type(of: payload))")
+      self.log(
+        PB_LOG_ERROR, "\(featureID): this host handles no request of type \(type(of: payload))")
       return
     }
     guard let getService = self.host.pointee.get_service,
@@ -51,13 +52,16 @@ extension HostConnection {
         do {
           bytes = try WireValueEncoder().encode(state).bytes
         } catch {
-          self.log(PB_LOG_ERROR, "\(featureID): cannot encode the state for \(node ?? ""): \(error)")
+          self.log(
+            PB_LOG_ERROR, "\(featureID): cannot encode the state for \(node ?? ""): \(error)")
           return
         }
       }
       (node ?? "").withCString { node in
         if let bytes {
-          bytes.withUnsafeBufferPointer { navigate(self.host, kind, node, $0.baseAddress, $0.count) }
+          bytes.withUnsafeBufferPointer {
+            navigate(self.host, kind, node, $0.baseAddress, $0.count)
+          }
         } else {
           navigate(self.host, kind, node, nil, 0)
         }

@@ -1,10 +1,11 @@
+import Patchbay
 import PatchbayABI
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Patchbay
 
 /// Builds the descriptor a plugin's entry point returns.
 ///

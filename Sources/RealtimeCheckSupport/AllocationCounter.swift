@@ -21,7 +21,9 @@ public enum AllocationCounter {
     MallocInterposerSwift.initialize()
     MallocInterposerSwift.setAllocationHook { _ in
       // pthread_self and two atomics: nothing here allocates.
-      if UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))) == AllocationCounter.watched.load(ordering: .relaxed) {
+      if UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
+        == AllocationCounter.watched.load(ordering: .relaxed)
+      {
         AllocationCounter.counted.add(1, ordering: .relaxed)
       }
     }

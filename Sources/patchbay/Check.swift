@@ -22,7 +22,8 @@ struct Check: ParsableCommand {
   func run() throws {
     do {
       let app = try AppConfig(contentsOf: self.config)
-      let registry = try app.loadPlugins(with: app.loader(extraSearchPaths: self.search.searchPaths))
+      let registry = try app.loadPlugins(
+        with: app.loader(extraSearchPaths: self.search.searchPaths))
       print(
         "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
           + "\(app.routes.count) route(s), root '\(app.root)'")

@@ -61,23 +61,31 @@ enum PluginReport {
 
   static func json(_ plugin: LoadedPlugin) -> String {
     let features = plugin.features.map { feature -> WireValue in
-      .record(fields:
-        ("id", .string(feature.id)),
+      .record(
+        fields: ("id", .string(feature.id)),
         ("name", .string(feature.name)),
         ("summary", .string(feature.summary)),
         ("stateSchemaVersion", .int(Int64(feature.schemaVersion))),
         ("migrates", .bool(feature.migrates)),
-        ("actions", .list(feature.actions.map { action in
-          .record(fields:
-            ("name", .string(action.name)),
-            ("summary", .string(action.summary)),
-            ("fields", .list(action.fields.map { field in
-              .record(fields: ("name", .string(field.name)), ("type", .string(field.type)))
-            })))
-        })))
+        (
+          "actions",
+          .list(
+            feature.actions.map { action in
+              .record(
+                fields: ("name", .string(action.name)),
+                ("summary", .string(action.summary)),
+                (
+                  "fields",
+                  .list(
+                    action.fields.map { field in
+                      .record(fields: ("name", .string(field.name)), ("type", .string(field.type)))
+                    })
+                ))
+            })
+        ))
     }
-    return WireValue.record(fields:
-      ("file", .string(plugin.path)),
+    return WireValue.record(
+      fields: ("file", .string(plugin.path)),
       ("abi", .string("\(plugin.abiMajor).\(plugin.abiMinor)")),
       ("id", .string(plugin.id)),
       ("name", .string(plugin.name)),

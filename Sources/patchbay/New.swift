@@ -33,8 +33,9 @@ struct New: ParsableCommand {
   }
 
   func run() throws {
-    guard let root = self.patchbay.map({ URL(fileURLWithPath: $0).standardizedFileURL })
-      ?? findPatchbayCheckout()
+    guard
+      let root = self.patchbay.map({ URL(fileURLWithPath: $0).standardizedFileURL })
+        ?? findPatchbayCheckout()
     else {
       throw CommandFailure(
         "cannot find the Patchbay checkout this executable came from; pass --patchbay DIR."
@@ -42,7 +43,8 @@ struct New: ParsableCommand {
     }
     guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
     else {
-      throw CommandFailure("\(root.path) has no Package.swift; pass --patchbay DIR (a Patchbay checkout).")
+      throw CommandFailure(
+        "\(root.path) has no Package.swift; pass --patchbay DIR (a Patchbay checkout).")
     }
     let package = URL(fileURLWithPath: self.path).appendingPathComponent(self.name)
     if FileManager.default.fileExists(atPath: package.path) {

@@ -15,7 +15,10 @@ struct PatchbayCommand: AsyncParsableCommand {
 
       Exit codes: 0 success, 1 failure, 2 usage error.
       """,
-    subcommands: [Run.self, Replay.self, Check.self, Inspect.self, New.self, AudioCommand.self, MIDICommand.self]
+    subcommands: [
+      Run.self, Replay.self, Check.self, Inspect.self, New.self, AudioCommand.self,
+      MIDICommand.self,
+    ]
   )
 
   /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.
@@ -37,7 +40,8 @@ struct PatchbayCommand: AsyncParsableCommand {
       if !message.isEmpty {
         FileHandle.standardError.write(Data((message + "\n").utf8))
       }
-      Foundation.exit(code == .validationFailure || code.rawValue == 2 ? 2 : code.rawValue == 0 ? 0 : 1)
+      Foundation.exit(
+        code == .validationFailure || code.rawValue == 2 ? 2 : code.rawValue == 0 ? 0 : 1)
     }
   }
 }

@@ -6,13 +6,15 @@ import PatchbayHost
 struct PluginSearchOptions: ParsableArguments {
   @Option(
     name: .customLong("plugin-path"),
-    help: ArgumentHelp("A folder to search for plugins given by name (repeatable).", valueName: "dir")
+    help: ArgumentHelp(
+      "A folder to search for plugins given by name (repeatable).", valueName: "dir")
   )
   var pluginPaths: [String] = []
 
   /// --plugin-path folders, then $PATCHBAY_PLUGIN_PATH, then this executable's folder.
   var searchPaths: [String] {
-    let environment = ProcessInfo.processInfo.environment["PATCHBAY_PLUGIN_PATH"]?
+    let environment =
+      ProcessInfo.processInfo.environment["PATCHBAY_PLUGIN_PATH"]?
       .split(separator: ":").map(String.init) ?? []
     return self.pluginPaths + environment + [executableDirectory()]
   }
@@ -22,7 +24,8 @@ struct PluginSearchOptions: ParsableArguments {
 
 /// The folder holding the running executable.
 func executableDirectory() -> String {
-  let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+  let path =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? CommandLine.arguments[0]
   return URL(fileURLWithPath: path).deletingLastPathComponent().path
 }

@@ -101,7 +101,10 @@ struct Run: AsyncParsableCommand {
       watcher?.stop()
       return
     }
-    let watcher = self.watch ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) } : nil
+    let watcher =
+      self.watch
+      ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) }
+      : nil
     watcher?.start()
     defer { watcher?.stop() }
 
@@ -131,7 +134,11 @@ enum ChangeLine {
     switch change {
     case .action(let path, let text, let source, let diff):
       "[\(source.rawValue)] \(path) ← \(text)"
-        + (diff.map { $0.isEmpty ? "\n    (no state change)" : "\n" + $0.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n") } ?? "")
+        + (diff.map {
+          $0.isEmpty
+            ? "\n    (no state change)"
+            : "\n" + $0.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
+        } ?? "")
     case .navigation(let action, let state, _):
       "[navigation] \(action) → stack [\(state.stack.map(\.description).joined(separator: ", "))]"
         + (state.presented.map { ", presented \($0)" } ?? "")

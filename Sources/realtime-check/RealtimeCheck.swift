@@ -15,7 +15,9 @@ enum RealtimeCheck {
     let probe = [Int](repeating: 1, count: Int.random(in: 100...200))
     interposer.watch(currentThread: false)
     guard interposer.count > 0, probe.count > 0 else {
-      print("realtime-check: the allocation counter saw no allocation on purpose; is the interposer linked?")
+      print(
+        "realtime-check: the allocation counter saw no allocation on purpose; is the interposer linked?"
+      )
       return 2
     }
     interposer.reset()
@@ -34,7 +36,8 @@ enum RealtimeCheck {
     let warmUp = 100
     let periods = 10_000
     let producer = Thread {
-      SineTone(frequency: 440, format: format).play(frames: (warmUp + periods) * format.periodFrames, into: ring)
+      SineTone(frequency: 440, format: format).play(
+        frames: (warmUp + periods) * format.periodFrames, into: ring)
     }
     producer.start()
     engine.start(periods: warmUp + periods) { period in
@@ -43,7 +46,9 @@ enum RealtimeCheck {
     }
     engine.wait()
     output.close()
-    report("audio thread, \(periods) periods after \(warmUp) of warm-up (\(engine.schedulingNote))", interposer.count)
+    report(
+      "audio thread, \(periods) periods after \(warmUp) of warm-up (\(engine.schedulingNote))",
+      interposer.count)
     interposer.reset()
 
     // The MIDI parser, on this thread.
@@ -63,7 +68,9 @@ enum RealtimeCheck {
     interposer.reset()
 
     // The MIDI reader thread.
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("realtime-check-\(getpid()).mid.raw").path
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "realtime-check-\(getpid()).mid.raw"
+    ).path
     _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
     defer { unlink(file) }
     let input = MIDIInput(source: WatchedSource(try FileByteSource(path: file)))
@@ -90,7 +97,8 @@ final class WatchedSource: MIDIByteSource, @unchecked Sendable {
   func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
     self.reads += 1
     if self.reads == 2 { AllocationCounter.watch(currentThread: true) }
-    let count = self.inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, 512)]))
+    let count = self.inner.read(
+      into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, 512)]))
     if count <= 0 { AllocationCounter.watch(currentThread: false) }
     return count
   }

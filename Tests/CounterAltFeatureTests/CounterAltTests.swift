@@ -29,13 +29,19 @@ import Testing
   @Test func migratesCountersSchema1() throws {
     let migrated = try CounterAlt.migrate(
       from: 1, .record(fields: ("count", 7), ("step", 3), ("pending", 1)))
-    #expect(migrated == .record(fields: ("value", 7), ("stride", 3), ("history", .list([])), ("waiting", 0)))
+    #expect(
+      migrated
+        == .record(fields: ("value", 7), ("stride", 3), ("history", .list([])), ("waiting", 0)))
     let state = try WireValueDecoder().decode(CounterAlt.State.self, from: migrated)
     #expect(state == CounterAlt.State(value: 7, stride: 3))
   }
 
   @Test func refusesWhatItCannotMigrate() {
-    #expect(throws: PluginFeatureError.self) { try CounterAlt.migrate(from: 3, .record(fields: ("count", 1))) }
-    #expect(throws: PluginFeatureError.self) { try CounterAlt.migrate(from: 1, .record(fields: ("count", "seven"))) }
+    #expect(throws: PluginFeatureError.self) {
+      try CounterAlt.migrate(from: 3, .record(fields: ("count", 1)))
+    }
+    #expect(throws: PluginFeatureError.self) {
+      try CounterAlt.migrate(from: 1, .record(fields: ("count", "seven")))
+    }
   }
 }

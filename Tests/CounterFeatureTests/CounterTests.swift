@@ -17,7 +17,9 @@ import Testing
 
   @Test func incrementLaterWaitsOnTheClock() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Counter.initialState) { Counter() } withDependencies: {
+    let store = TestStore(initialState: Counter.initialState) {
+      Counter()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.incrementLater(ms: 250)) { $0.pending = 1 }
@@ -40,12 +42,15 @@ import Testing
 
   @Test func migratesCounterAltsSchema2() throws {
     let migrated = try Counter.migrate(
-      from: 2, .record(fields: ("value", 9), ("stride", 2), ("history", .list([1])), ("waiting", 1)))
+      from: 2, .record(fields: ("value", 9), ("stride", 2), ("history", .list([1])), ("waiting", 1))
+    )
     #expect(migrated == .record(fields: ("count", 9), ("step", 2), ("pending", 0)))
     #expect(throws: PluginFeatureError.self) { try Counter.migrate(from: 5, migrated) }
   }
 
   @Test func rendersCountAndStep() {
-    #expect(Counter.render(Counter.State(count: 3, step: 2, pending: 1)) == "Count: 3\nStep:  2\nWaiting for 1 delayed increment(s)…")
+    #expect(
+      Counter.render(Counter.State(count: 3, step: 2, pending: 1))
+        == "Count: 3\nStep:  2\nWaiting for 1 delayed increment(s)…")
   }
 }

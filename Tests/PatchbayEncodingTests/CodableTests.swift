@@ -29,8 +29,8 @@ enum Action: Codable, Equatable {
   }
 
   @Test func missingOptionalDecodesAsNil() throws {
-    let value = WireValue.record(fields:
-      ("count", 1), ("step", 1), ("history", .list([])), ("mode", .action("idle")))
+    let value = WireValue.record(
+      fields: ("count", 1), ("step", 1), ("history", .list([])), ("mode", .action("idle")))
     #expect(try WireValueDecoder().decode(State.self, from: value).label == nil)
   }
 
@@ -56,14 +56,18 @@ enum Action: Codable, Equatable {
         return "\(error)"
       }
     }
-    #expect(message(.action("setStep", ("by", "five"))) == "field 'setStep.by': expected an int, found a string")
+    #expect(
+      message(.action("setStep", ("by", "five")))
+        == "field 'setStep.by': expected an int, found a string")
     #expect(message(.action("setStep")) == "field 'setStep.by': missing (the value has no fields)")
-    #expect(message(.action("frobnicate")).contains("frobnicate") || message(.action("frobnicate")) != "no error")
+    #expect(
+      message(.action("frobnicate")).contains("frobnicate")
+        || message(.action("frobnicate")) != "no error")
   }
 
   @Test func outOfRangeIntegersAreErrors() {
-    let value = WireValue.record(fields:
-      ("count", 1), ("step", 300), ("history", .list([])), ("mode", .action("idle")))
+    let value = WireValue.record(
+      fields: ("count", 1), ("step", 300), ("history", .list([])), ("mode", .action("idle")))
     #expect(throws: (any Error).self) { try WireValueDecoder().decode(State.self, from: value) }
   }
 }

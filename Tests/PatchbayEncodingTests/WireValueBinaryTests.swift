@@ -16,7 +16,9 @@ import Testing
   }
 
   @Test func caseNameIsReadFromTheHeader() {
-    #expect(WireValue.caseName(of: WireValue.action("delegate", ("_0", .action("done"))).bytes) == "delegate")
+    #expect(
+      WireValue.caseName(of: WireValue.action("delegate", ("_0", .action("done"))).bytes)
+        == "delegate")
     #expect(WireValue.caseName(of: WireValue.action("increment").bytes) == "increment")
     #expect(WireValue.caseName(of: WireValue.int(3).bytes) == nil)
     #expect(WireValue.caseName(of: [0x63, 9, 0, 0x61]) == nil)  // name runs past the end

@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct WireValueJSONTests {
   @Test func compactJSON() {
-    let value = WireValue.record(fields:
-      ("count", 2), ("name", "a\"b"), ("ratio", 0.5), ("on", true), ("none", .nil),
+    let value = WireValue.record(
+      fields: ("count", 2), ("name", "a\"b"), ("ratio", 0.5), ("on", true), ("none", .nil),
       ("steps", .list([1, 2])), ("last", .action("setStep", ("by", 5))))
     #expect(
       value.json()
@@ -13,7 +13,8 @@ import Testing
   }
 
   @Test func prettyJSONIndentsAndKeepsOrder() {
-    let value = WireValue.record(fields: ("b", 1), ("a", .list([])), ("c", .record(fields: ("x", "\u{1}"))))
+    let value = WireValue.record(
+      fields: ("b", 1), ("a", .list([])), ("c", .record(fields: ("x", "\u{1}"))))
     #expect(
       value.json(pretty: true) == """
         {

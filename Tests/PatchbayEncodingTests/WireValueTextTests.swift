@@ -16,7 +16,8 @@ import Testing
         == .action(
           "load", ("steps", .list([1, 2])), ("at", .record(fields: ("x", 1))),
           ("then", .action("play", ("fast", true)))))
-    #expect(try WireValue(parsingAction: #"say(text: "\u{2713}")"#) == .action("say", ("text", "✓")))
+    #expect(
+      try WireValue(parsingAction: #"say(text: "\u{2713}")"#) == .action("say", ("text", "✓")))
   }
 
   @Test(arguments: [
@@ -29,7 +30,10 @@ import Testing
 
   @Test(arguments: [
     ("", "column 1: expected an action name, found nothing"),
-    ("setStep(by: )", "column 13: expected a value (number, \"string\", true, false, nil, [list], {record}), found ')'"),
+    (
+      "setStep(by: )",
+      "column 13: expected a value (number, \"string\", true, false, nil, [list], {record}), found ')'"
+    ),
     ("setStep(by: 5", "column 14: expected ',' or ')' in 'setStep(…)', found the end"),
     ("setStep by: 5", "column 9: unexpected 'b' after the action; put arguments in parentheses"),
     (#"say(text: "hi)"#, "column 11: a string starting here has no closing '\"'"),

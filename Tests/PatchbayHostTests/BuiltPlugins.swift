@@ -5,7 +5,8 @@ import PatchbayHost
 enum BuiltPlugins {
   /// The build's products folder: where the test binary itself lives.
   static let directory: String = {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: executable).deletingLastPathComponent().path
   }()
@@ -29,7 +30,8 @@ enum BuiltPlugins {
       .appendingPathComponent("patchbay-fixtures-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let copy = folder.appendingPathComponent("\(mode).so")
-    try FileManager.default.copyItem(atPath: try self.path("TestFixtureMisbehaving"), toPath: copy.path)
+    try FileManager.default.copyItem(
+      atPath: try self.path("TestFixtureMisbehaving"), toPath: copy.path)
     return copy.path
   }
 

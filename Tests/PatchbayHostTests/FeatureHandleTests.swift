@@ -78,7 +78,10 @@ import Testing
 /// Bad actions and state: a clear error, and the instance keeps its state.
 @Suite struct FeatureHandleBadInputTests {
   @Test(arguments: [
-    ("frobnicate", "dev.patchbay.counter: parse_action failed: dev.patchbay.counter: cannot parse action 'frobnicate'"),
+    (
+      "frobnicate",
+      "dev.patchbay.counter: parse_action failed: dev.patchbay.counter: cannot parse action 'frobnicate'"
+    ),
     ("setStep(by: \"five\")", "field 'setStep.by': expected an int, found a string"),
     ("setStep(by: 5", "column 14: expected ',' or ')' in 'setStep(…)', found the end"),
   ])
@@ -93,8 +96,12 @@ import Testing
 
   @Test func unparseableActionTextForCFeature() throws {
     let echo = try FeatureHandle(feature: try BuiltPlugins.loader.load("Echo").features[0])
-    #expect(errorMessage { try echo.send(text: "shout(text: \"x\")") } == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: expected say(text: \"…\")")
-    #expect(errorMessage { try echo.send(text: "say(text: \"x\"") } == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: the text must end with \")")
+    #expect(
+      errorMessage { try echo.send(text: "shout(text: \"x\")") }
+        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: expected say(text: \"…\")")
+    #expect(
+      errorMessage { try echo.send(text: "say(text: \"x\"") }
+        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: the text must end with \")")
   }
 
   @Test func undecodableActionBytesAreRefusedAndStateKept() throws {
@@ -107,12 +114,16 @@ import Testing
     echo.send([0x63, 0x03])
     echo.send(WireValue.action("shout", ("text", "x")).bytes)
     #expect(counter.failures.count == 2)
-    #expect(counter.failures[0].hasPrefix("dev.patchbay.counter: reduce failed: dev.patchbay.counter: cannot decode action: byte 0: unknown value tag 0xFF"))
+    #expect(
+      counter.failures[0].hasPrefix(
+        "dev.patchbay.counter: reduce failed: dev.patchbay.counter: cannot decode action: byte 0: unknown value tag 0xFF"
+      ))
     #expect(counter.failures[1].contains("explode"))
-    #expect(echo.failures == [
-      "dev.patchbay.echo: reduce failed: dev.patchbay.echo: cannot decode action: byte 1: value ends early. Send say(text: \"…\").",
-      "dev.patchbay.echo: reduce failed: dev.patchbay.echo: unknown action 'shout'. Send say(text: \"…\").",
-    ])
+    #expect(
+      echo.failures == [
+        "dev.patchbay.echo: reduce failed: dev.patchbay.echo: cannot decode action: byte 1: value ends early. Send say(text: \"…\").",
+        "dev.patchbay.echo: reduce failed: dev.patchbay.echo: unknown action 'shout'. Send say(text: \"…\").",
+      ])
     #expect(try counter.stateJSON() == #"{"count":1,"step":1,"pending":0}"#)
     #expect(try echo.stateJSON() == #"{"message":"kept","count":1}"#)
     try counter.send(text: "increment")
@@ -122,10 +133,22 @@ import Testing
   @Test func corruptStateBytesGivenToCreate() throws {
     let counter = try BuiltPlugins.loader.load("Counter").features[0]
     let echo = try BuiltPlugins.loader.load("Echo").features[0]
-    #expect(errorMessage { _ = try FeatureHandle(feature: counter, restoring: [0x72, 9, 9]) }.hasPrefix("dev.patchbay.counter: create failed: dev.patchbay.counter: cannot restore state (schema 1): byte 1: the bytes end inside a field count"))
-    #expect(errorMessage { _ = try FeatureHandle(feature: counter, restoring: WireValue.record(fields: ("count", "x")).bytes) }.contains("field 'count': expected an int, found a string"))
-    #expect(errorMessage { _ = try FeatureHandle(feature: echo, restoring: [0x72, 1, 0, 0, 0, 7]) } == "dev.patchbay.echo: create failed: dev.patchbay.echo: cannot restore state: byte 5: value ends early. Pass a snapshot made by this feature.")
-    #expect(errorMessage { _ = try FeatureHandle(feature: echo, restoring: []) }.contains("cannot restore state"))
+    #expect(
+      errorMessage { _ = try FeatureHandle(feature: counter, restoring: [0x72, 9, 9]) }.hasPrefix(
+        "dev.patchbay.counter: create failed: dev.patchbay.counter: cannot restore state (schema 1): byte 1: the bytes end inside a field count"
+      ))
+    #expect(
+      errorMessage {
+        _ = try FeatureHandle(
+          feature: counter, restoring: WireValue.record(fields: ("count", "x")).bytes)
+      }.contains("field 'count': expected an int, found a string"))
+    #expect(
+      errorMessage { _ = try FeatureHandle(feature: echo, restoring: [0x72, 1, 0, 0, 0, 7]) }
+        == "dev.patchbay.echo: create failed: dev.patchbay.echo: cannot restore state: byte 5: value ends early. Pass a snapshot made by this feature."
+    )
+    #expect(
+      errorMessage { _ = try FeatureHandle(feature: echo, restoring: []) }.contains(
+        "cannot restore state"))
   }
 }
 

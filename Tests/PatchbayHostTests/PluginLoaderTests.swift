@@ -43,8 +43,10 @@ import Testing
     let generations = GenerationPath(directory: folder)
     let copy = try generations.copy(URL(fileURLWithPath: source), generation: 1)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let sourceSize = try #require(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
-    let copySize = try #require(FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
+    let sourceSize = try #require(
+      FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
+    let copySize = try #require(
+      FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
     #expect(copySize < sourceSize)  // the debug sections stay behind
     let header = try #require(FileHandle(forReadingAtPath: copy.path)?.readData(ofLength: 64))
     #expect(header[0x28..<0x30].allSatisfy { $0 == 0 })  // e_shoff: no section headers
@@ -89,9 +91,15 @@ import Testing
   }
 
   @Test func fileNotFound() throws {
-    #expect(loadError("/nonexistent/libGhost.so") == "/nonexistent/libGhost.so: file not found. Check the path, or build the plugin first (swift build).")
+    #expect(
+      loadError("/nonexistent/libGhost.so")
+        == "/nonexistent/libGhost.so: file not found. Check the path, or build the plugin first (swift build)."
+    )
     let byName = loadError("Ghost", searchPaths: ["/nowhere", "/neither"])
-    #expect(byName == "Ghost: no libGhost.so in /nowhere, /neither. Build it (swift build --product Ghost), add its folder to the search paths, or pass the file's path.")
+    #expect(
+      byName
+        == "Ghost: no libGhost.so in /nowhere, /neither. Build it (swift build --product Ghost), add its folder to the search paths, or pass the file's path."
+    )
     try self.expectStillRunning()
   }
 
@@ -100,7 +108,10 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let garbage = folder.appendingPathComponent("garbage.so")
     try Data([0xDE, 0xAD, 0xBE, 0xEF, 1, 2, 3]).write(to: garbage)
-    #expect(loadError(garbage.path) == "\(garbage.path): not a shared object (starts with de ad be ef, not an ELF header). Point at the .so that swift build produced.")
+    #expect(
+      loadError(garbage.path)
+        == "\(garbage.path): not a shared object (starts with de ad be ef, not an ELF header). Point at the .so that swift build produced."
+    )
     let empty = folder.appendingPathComponent("empty.so")
     try Data().write(to: empty)
     #expect(loadError(empty.path).contains("not a shared object (starts with nothing"))
@@ -108,7 +119,8 @@ import Testing
     executable.append(Data(count: 64))
     let notLibrary = folder.appendingPathComponent("exec.so")
     try executable.write(to: notLibrary)
-    #expect(loadError(notLibrary.path).contains("is an ELF file but not a shared library (e_type 2)"))
+    #expect(
+      loadError(notLibrary.path).contains("is an ELF file but not a shared library (e_type 2)"))
     try self.expectStillRunning()
   }
 
@@ -126,18 +138,32 @@ import Testing
 
   @Test func missingEntrySymbol() throws {
     let path = try BuiltPlugins.path("TestFixtureNoEntry")
-    #expect(loadError(path).hasPrefix("\(path): has no 'patchbay_plugin_entry' function, so it is not a Patchbay plugin. Export one"))
+    #expect(
+      loadError(path).hasPrefix(
+        "\(path): has no 'patchbay_plugin_entry' function, so it is not a Patchbay plugin. Export one"
+      ))
     try self.expectStillRunning()
   }
 
   @Test(arguments: [
     ("null", "patchbay_plugin_entry returned NULL for host ABI 1: the plugin refused to start."),
     ("magic", "wrong magic 0x12345678 in the plugin descriptor (expected 0x59414250 \"PBAY\")"),
-    ("abi", "built for plugin ABI 2.0, but this host speaks ABI 1.0. Rebuild the plugin against this host's patchbay.h."),
+    (
+      "abi",
+      "built for plugin ABI 2.0, but this host speaks ABI 1.0. Rebuild the plugin against this host's patchbay.h."
+    ),
     ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 1.0 requires."),
-    ("smallfeature", "feature 0: pb_feature_desc.struct_size is 12, smaller than the 56 bytes ABI 1.0 requires."),
-    ("noreduce", "feature 'dev.patchbay.fixture': the vtable's required function 'reduce' is NULL. Implement it."),
-    ("duplicate", "declares feature id 'dev.patchbay.fixture' twice. Give each feature its own id."),
+    (
+      "smallfeature",
+      "feature 0: pb_feature_desc.struct_size is 12, smaller than the 56 bytes ABI 1.0 requires."
+    ),
+    (
+      "noreduce",
+      "feature 'dev.patchbay.fixture': the vtable's required function 'reduce' is NULL. Implement it."
+    ),
+    (
+      "duplicate", "declares feature id 'dev.patchbay.fixture' twice. Give each feature its own id."
+    ),
   ])
   func misbehavingDescriptors(_ mode: String, _ expected: String) throws {
     let path = try BuiltPlugins.fixture(mode)
@@ -158,7 +184,10 @@ import Testing
     try registry.add(try loader.load("Counter"))
     let impostor = try loader.load(try BuiltPlugins.fixture("counterid"))
     let message = errorMessage { try registry.add(impostor) }
-    #expect(message == "\(impostor.path): declares feature 'dev.patchbay.counter', which \(try BuiltPlugins.path("Counter")) already declares. Load only one of them, or give one feature another id.")
+    #expect(
+      message
+        == "\(impostor.path): declares feature 'dev.patchbay.counter', which \(try BuiltPlugins.path("Counter")) already declares. Load only one of them, or give one feature another id."
+    )
     #expect(registry.plugins.count == 1)
     try self.expectStillRunning()
   }
@@ -166,7 +195,10 @@ import Testing
   @Test func createFailing() throws {
     let plugin = try BuiltPlugins.loader.load(try BuiltPlugins.fixture("createfails"))
     let message = errorMessage { _ = try FeatureHandle(feature: plugin.features[0]) }
-    #expect(message == "dev.patchbay.fixture-create-fails: create failed: dev.patchbay.fixture-create-fails: the fixture always refuses to start")
+    #expect(
+      message
+        == "dev.patchbay.fixture-create-fails: create failed: dev.patchbay.fixture-create-fails: the fixture always refuses to start"
+    )
     try self.expectStillRunning()
   }
 }

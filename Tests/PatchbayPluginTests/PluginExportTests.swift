@@ -1,6 +1,7 @@
+import Testing
+
 @testable import PatchbayHost
 @testable import PatchbayPlugin
-import Testing
 
 /// A feature whose state changed shape: schema 1 was `{value}`, schema 2 is `{amount, unit}`.
 struct Versioned: PluginFeature {
@@ -21,7 +22,8 @@ struct Versioned: PluginFeature {
 
   static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
     guard schemaVersion == 1, case .int(let value)? = state[field: "value"] else {
-      throw PluginFeatureError("dev.patchbay.test.versioned: cannot migrate from schema \(schemaVersion)")
+      throw PluginFeatureError(
+        "dev.patchbay.test.versioned: cannot migrate from schema \(schemaVersion)")
     }
     return .record(fields: ("amount", .int(value)), ("unit", "steps"))
   }
@@ -48,7 +50,8 @@ struct Plain: PluginFeature {
       id: "dev.patchbay.test-plugin", name: "Test", version: "2.1.0",
       drivers: [.feature(Versioned.self), .feature(Plain.self)]
     )
-    return try PluginLoader.validate(UnsafeRawPointer(descriptor), file: "in-process", generation: 1)
+    return try PluginLoader.validate(
+      UnsafeRawPointer(descriptor), file: "in-process", generation: 1)
   }
 
   @Test func descriptorCarriesIDsVersionsAndActionSchemas() throws {
@@ -56,7 +59,8 @@ struct Plain: PluginFeature {
     #expect(plugin.id == "dev.patchbay.test-plugin")
     #expect(plugin.version == "2.1.0")
     #expect(plugin.abiMajor == 1)
-    #expect(plugin.features.map(\.id) == ["dev.patchbay.test.versioned", "dev.patchbay.test.plain"])
+    #expect(
+      plugin.features.map(\.id) == ["dev.patchbay.test.versioned", "dev.patchbay.test.plain"])
     #expect(plugin.features[0].schemaVersion == 2)
     #expect(plugin.features[0].migrates)
     #expect(!plugin.features[1].migrates)
@@ -80,9 +84,21 @@ struct Plain: PluginFeature {
 
   @Test func migrateRefusalsAreClearErrors() throws {
     let plugin = try self.load()
-    #expect(errorMessage { _ = try plugin.features[0].migrate(from: 7, state: WireValue.record(fields: ("value", 1)).bytes) } == "dev.patchbay.test.versioned: migrate failed: dev.patchbay.test.versioned: cannot migrate from schema 7")
-    #expect(errorMessage { _ = try plugin.features[0].migrate(from: 1, state: [0x00]) }.contains("migrate failed: dev.patchbay.test.versioned: migrating from schema 1 failed: byte 0: unknown value tag 0x0"))
-    #expect(errorMessage { _ = try plugin.features[1].migrate(from: 1, state: []) } == "dev.patchbay.test.plain: migrate failed: the feature has no migrate function, so it cannot restore state of schema 1 into schema 1")
+    #expect(
+      errorMessage {
+        _ = try plugin.features[0].migrate(
+          from: 7, state: WireValue.record(fields: ("value", 1)).bytes)
+      }
+        == "dev.patchbay.test.versioned: migrate failed: dev.patchbay.test.versioned: cannot migrate from schema 7"
+    )
+    #expect(
+      errorMessage { _ = try plugin.features[0].migrate(from: 1, state: [0x00]) }.contains(
+        "migrate failed: dev.patchbay.test.versioned: migrating from schema 1 failed: byte 0: unknown value tag 0x0"
+      ))
+    #expect(
+      errorMessage { _ = try plugin.features[1].migrate(from: 1, state: []) }
+        == "dev.patchbay.test.plain: migrate failed: the feature has no migrate function, so it cannot restore state of schema 1 into schema 1"
+    )
   }
 }
 

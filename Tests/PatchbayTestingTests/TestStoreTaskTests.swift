@@ -88,7 +88,9 @@ private struct Loader: Reducer {
   @Test func changingADependencyMidTestAppliesToLaterActions() async throws {
     let first = TestClock()
     let second = TestClock()
-    let store = TestStore(initialState: Loader.State()) { Loader() } withDependencies: {
+    let store = TestStore(initialState: Loader.State()) {
+      Loader()
+    } withDependencies: {
       $0.continuousClock = first
     }
     store.dependencies.continuousClock = second

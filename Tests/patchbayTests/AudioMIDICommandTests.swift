@@ -4,26 +4,32 @@ import Testing
 /// `patchbay audio …`, `patchbay midi …`, and `realtime-check`, run as a user would.
 @Suite struct AudioMIDICommandTests {
   func temporary(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+      .path
   }
 
   @Test func toneIntoAWAVFile() async throws {
     let wav = self.temporary("tone.wav")
     defer { unlink(wav) }
-    let result = try await CLI.run("audio", "tone", "--freq", "440", "--seconds", "0.5", "--device", "file:\(wav)")
+    let result = try await CLI.run(
+      "audio", "tone", "--freq", "440", "--seconds", "0.5", "--device", "file:\(wav)")
     #expect(result.exitCode == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("device:    WAV file \(wav) (16-bit, through ALSA's file plugin)\n"))
+    #expect(
+      result.stdout.contains("device:    WAV file \(wav) (16-bit, through ALSA's file plugin)\n"))
     #expect(result.stdout.contains("format:    48000 Hz, 2 ch, period 128 frames (2.67 ms)\n"))
-    #expect(result.stdout.contains("frames:    24064 written (188 periods)\n"))  // 0.5 s, rounded up to whole periods
+    // 0.5 s, rounded up to whole periods.
+    #expect(result.stdout.contains("frames:    24064 written (188 periods)\n"))
     #expect(result.stdout.contains("underruns: 0\n"))
     let size = try FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int
     #expect(size == 44 + 24_064 * 4)
   }
 
   @Test func toneOnThePacedNullDevice() async throws {
-    let result = try await CLI.run("audio", "tone", "--device", "null", "--seconds", "0.2", "--period", "256")
+    let result = try await CLI.run(
+      "audio", "tone", "--device", "null", "--seconds", "0.2", "--period", "256")
     #expect(result.exitCode == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("device:    paced null device (CLOCK_MONOTONIC, plays nothing)\n"))
+    #expect(
+      result.stdout.contains("device:    paced null device (CLOCK_MONOTONIC, plays nothing)\n"))
     #expect(result.stdout.contains("frames:    9728 written (38 periods)\n"))
     #expect(result.stdout.contains("lateness:  p50 "))
   }
@@ -40,15 +46,20 @@ import Testing
   @Test func monitorPrintsOneEventPerLine() async throws {
     let file = self.temporary("in.raw")
     defer { unlink(file) }
-    FileManager.default.createFile(atPath: file, contents: Data([0x90, 60, 100, 62, 0, 0xF8, 0xE1, 0x00, 0x40]))
+    FileManager.default.createFile(
+      atPath: file, contents: Data([0x90, 60, 100, 62, 0, 0xF8, 0xE1, 0x00, 0x40]))
     let result = try await CLI.run("midi", "monitor", "--input", "file:\(file)", "--raw")
     #expect(result.exitCode == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == "raw: 90 3C 64 3E 00 F8 E1 00 40")
-    #expect(lines.dropFirst().map { String($0.drop { $0 != " " }.dropFirst()) } == [
-      "ch1 note-on 60 100", "ch1 note-off 62 0", "- clock", "ch2 pitch-bend 0",
-    ])
-    #expect(lines.dropFirst().allSatisfy { $0.range(of: #"^\d+\.\d{9} "#, options: .regularExpression) != nil })
+    #expect(
+      lines.dropFirst().map { String($0.drop { $0 != " " }.dropFirst()) } == [
+        "ch1 note-on 60 100", "ch1 note-off 62 0", "- clock", "ch2 pitch-bend 0",
+      ])
+    #expect(
+      lines.dropFirst().allSatisfy {
+        $0.range(of: #"^\d+\.\d{9} "#, options: .regularExpression) != nil
+      })
   }
 
   @Test func monitorPlaysAStandardMIDIFile() async throws {
@@ -56,12 +67,15 @@ import Testing
     defer { unlink(file) }
     let header: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]
     let track: [UInt8] = [0, 0x90, 64, 90, 48, 0x80, 64, 0, 0, 0xFF, 0x2F, 0]
-    FileManager.default.createFile(atPath: file, contents: Data(header + Array("MTrk".utf8) + [0, 0, 0, UInt8(track.count)] + track))
+    FileManager.default.createFile(
+      atPath: file,
+      contents: Data(header + Array("MTrk".utf8) + [0, 0, 0, UInt8(track.count)] + track))
     let result = try await CLI.run("midi", "monitor", "--input", "smf:\(file)")
     #expect(result.exitCode == 0, "\(result.stderr)")
-    #expect(result.stdout.split(separator: "\n").map { String($0.drop { $0 != " " }.dropFirst()) } == [
-      "ch1 note-on 64 90", "ch1 note-off 64 0",
-    ])
+    #expect(
+      result.stdout.split(separator: "\n").map { String($0.drop { $0 != " " }.dropFirst()) } == [
+        "ch1 note-on 64 90", "ch1 note-off 64 0",
+      ])
     let broken = self.temporary("broken.mid")
     defer { unlink(broken) }
     FileManager.default.createFile(atPath: broken, contents: Data(header.prefix(12)))
@@ -91,6 +105,7 @@ import Testing
     let result = try await CLI.run(executable: "realtime-check")
     #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("audio thread, 10000 periods after 100 of warm-up ("))
-    #expect(result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 3)
+    #expect(
+      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 3)
   }
 }

@@ -10,7 +10,8 @@ struct CLI {
   }
 
   static let directory: String = {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: executable).deletingLastPathComponent().path
   }()
@@ -21,14 +22,17 @@ struct CLI {
   ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Swift.Result {
-          try self.runBlocking(executable, arguments, environment: environment)
-        })
+        continuation.resume(
+          with: Swift.Result {
+            try self.runBlocking(executable, arguments, environment: environment)
+          })
       }
     }
   }
 
-  private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+  private static func runBlocking(
+    _ executable: String, _ arguments: [String], environment: [String: String]
+  ) throws
     -> CLI.Result
   {
     let process = Process()

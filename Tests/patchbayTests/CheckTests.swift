@@ -12,29 +12,37 @@ import Testing
   }
 
   @Test func everyProblemIsALineWithFileAndLine() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).toml")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).toml")
     try """
-      [app]
-      root = "home"
-      colour = "red"
+    [app]
+    root = "home"
+    colour = "red"
 
-      [plugins]
-      load = ["Counter"]
+    [plugins]
+    load = ["Counter"]
 
-      [[feature]]
-      key = "home"
-      id = "dev.patchbay.counterr"
-      """.write(to: file, atomically: true, encoding: .utf8)
+    [[feature]]
+    key = "home"
+    id = "dev.patchbay.counterr"
+    """.write(to: file, atomically: true, encoding: .utf8)
     let result = try await CLI.run("check", file.path)
     #expect(result.exitCode == 1)
-    #expect(result.stderr.contains("\(file.path):3: app.colour: unknown key. Expected: name, root, initial-route."))
+    #expect(
+      result.stderr.contains(
+        "\(file.path):3: app.colour: unknown key. Expected: name, root, initial-route."))
     let structural = try await CLI.run("check", file.path)
     #expect(structural.stderr.split(separator: "\n").count == 1)
-    try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "colour = \"red\"\n", with: "")
-      .write(to: file, atomically: true, encoding: .utf8)
+    try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+      of: "colour = \"red\"\n", with: ""
+    )
+    .write(to: file, atomically: true, encoding: .utf8)
     let plugins = try await CLI.run("check", file.path)
     #expect(plugins.exitCode == 1)
-    #expect(plugins.stderr.contains("feature \"home\".id: no loaded plugin declares 'dev.patchbay.counterr'. Did you mean 'dev.patchbay.counter'?"))
+    #expect(
+      plugins.stderr.contains(
+        "feature \"home\".id: no loaded plugin declares 'dev.patchbay.counterr'. Did you mean 'dev.patchbay.counter'?"
+      ))
   }
 
   @Test func missingConfigFile() async throws {

@@ -29,8 +29,10 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
-      atPath: "\(CLI.directory)/libEcho.so", toPath: folder.appendingPathComponent("libParrot.so").path)
-    let result = try await CLI.run("inspect", "Parrot", environment: ["PATCHBAY_PLUGIN_PATH": folder.path])
+      atPath: "\(CLI.directory)/libEcho.so",
+      toPath: folder.appendingPathComponent("libParrot.so").path)
+    let result = try await CLI.run(
+      "inspect", "Parrot", environment: ["PATCHBAY_PLUGIN_PATH": folder.path])
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("file: \(folder.path)/libParrot.so"))
   }
@@ -44,7 +46,8 @@ import Testing
   }
 
   @Test func badPluginFileNamesTheFile() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).so")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).so")
     try Data("not a library".utf8).write(to: file)
     let result = try await CLI.run("inspect", file.path)
     #expect(result.exitCode == 1)

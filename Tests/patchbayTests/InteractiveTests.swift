@@ -34,7 +34,8 @@ struct InteractiveTests {
 
   @Test func ctrlCRestoresTheTerminal() async throws {
     let tmux = try await Tmux.start(
-      "\(CLI.directory)/patchbay run \(DemoTests.config); echo EXITED $?; stty -a | head -1; sleep 30")
+      "\(CLI.directory)/patchbay run \(DemoTests.config); echo EXITED $?; stty -a | head -1; sleep 30"
+    )
     defer { tmux.kill() }
     #expect(await tmux.waitFor("Patchbay demo — home"))
     await tmux.keys("C-c")
@@ -89,7 +90,8 @@ struct Tmux: Sendable {
   }
 
   func kill() {
-    _ = try? Self.spawn(["tmux", "-L", Self.socket, "kill-session", "-t", self.name], capture: false)
+    _ = try? Self.spawn(
+      ["tmux", "-L", Self.socket, "kill-session", "-t", self.name], capture: false)
   }
 
   /// Runs a tmux command (on its own server socket, so no user session is touched) with
@@ -98,19 +100,25 @@ struct Tmux: Sendable {
   private static func run(_ arguments: [String], capture: Bool = true) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Result { try self.spawn(["tmux", "-L", Self.socket] + arguments, capture: capture) })
+        continuation.resume(
+          with: Result {
+            try self.spawn(["tmux", "-L", Self.socket] + arguments, capture: capture)
+          })
       }
     }
   }
 
   private static func spawn(_ arguments: [String], capture: Bool) throws -> String {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tmux-\(UUID().uuidString)"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: output) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(
+      &actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }

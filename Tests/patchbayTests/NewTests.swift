@@ -12,7 +12,8 @@ import Testing
     #expect(result.exitCode == 0)
     let manifest = try String(
       contentsOf: folder.appendingPathComponent("Metronome/Package.swift"), encoding: .utf8)
-    #expect(manifest.contains(".library(name: \"Metronome\", type: .dynamic, targets: [\"Metronome\"])"))
+    #expect(
+      manifest.contains(".library(name: \"Metronome\", type: .dynamic, targets: [\"Metronome\"])"))
     #expect(manifest.contains(".package(path: \"\(root)\")"))
     let source = try String(
       contentsOf: folder.appendingPathComponent("Metronome/Sources/Metronome/Metronome.swift"),

@@ -5,19 +5,22 @@ import Testing
   static let demo = "\(CheckTests.root)/host-config/counter-echo.script"
 
   func temporary(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+      .path
   }
 
   @Test func replayReproducesTheRecordedStateHash() async throws {
     let recording = self.temporary("run.jsonl")
-    let run = try await CLI.run("run", RunTests.config, "--script", Self.demo, "--record", recording)
+    let run = try await CLI.run(
+      "run", RunTests.config, "--script", Self.demo, "--record", recording)
     #expect(run.exitCode == 0)
     let hash = try #require(run.stdout.split(separator: "\n").last)
     #expect(hash.hasPrefix("state hash: "))
 
     let lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n")
     #expect(lines.first?.contains(#""format":"patchbay-record/1""#) == true)
-    #expect(lines.contains { $0.contains(#""source":"effect""#) && $0.contains("delayedIncrement") })
+    #expect(
+      lines.contains { $0.contains(#""source":"effect""#) && $0.contains("delayedIncrement") })
     #expect(lines.contains { $0.contains(#""navigation":"push""#) })
 
     let replay = try await CLI.run("replay", recording)
@@ -39,13 +42,15 @@ import Testing
   @Test func corruptRecordingNamesTheLine() async throws {
     let recording = self.temporary("bad.jsonl")
     try """
-      {"format":"patchbay-record/1","config":"\(RunTests.config)"}
-      {"seq":1,"source":"command","path":"counter","action":"increment"}
-      not json
-      """.write(toFile: recording, atomically: true, encoding: .utf8)
+    {"format":"patchbay-record/1","config":"\(RunTests.config)"}
+    {"seq":1,"source":"command","path":"counter","action":"increment"}
+    not json
+    """.write(toFile: recording, atomically: true, encoding: .utf8)
     let replay = try await CLI.run("replay", recording)
     #expect(replay.exitCode == 1)
-    #expect(replay.stderr.contains("\(recording):3: not a recording line (expected one JSON object per line)."))
+    #expect(
+      replay.stderr.contains(
+        "\(recording):3: not a recording line (expected one JSON object per line)."))
     try "{\"hello\":1}\n".write(toFile: recording, atomically: true, encoding: .utf8)
     let notRecording = try await CLI.run("replay", recording)
     #expect(notRecording.stderr.contains("\(recording):1: not a patchbay recording"))

@@ -5,7 +5,8 @@ import Testing
   static let config = "\(CheckTests.root)/host-config/counter-echo.toml"
 
   func script(_ text: String) throws -> String {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).script")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).script")
     try text.write(to: file, atomically: true, encoding: .utf8)
     return file.path
   }
@@ -21,19 +22,20 @@ import Testing
     let path = try self.script("send counter incrementLater(ms: 10)\nsettle\npush echo\npop\n")
     let result = try await CLI.run("run", Self.config, "--script", path, "--print-changes")
     #expect(result.exitCode == 0)
-    #expect(result.stdout == """
-      [command] counter ← incrementLater(ms: 10)
-          - "pending": 0
-          + "pending": 1
-      [effect] counter ← delayedIncrement
-          - "count": 0,
-          - "pending": 1
-          + "count": 1,
-          + "pending": 0
-      [navigation] push(node: "echo") → stack [echo#1]
-      [navigation] pop → stack []
+    #expect(
+      result.stdout == """
+        [command] counter ← incrementLater(ms: 10)
+            - "pending": 0
+            + "pending": 1
+        [effect] counter ← delayedIncrement
+            - "count": 0,
+            - "pending": 1
+            + "count": 1,
+            + "pending": 0
+        [navigation] push(node: "echo") → stack [echo#1]
+        [navigation] pop → stack []
 
-      """)
+        """)
   }
 
   @Test func startsAtADeepLink() async throws {
@@ -54,11 +56,13 @@ import Testing
     let path = try self.script("sned counter increment\n")
     let result = try await CLI.run("run", Self.config, "--script", path)
     #expect(result.exitCode == 2)
-    #expect(result.stderr.hasPrefix("Error: \(path):1: unknown command 'sned'. Did you mean 'send'?"))
+    #expect(
+      result.stderr.hasPrefix("Error: \(path):1: unknown command 'sned'. Did you mean 'send'?"))
   }
 
   @Test func badConfigOrRouteExits1() async throws {
-    let route = try await CLI.run("run", Self.config, "--script", try self.script(""), "--route", "/nope")
+    let route = try await CLI.run(
+      "run", Self.config, "--script", try self.script(""), "--route", "/nope")
     #expect(route.exitCode == 1)
     #expect(route.stderr.contains("no route '/nope'."))
     let config = try await CLI.run("run", "/nowhere.toml", "--script", try self.script(""))

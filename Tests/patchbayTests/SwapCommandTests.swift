@@ -4,25 +4,29 @@ import Testing
 /// `swap FEATURE PLUGIN` in scripts, in `--print-changes` and recordings, and `--watch`.
 @Suite struct SwapCommandTests {
   func temporary(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+      .path
   }
 
   @Test func aScriptSwapsAndTheRunReplaysToTheSameHash() async throws {
     let script = self.temporary("swap.script")
     try """
-      send counter setStep(by: 2)
-      send counter increment
-      swap counter CounterAlt
-      send counter increment
-      expect counter /value 4
-      expect counter /history [2]
-      swap counter Counter
-      expect counter /count 4
-      """.write(toFile: script, atomically: true, encoding: .utf8)
+    send counter setStep(by: 2)
+    send counter increment
+    swap counter CounterAlt
+    send counter increment
+    expect counter /value 4
+    expect counter /history [2]
+    swap counter Counter
+    expect counter /count 4
+    """.write(toFile: script, atomically: true, encoding: .utf8)
     let recording = self.temporary("swap.jsonl")
-    let run = try await CLI.run("run", RunTests.config, "--script", script, "--print-changes", "--record", recording)
+    let run = try await CLI.run(
+      "run", RunTests.config, "--script", script, "--print-changes", "--record", recording)
     #expect(run.exitCode == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("[swap] dev.patchbay.counter: libCounter.so → libCounterAlt.so (generation "))
+    #expect(
+      run.stdout.contains(
+        "[swap] dev.patchbay.counter: libCounter.so → libCounterAlt.so (generation "))
     #expect(run.stdout.contains("state schema 1 → 2, 1 instance(s) (counter), "))
     let hash = try #require(run.stdout.split(separator: "\n").last)
     let replay = try await CLI.run("replay", recording)
@@ -32,12 +36,15 @@ import Testing
 
   @Test func aRefusedSwapNamesTheLineAndKeepsTheState() async throws {
     let script = self.temporary("bad-swap.script")
-    try "send counter increment\nswap counter Echo\n".write(toFile: script, atomically: true, encoding: .utf8)
+    try "send counter increment\nswap counter Echo\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
     let run = try await CLI.run("run", RunTests.config, "--script", script)
     #expect(run.exitCode == 1)
     #expect(run.stderr.contains(":2: swap counter: "))
-    #expect(run.stderr.contains("has no feature 'dev.patchbay.counter' (it has: dev.patchbay.echo)"))
-    let usage = try await CLI.run("run", RunTests.config, "--script", self.writeScript("swap counter\n"))
+    #expect(
+      run.stderr.contains("has no feature 'dev.patchbay.counter' (it has: dev.patchbay.echo)"))
+    let usage = try await CLI.run(
+      "run", RunTests.config, "--script", self.writeScript("swap counter\n"))
     #expect(usage.exitCode == 2)
     #expect(usage.stderr.contains("usage: swap FEATURE PLUGIN (swap counter CounterAlt)"))
   }
@@ -51,25 +58,27 @@ import Testing
     let plugin = "\(folder)/libCounter.so"
     try FileManager.default.copyItem(atPath: "\(CLI.directory)/libCounter.so", toPath: plugin)
     try """
-      [app]
-      root = "counter"
+    [app]
+    root = "counter"
 
-      [plugins]
-      load = ["\(plugin)"]
+    [plugins]
+    load = ["\(plugin)"]
 
-      [[feature]]
-      key = "counter"
-      id = "dev.patchbay.counter"
-      """.write(toFile: "\(folder)/app.toml", atomically: true, encoding: .utf8)
+    [[feature]]
+    key = "counter"
+    id = "dev.patchbay.counter"
+    """.write(toFile: "\(folder)/app.toml", atomically: true, encoding: .utf8)
     // Generous: the file is replaced 1.5 s in, and the script looks 8 s in.
     let script = self.writeScript("send counter increment\nwait 8000\nexpect counter /value 1\n")
     async let run = CLI.run("run", "\(folder)/app.toml", "--watch", "--script", script)
     try await Task.sleep(for: .milliseconds(1500))
-    try FileManager.default.copyItem(atPath: "\(CLI.directory)/libCounterAlt.so", toPath: "\(plugin).new")
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libCounterAlt.so", toPath: "\(plugin).new")
     #expect(rename("\(plugin).new", plugin) == 0)
     let result = try await run
     #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
-    #expect(result.stderr.contains("watch: swapped dev.patchbay.counter: libCounter.so → libCounter.so"))
+    #expect(
+      result.stderr.contains("watch: swapped dev.patchbay.counter: libCounter.so → libCounter.so"))
   }
 
   func writeScript(_ text: String) -> String {

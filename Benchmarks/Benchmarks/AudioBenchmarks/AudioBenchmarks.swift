@@ -22,7 +22,8 @@ func megabytesPerSecond(_ bytes: Int, _ nanoseconds: UInt64) -> Int {
 /// `count` floats on their own cache lines, as the references allocate theirs.
 func alignedBlock(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
   let raw = UnsafeMutableRawPointer.allocate(byteCount: (count * 4 + 63) / 64 * 64, alignment: 64)
-  let buffer = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Float.self, capacity: count), count: count)
+  let buffer = UnsafeMutableBufferPointer(
+    start: raw.bindMemory(to: Float.self, capacity: count), count: count)
   buffer.initialize(repeating: 1)
   return buffer
 }
@@ -105,7 +106,11 @@ let midiStream: [UInt8] = {
   var bytes: [UInt8] = []
   while bytes.count < 4_000_000 {
     switch UInt8.random(in: 0..<10, using: &random) {
-    case 0..<4: bytes += [0x90 | UInt8.random(in: 0...15), UInt8.random(in: 0...127), UInt8.random(in: 1...127), UInt8.random(in: 0...127), 0]
+    case 0..<4:
+      bytes += [
+        0x90 | UInt8.random(in: 0...15), UInt8.random(in: 0...127), UInt8.random(in: 1...127),
+        UInt8.random(in: 0...127), 0,
+      ]
     case 4..<6: bytes += [0xB0, UInt8.random(in: 0...119), UInt8.random(in: 0...127)]
     case 6: bytes += [0xE0, UInt8.random(in: 0...127), UInt8.random(in: 0...127)]
     case 7, 8: bytes += [0xF8]
@@ -153,26 +158,38 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("ring: 512-float blocks — Patchbay SPSCRing", configuration: throughput) { benchmark in
     let nanoseconds = patchbayBlocks(total: floatsPerRun, block: blockFloats, capacity: ringFloats)
-    benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(bytes, nanoseconds))
+    benchmark.measurement(
+      .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false),
+      megabytesPerSecond(bytes, nanoseconds))
   }
   Benchmark("ring: 512-float blocks — jack_ringbuffer", configuration: throughput) { benchmark in
     let nanoseconds = reference_jack_blocks(floatsPerRun, blockFloats, ringFloats)
-    benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(bytes, nanoseconds))
+    benchmark.measurement(
+      .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false),
+      megabytesPerSecond(bytes, nanoseconds))
   }
-  Benchmark("ring: 512-float blocks — boost::lockfree::spsc_queue", configuration: throughput) { benchmark in
+  Benchmark("ring: 512-float blocks — boost::lockfree::spsc_queue", configuration: throughput) {
+    benchmark in
     let nanoseconds = reference_boost_blocks(floatsPerRun, blockFloats, ringFloats)
-    benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(bytes, nanoseconds))
+    benchmark.measurement(
+      .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false),
+      megabytesPerSecond(bytes, nanoseconds))
   }
   // The rings back to back in short rounds, so each ratio compares transfers well under a
   // millisecond apart: this VM's cross-core speed switches between modes (about 4, 20 and
   // 50 GB/s — where the hypervisor put the two vCPUs) from one second to the next, which makes
   // rows measured seconds apart disagree by 5×. A sample is the median of its rounds' ratios.
-  let overJack = BenchmarkMetric.custom("Patchbay ÷ jack (%)", polarity: .prefersLarger, useScalingFactor: false)
-  let overBoost = BenchmarkMetric.custom("Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false)
-  let mode = BenchmarkMetric.custom("Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false)
+  let overJack = BenchmarkMetric.custom(
+    "Patchbay ÷ jack (%)", polarity: .prefersLarger, useScalingFactor: false)
+  let overBoost = BenchmarkMetric.custom(
+    "Patchbay ÷ boost (%)", polarity: .prefersLarger, useScalingFactor: false)
+  let mode = BenchmarkMetric.custom(
+    "Patchbay MB/s (the mode)", polarity: .prefersLarger, useScalingFactor: false)
   let ratio = Benchmark.Configuration(
-    metrics: [overJack, overBoost, mode], warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
-  Benchmark("ring: 512-float blocks — throughput ratios, interleaved", configuration: ratio) { benchmark in
+    metrics: [overJack, overBoost, mode], warmupIterations: 1, maxDuration: .seconds(30),
+    maxIterations: 40)
+  Benchmark("ring: 512-float blocks — throughput ratios, interleaved", configuration: ratio) {
+    benchmark in
     let total = 1 << 21  // 8 MiB a ring a round
     let rounds = interleavedRounds([
       { patchbayBlocks(total: total, block: blockFloats, capacity: ringFloats) },
@@ -186,23 +203,31 @@ let benchmarks: @Sendable () -> Void = {
   }
   // Single events, the same way: boost's time ÷ Patchbay's (above 100 %: Patchbay spends fewer
   // ns per event).
-  let eventsOverBoost = BenchmarkMetric.custom("boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false)
+  let eventsOverBoost = BenchmarkMetric.custom(
+    "boost ns ÷ Patchbay ns per event (%)", polarity: .prefersLarger, useScalingFactor: false)
   let eventRatio = Benchmark.Configuration(
     metrics: [eventsOverBoost], warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 40)
-  Benchmark("events: single 8-byte events — ratio, interleaved", configuration: eventRatio) { benchmark in
+  Benchmark("events: single 8-byte events — ratio, interleaved", configuration: eventRatio) {
+    benchmark in
     let rounds = interleavedRounds([
       { patchbayEvents(count: 1_000_000, capacity: 4096) },
       { reference_boost_events(1_000_000, 4096) },
     ])
     benchmark.measurement(eventsOverBoost, median(rounds.map { Int($0[1] * 100 / max($0[0], 1)) }))
   }
-  Benchmark("events: single 8-byte events — Patchbay SPSCRing", configuration: perEvent) { benchmark in
+  Benchmark("events: single 8-byte events — Patchbay SPSCRing", configuration: perEvent) {
+    benchmark in
     let nanoseconds = patchbayEvents(count: eventsPerRun, capacity: 4096)
-    benchmark.measurement(.custom("ns per event ×10", useScalingFactor: false), Int(nanoseconds * 10 / UInt64(eventsPerRun)))
+    benchmark.measurement(
+      .custom("ns per event ×10", useScalingFactor: false),
+      Int(nanoseconds * 10 / UInt64(eventsPerRun)))
   }
-  Benchmark("events: single 8-byte events — boost::lockfree::spsc_queue", configuration: perEvent) { benchmark in
+  Benchmark("events: single 8-byte events — boost::lockfree::spsc_queue", configuration: perEvent) {
+    benchmark in
     let nanoseconds = reference_boost_events(eventsPerRun, 4096)
-    benchmark.measurement(.custom("ns per event ×10", useScalingFactor: false), Int(nanoseconds * 10 / UInt64(eventsPerRun)))
+    benchmark.measurement(
+      .custom("ns per event ×10", useScalingFactor: false),
+      Int(nanoseconds * 10 / UInt64(eventsPerRun)))
   }
 
   let midiBytes = midiStream.count
@@ -213,14 +238,20 @@ let benchmarks: @Sendable () -> Void = {
     midiStream.withUnsafeBytes { parser.parse($0, at: 0) { _ in events += 1 } }
     let elapsed = monotonicNanoseconds() - start
     blackHole(events)
-    benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(midiBytes, elapsed))
+    benchmark.measurement(
+      .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false),
+      megabytesPerSecond(midiBytes, elapsed))
   }
   Benchmark("MIDI parse: ALSA snd_midi_event_encode_byte", configuration: throughput) { benchmark in
     let start = monotonicNanoseconds()
-    let events = midiStream.withUnsafeBufferPointer { reference_alsa_encode($0.baseAddress, $0.count) }
+    let events = midiStream.withUnsafeBufferPointer {
+      reference_alsa_encode($0.baseAddress, $0.count)
+    }
     let elapsed = monotonicNanoseconds() - start
     blackHole(events)
-    benchmark.measurement(.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false), megabytesPerSecond(midiBytes, elapsed))
+    benchmark.measurement(
+      .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false),
+      megabytesPerSecond(midiBytes, elapsed))
   }
 
   // 60 s of 128-frame periods at 48 kHz on the paced null device, a thread spinning meanwhile
@@ -232,9 +263,11 @@ let benchmarks: @Sendable () -> Void = {
   let p99 = BenchmarkMetric.custom("lateness p99 (µs)", useScalingFactor: false)
   let p50 = BenchmarkMetric.custom("lateness p50 (µs)", useScalingFactor: false)
   let worst = BenchmarkMetric.custom("lateness worst (µs)", useScalingFactor: false)
-  let bareOver = BenchmarkMetric.custom("bare C thread: stalls longer than the buffer", useScalingFactor: false)
+  let bareOver = BenchmarkMetric.custom(
+    "bare C thread: stalls longer than the buffer", useScalingFactor: false)
   let bareP99 = BenchmarkMetric.custom("bare C thread: lateness p99 (µs)", useScalingFactor: false)
-  let bareWorst = BenchmarkMetric.custom("bare C thread: lateness worst (µs)", useScalingFactor: false)
+  let bareWorst = BenchmarkMetric.custom(
+    "bare C thread: lateness worst (µs)", useScalingFactor: false)
   Benchmark(
     "audio: paced null, 128 frames @ 48 kHz, 60 s, other core busy",
     configuration: .init(
@@ -265,8 +298,12 @@ let benchmarks: @Sendable () -> Void = {
     let bufferMicroseconds = UInt64(output.bufferPeriods - 1) * format.periodNanoseconds / 1_000
     let bare = reference_stall_watch_stop(watch, bufferMicroseconds)
     busy.store(false, ordering: .relaxed)
-    print("steal time during the run: \(stealMilliseconds() - stealBefore) ms (the hypervisor ran something else on our vCPUs)")
-    print("bare C thread: \(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes")
+    print(
+      "steal time during the run: \(stealMilliseconds() - stealBefore) ms (the hypervisor ran something else on our vCPUs)"
+    )
+    print(
+      "bare C thread: \(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes"
+    )
     let periodMicroseconds = Int(format.periodNanoseconds / 1_000)
     benchmark.measurement(underruns, output.underruns)
     benchmark.measurement(late, output.lateness.count(over: periodMicroseconds))
@@ -276,6 +313,7 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.measurement(bareOver, Int(bare.over))
     benchmark.measurement(bareP99, Int(bare.p99_us))
     benchmark.measurement(bareWorst, Int(bare.worst_us))
-    print("audio thread: \(engine.schedulingNote); starved periods \(engine.statistics.starvedPeriods)")
+    print(
+      "audio thread: \(engine.schedulingNote); starved periods \(engine.statistics.starvedPeriods)")
   }
 }

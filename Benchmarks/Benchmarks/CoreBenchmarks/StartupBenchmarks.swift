@@ -38,17 +38,22 @@ let startupApp: (config: String, script: String) = {
 
         """
     }
-    try config.write(to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
+    try config.write(
+      to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
     // The demo app, with the release plugins.
     let demo = try String(
       contentsOf: repositoryRoot.appendingPathComponent("host-config/app.toml"), encoding: .utf8)
     try demo.replacingOccurrences(of: "\"../.build/debug\"", with: "\"\(release.path)\"")
       .write(to: folder.appendingPathComponent("demo.toml"), atomically: true, encoding: .utf8)
-    try "render\n".write(to: folder.appendingPathComponent("render.script"), atomically: true, encoding: .utf8)
+    try "render\n".write(
+      to: folder.appendingPathComponent("render.script"), atomically: true, encoding: .utf8)
   } catch {
     fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
   }
-  return (folder.appendingPathComponent("app.toml").path, folder.appendingPathComponent("render.script").path)
+  return (
+    folder.appendingPathComponent("app.toml").path,
+    folder.appendingPathComponent("render.script").path
+  )
 }()
 
 /// Runs `patchbay ARGUMENTS` (the release build) to its exit, output discarded.
@@ -66,7 +71,9 @@ func runPatchbay(_ arguments: [String]) {
   }
   var status: Int32 = 0
   waitpid(pid, &status, 0)
-  guard status == 0 else { fatalError("patchbay \(arguments.joined(separator: " ")) failed (\(status))") }
+  guard status == 0 else {
+    fatalError("patchbay \(arguments.joined(separator: " ")) failed (\(status))")
+  }
 }
 
 let startupBenchmarks: @Sendable () -> Void = {
@@ -89,7 +96,9 @@ let startupBenchmarks: @Sendable () -> Void = {
       maxDuration: .seconds(20), maxIterations: 40)
   ) { benchmark in
     let app = startupApp
-    let demo = URL(fileURLWithPath: app.config).deletingLastPathComponent().appendingPathComponent("demo.toml").path
+    let demo = URL(fileURLWithPath: app.config).deletingLastPathComponent().appendingPathComponent(
+      "demo.toml"
+    ).path
     for _ in benchmark.scaledIterations {
       runPatchbay(["run", demo, "--script", app.script])
     }

@@ -22,13 +22,15 @@ let rebuiltSwapApp = swapApp()
 /// so each swap sees a rebuilt file.
 let rebuiltPlugins: [String] = {
   let release = repositoryRoot.appendingPathComponent(".build/release")
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-swap-\(getpid())")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "patchbay-swap-\(getpid())")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
-      try FileManager.default.copyItem(atPath: release.appendingPathComponent("lib\(name).so").path, toPath: copy)
+      try FileManager.default.copyItem(
+        atPath: release.appendingPathComponent("lib\(name).so").path, toPath: copy)
       return copy
     }
   } catch {
@@ -38,7 +40,8 @@ let rebuiltPlugins: [String] = {
 
 /// A duration in whole microseconds.
 func microseconds(_ duration: Duration) -> Int {
-  Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
+  Int(duration.components.seconds) * 1_000_000
+    + Int(duration.components.attoseconds / 1_000_000_000_000)
 }
 
 /// This process's resident memory, from /proc/self/statm.
@@ -59,7 +62,9 @@ let swapBenchmarks: @Sendable () -> Void = {
       maxDuration: .seconds(5), maxIterations: 2_000)
   ) { benchmark in
     let app = alternatingSwapApp
-    let plugins = ["CounterAlt", "Counter"].map { release.appendingPathComponent("lib\($0).so").path }
+    let plugins = ["CounterAlt", "Counter"].map {
+      release.appendingPathComponent("lib\($0).so").path
+    }
     var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 0 : 1
     for _ in benchmark.scaledIterations {
       blackHole(try app.swap("counter", to: plugins[index % 2]))
@@ -84,13 +89,17 @@ let swapBenchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       let file = files[index % 2]
       stamp += 1
-      try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
       let before = residentBytes()
       benchmark.startMeasurement()
       let report = try app.swap("counter", to: file)
       benchmark.stopMeasurement()
-      benchmark.measurement(.custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
-      benchmark.measurement(.custom("resident memory per generation (KB)", useScalingFactor: false), (residentBytes() - before) / 1024)
+      benchmark.measurement(
+        .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
+      benchmark.measurement(
+        .custom("resident memory per generation (KB)", useScalingFactor: false),
+        (residentBytes() - before) / 1024)
       index += 1
     }
   }

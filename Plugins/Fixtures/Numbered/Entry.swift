@@ -21,7 +21,9 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
 /// module leaves out `dladdr`).
 private func loadedFileStem() -> String? {
   let address = UInt(bitPattern: #dsohandle)
-  guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+  guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else {
+    return nil
+  }
   for line in maps.split(separator: "\n") {
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     guard fields.count >= 6 else { continue }

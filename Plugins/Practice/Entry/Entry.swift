@@ -1,5 +1,5 @@
-import PracticeFeature
 import PatchbayPlugin
+import PracticeFeature
 
 /// The plugin library's one exported function (patchbay/plugin.h).
 @_cdecl("patchbay_plugin_entry")

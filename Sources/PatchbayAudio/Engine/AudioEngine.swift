@@ -85,7 +85,8 @@ public final class AudioEngine: @unchecked Sendable {
   /// Counts so far. [thread-safe]
   public var statistics: Statistics {
     Statistics(
-      periods: self.periodsDone.load(ordering: .relaxed), underruns: self.underrunCount.load(ordering: .relaxed),
+      periods: self.periodsDone.load(ordering: .relaxed),
+      underruns: self.underrunCount.load(ordering: .relaxed),
       starvedPeriods: self.starvedCount.load(ordering: .relaxed))
   }
 
@@ -134,7 +135,8 @@ public final class AudioEngine: @unchecked Sendable {
             nanosleep(&pause, nil)
           }
         }
-        let read = source.read(into: UnsafeMutableBufferPointer(start: self.scratch, count: samples))
+        let read = source.read(
+          into: UnsafeMutableBufferPointer(start: self.scratch, count: samples))
         if read < samples { starved = true }
         for index in 0..<read { self.mix[index] += self.scratch[index] }
       }

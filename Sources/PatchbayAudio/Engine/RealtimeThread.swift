@@ -19,7 +19,9 @@ public final class RealtimeThread: @unchecked Sendable {
   private final class Body {
     let run: @Sendable () -> Void
     let name: String
-    init(_ name: String, _ run: @escaping @Sendable () -> Void) { (self.name, self.run) = (name, run) }
+    init(_ name: String, _ run: @escaping @Sendable () -> Void) {
+      (self.name, self.run) = (name, run)
+    }
   }
 
   /// `realtimeReason`, when not nil, says why this work needs no realtime priority (a file,
@@ -56,7 +58,8 @@ public final class RealtimeThread: @unchecked Sendable {
     }
     // Not permitted (no CAP_SYS_NICE, or RLIMIT_RTPRIO 0): run at normal priority.
     let reason = String(cString: strerror(realtime))
-    self.schedulingNote = "normal priority: SCHED_FIFO refused (\(reason)); raise RLIMIT_RTPRIO (ulimit -r) or run with CAP_SYS_NICE"
+    self.schedulingNote =
+      "normal priority: SCHED_FIFO refused (\(reason)); raise RLIMIT_RTPRIO (ulimit -r) or run with CAP_SYS_NICE"
     let normal = pthread_create(&self.thread, nil, start, context)
     precondition(normal == 0, "cannot create a thread: \(String(cString: strerror(normal)))")
   }
@@ -71,6 +74,8 @@ public final class RealtimeThread: @unchecked Sendable {
 /// Glibc's module leaves out.
 private func setThreadName(_ name: String) {
   typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
+  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else {
+    return
+  }
   _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
 }

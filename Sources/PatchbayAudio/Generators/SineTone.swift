@@ -36,7 +36,11 @@ public struct SineTone: Sendable {
         let sample = self.amplitude * Float(sin(step * Double(frame + offset)))
         for channel in 0..<channels {
           let index = offset * channels + channel
-          if index < first.count { first[index] = sample } else { second[index - first.count] = sample }
+          if index < first.count {
+            first[index] = sample
+          } else {
+            second[index - first.count] = sample
+          }
         }
       }
       ring.commitWrite(count * channels)

@@ -38,11 +38,15 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
   /// engine's floats (the file plugin's own float WAV header is wrong, so it gets S16_LE).
   public init(wavFile path: String, format: AudioFormat) throws(AudioError) {
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-    guard !absolute.contains("\"") else { throw AudioError("\(path): a WAV path cannot contain '\"'.") }
+    guard !absolute.contains("\"") else {
+      throw AudioError("\(path): a WAV path cannot contain '\"'.")
+    }
     // The file plugin opens the file only when the first period comes: check the folder now.
     let folder = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
     guard access(folder, W_OK) == 0 else {
-      throw AudioError("\(path): cannot write into \(folder) (\(String(cString: strerror(errno)))). Pick a folder that exists and is writable.")
+      throw AudioError(
+        "\(path): cannot write into \(folder) (\(String(cString: strerror(errno)))). Pick a folder that exists and is writable."
+      )
     }
     let definition = """
       pcm.patchbay_wav {
@@ -62,11 +66,17 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     defer { snd_config_delete(config) }
     let loaded = snd_config_load(config, input)
     snd_input_close(input)
-    guard loaded >= 0 else { throw AudioError("\(path): ALSA refused the file plugin configuration (\(String(cString: snd_strerror(loaded)))).") }
+    guard loaded >= 0 else {
+      throw AudioError(
+        "\(path): ALSA refused the file plugin configuration (\(String(cString: snd_strerror(loaded))))."
+      )
+    }
     var pcm: OpaquePointer?
     let status = snd_pcm_open_lconf(&pcm, "patchbay_wav", SND_PCM_STREAM_PLAYBACK, 0, config)
     guard status >= 0, let pcm else {
-      throw AudioError("\(path): ALSA's file plugin could not open it: \(String(cString: snd_strerror(status))). Check that its folder exists and is writable.")
+      throw AudioError(
+        "\(path): ALSA's file plugin could not open it: \(String(cString: snd_strerror(status))). Check that its folder exists and is writable."
+      )
     }
     self.pcm = pcm
     self.name = "WAV file \(path) (16-bit, through ALSA's file plugin)"
@@ -74,7 +84,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     self.format = try Self.configure(pcm, device: path, format)
   }
 
-  private static func configure(_ pcm: OpaquePointer, device: String, _ wanted: AudioFormat) throws(AudioError) -> AudioFormat {
+  private static func configure(_ pcm: OpaquePointer, device: String, _ wanted: AudioFormat)
+    throws(AudioError) -> AudioFormat
+  {
     var hardware: OpaquePointer?
     snd_pcm_hw_params_malloc(&hardware)
     defer { snd_pcm_hw_params_free(hardware) }
@@ -86,9 +98,18 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
       ("any", { snd_pcm_hw_params_any(pcm, hardware) }),
       ("access", { snd_pcm_hw_params_set_access(pcm, hardware, SND_PCM_ACCESS_RW_INTERLEAVED) }),
       ("format FLOAT_LE", { snd_pcm_hw_params_set_format(pcm, hardware, SND_PCM_FORMAT_FLOAT_LE) }),
-      ("\(wanted.channels) channels", { snd_pcm_hw_params_set_channels(pcm, hardware, UInt32(wanted.channels)) }),
-      ("rate \(wanted.sampleRate)", { snd_pcm_hw_params_set_rate_near(pcm, hardware, &rate, &direction) }),
-      ("period \(wanted.periodFrames)", { snd_pcm_hw_params_set_period_size_near(pcm, hardware, &period, &direction) }),
+      (
+        "\(wanted.channels) channels",
+        { snd_pcm_hw_params_set_channels(pcm, hardware, UInt32(wanted.channels)) }
+      ),
+      (
+        "rate \(wanted.sampleRate)",
+        { snd_pcm_hw_params_set_rate_near(pcm, hardware, &rate, &direction) }
+      ),
+      (
+        "period \(wanted.periodFrames)",
+        { snd_pcm_hw_params_set_period_size_near(pcm, hardware, &period, &direction) }
+      ),
       ("buffer", { snd_pcm_hw_params_set_buffer_size_near(pcm, hardware, &buffer) }),
       ("hw params", { snd_pcm_hw_params(pcm, hardware) }),
     ]
@@ -96,7 +117,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
       let status = call()
       if status < 0 {
         snd_pcm_close(pcm)
-        throw AudioError("ALSA device '\(device)' refused \(step): \(String(cString: snd_strerror(status))).")
+        throw AudioError(
+          "ALSA device '\(device)' refused \(step): \(String(cString: snd_strerror(status))).")
       }
     }
     return AudioFormat(sampleRate: Int(rate), channels: wanted.channels, periodFrames: Int(period))
@@ -107,7 +129,8 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
     var recovered = false
     let frames = self.format.periodFrames
     while offset < frames {
-      let written = snd_pcm_writei(self.pcm, samples + offset * self.format.channels, snd_pcm_uframes_t(frames - offset))
+      let written = snd_pcm_writei(
+        self.pcm, samples + offset * self.format.channels, snd_pcm_uframes_t(frames - offset))
       if written >= 0 {
         offset += Int(written)
         continue
@@ -148,7 +171,9 @@ public final class ALSAOutput: AudioOutput, @unchecked Sendable {
 
   /// Whether the machine has a sound card (`/proc/asound/cards` lists one).
   public static var hasSoundCard: Bool {
-    guard let cards = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8) else { return false }
+    guard let cards = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8) else {
+      return false
+    }
     return !cards.contains("no soundcards") && cards.contains("[")
   }
 }

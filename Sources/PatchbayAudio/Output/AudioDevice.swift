@@ -1,3 +1,5 @@
+import ALSAErrors
+
 /// Opens an output from a `--device` string.
 ///
 /// | device | output |
@@ -9,18 +11,28 @@
 /// | anything else | the ALSA PCM of that name: `default`, `hw:0`, `plughw:0,0` |
 public enum AudioDevice {
   /// The output, and a note on what `auto` chose and why (nil when nothing was chosen).
-  public static func open(_ device: String?, format: AudioFormat) throws(AudioError) -> (any AudioOutput, String?) {
+  public static func open(_ device: String?, format: AudioFormat) throws(AudioError) -> (
+    any AudioOutput, String?
+  ) {
     switch device {
     case nil, "auto":
       if ALSAOutput.hasSoundCard {
-        return (try ALSAOutput(device: "default", format: format), "a sound card is present: using ALSA \"default\"")
+        return (
+          try ALSAOutput(device: "default", format: format),
+          "a sound card is present: using ALSA \"default\""
+        )
       }
-      return (PacedNullOutput(format: format), "no sound card (/proc/asound/cards lists none): using the paced null device")
+      return (
+        PacedNullOutput(format: format),
+        "no sound card (/proc/asound/cards lists none): using the paced null device"
+      )
     case "null":
       return (PacedNullOutput(format: format), nil)
     case let device? where device.hasPrefix("file:"):
       let path = String(device.dropFirst(5))
-      guard !path.isEmpty else { throw AudioError("--device file: needs a path: --device file:out.wav") }
+      guard !path.isEmpty else {
+        throw AudioError("--device file: needs a path: --device file:out.wav")
+      }
       return (try ALSAOutput(wavFile: path, format: format), nil)
     case let device? where device.hasPrefix("alsa:"):
       return (try ALSAOutput(device: String(device.dropFirst(5)), format: format), nil)
@@ -29,8 +41,6 @@ public enum AudioDevice {
     }
   }
 }
-
-import ALSAErrors
 
 /// ALSA's own messages, kept out of stderr (Patchbay reports errors itself).
 public enum ALSAMessages {

@@ -15,9 +15,13 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
   public var periodSamples: Int { self.periodFrames * self.channels }
 
   /// How long one period plays, in nanoseconds.
-  public var periodNanoseconds: UInt64 { UInt64(self.periodFrames) * 1_000_000_000 / UInt64(self.sampleRate) }
+  public var periodNanoseconds: UInt64 {
+    UInt64(self.periodFrames) * 1_000_000_000 / UInt64(self.sampleRate)
+  }
 
-  public var description: String { "\(self.sampleRate) Hz, \(self.channels) ch, period \(self.periodFrames) frames" }
+  public var description: String {
+    "\(self.sampleRate) Hz, \(self.channels) ch, period \(self.periodFrames) frames"
+  }
 }
 
 /// What one period's write did.

@@ -79,7 +79,9 @@ public struct PacingClock: Sendable {
   public var now: @Sendable () -> UInt64
   public var sleep: @Sendable (_ until: UInt64) -> Void
 
-  public init(now: @escaping @Sendable () -> UInt64, sleep: @escaping @Sendable (_ until: UInt64) -> Void) {
+  public init(
+    now: @escaping @Sendable () -> UInt64, sleep: @escaping @Sendable (_ until: UInt64) -> Void
+  ) {
     self.now = now
     self.sleep = sleep
   }

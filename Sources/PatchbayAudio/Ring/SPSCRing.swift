@@ -41,12 +41,14 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     self.mask = capacity - 1
     // Cache-line aligned, so blocks of a multiple of 64 bytes never share a line.
     self.storage = UnsafeMutableRawPointer.allocate(
-      byteCount: capacity * MemoryLayout<Element>.stride, alignment: max(Self.lineSize, MemoryLayout<Element>.alignment)
+      byteCount: capacity * MemoryLayout<Element>.stride,
+      alignment: max(Self.lineSize, MemoryLayout<Element>.alignment)
     ).bindMemory(to: Element.self, capacity: capacity)
     self.control = .allocate(byteCount: 8 * Self.lineSize, alignment: Self.lineSize)
     self.control.initializeMemory(as: UInt8.self, repeating: 0, count: 8 * Self.lineSize)
     (self.control).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
-    (self.control + 2 * Self.lineSize).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+    (self.control + 2 * Self.lineSize).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(
+      to: Atomic(0))
   }
 
   deinit {
@@ -107,7 +109,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
   /// How many elements the producer can write now (from either thread: a snapshot).
   @inlinable public var availableToWrite: Int {
-    self.capacity - (self.writeIndex.pointee.load(ordering: .relaxed) - self.readIndex.pointee.load(ordering: .acquiring))
+    self.capacity
+      - (self.writeIndex.pointee.load(ordering: .relaxed)
+        - self.readIndex.pointee.load(ordering: .acquiring))
   }
 
   /// Free space for the producer, refreshing its copy of the read index only when `needed`
@@ -163,7 +167,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// The free space as up to two regions of the ring's own memory, in order: write into them,
   /// then ``commitWrite(_:)`` how many elements you wrote. [producer]
   @inlinable
-  public func writableRegions() -> (UnsafeMutableBufferPointer<Element>, UnsafeMutableBufferPointer<Element>) {
+  public func writableRegions() -> (
+    UnsafeMutableBufferPointer<Element>, UnsafeMutableBufferPointer<Element>
+  ) {
     let write = self.producerLine[0]
     let free = self.freeSpace(at: write, needed: self.capacity)
     let start = write & self.mask
@@ -177,7 +183,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// Publishes `count` elements written into ``writableRegions()``. [producer]
   @inlinable public func commitWrite(_ count: Int) {
     let write = self.producerLine[0]
-    precondition(count >= 0 && count <= self.capacity - (write - self.producerLine[1]), "committed more than the free space")
+    precondition(
+      count >= 0 && count <= self.capacity - (write - self.producerLine[1]),
+      "committed more than the free space")
     self.publishWrite(write + count)
   }
 
@@ -185,7 +193,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
   /// How many elements the consumer can read now (from either thread: a snapshot).
   @inlinable public var availableToRead: Int {
-    self.writeIndex.pointee.load(ordering: .acquiring) - self.readIndex.pointee.load(ordering: .relaxed)
+    self.writeIndex.pointee.load(ordering: .acquiring)
+      - self.readIndex.pointee.load(ordering: .relaxed)
   }
 
   /// Elements ready for the consumer, refreshing its copy of the write index only when

@@ -172,7 +172,9 @@ public final class AppRuntime: @unchecked Sendable {
       if self.instances.contains(where: { $0.path == instancePath }) {
         throw AppError("'\(collection)' already has '\(id)'; remove it first, or pick another id.")
       }
-      try self.allOrNothing { () throws(AppError) in try self.create(node: node.key, at: instancePath, state: state) }
+      try self.allOrNothing { () throws(AppError) in
+        try self.create(node: node.key, at: instancePath, state: state)
+      }
       return collection
     }
     self.changeHandler.value?(.collection(path: collection, id: id, added: true, state: state))
@@ -180,7 +182,8 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// Removes the instance `id` from the collection at `path`, cancelling its effects.
   public func remove(from path: String, id: String) throws(AppError) {
-    let (collection, removed) = try self.locked { () throws(AppError) -> (String, [FeatureHandle]) in
+    let (collection, removed) = try self.locked {
+      () throws(AppError) -> (String, [FeatureHandle]) in
       let (collection, _) = try self.collection(at: path)
       let instancePath = "\(collection)#\(id)"
       guard self.instances.contains(where: { $0.path == instancePath }) else {
@@ -199,7 +202,8 @@ public final class AppRuntime: @unchecked Sendable {
   public func ids(in path: String) -> [String] {
     self.lock.withLock {
       self.instances.compactMap { instance in
-        guard instance.path.hasPrefix(path + "#"), !instance.path.dropFirst(path.count + 1).contains("/")
+        guard instance.path.hasPrefix(path + "#"),
+          !instance.path.dropFirst(path.count + 1).contains("/")
         else { return nil }
         return String(instance.path.dropFirst(path.count + 1))
       }
@@ -229,10 +233,12 @@ public final class AppRuntime: @unchecked Sendable {
   private func collection(at path: String) throws(AppError) -> (String, AppConfig.Node) {
     let key = String(path.split(separator: "/").last ?? "")
     let collections = self.config.nodes.filter { $0.kind == .collection }.map(\.key)
-    guard let node = self.config.node(key), node.kind == .collection, let parentKey = node.parent else {
+    guard let node = self.config.node(key), node.kind == .collection, let parentKey = node.parent
+    else {
       throw AppError(
         "'\(path)' is not a collection.\(suggestion(for: key, among: collections))"
-          + (collections.isEmpty ? " This app has none." : " Collections: \(collections.joined(separator: ", "))."))
+          + (collections.isEmpty
+            ? " This app has none." : " Collections: \(collections.joined(separator: ", "))."))
     }
     let parents: [String]
     if path.contains("/") {
@@ -247,7 +253,8 @@ public final class AppRuntime: @unchecked Sendable {
       throw AppError(
         parents.isEmpty
           ? "'\(path)': its parent '\(parentKey)' is not live; navigate to it first."
-          : "'\(path)' is ambiguous: '\(parentKey)' is live at \(parents.joined(separator: ", ")); write the full path (\(parents[0])/\(key)).")
+          : "'\(path)' is ambiguous: '\(parentKey)' is live at \(parents.joined(separator: ", ")); write the full path (\(parents[0])/\(key))."
+      )
     }
     return ("\(parents[0])/\(key)", node)
   }
@@ -288,9 +295,11 @@ public final class AppRuntime: @unchecked Sendable {
     while true {
       let targets = self.lock.withLock { () -> [(path: String, handle: FeatureHandle)] in
         if swapped.isEmpty == false { self.features.replace(with: replacement) }
-        return self.instances.filter { $0.handle.feature.id == id && $0.handle.feature !== replacement }
-          // Children before parents: the order their actions take locks in.
-          .sorted { $0.path.split(separator: "/").count > $1.path.split(separator: "/").count }
+        return self.instances.filter {
+          $0.handle.feature.id == id && $0.handle.feature !== replacement
+        }
+        // Children before parents: the order their actions take locks in.
+        .sorted { $0.path.split(separator: "/").count > $1.path.split(separator: "/").count }
       }
       if targets.isEmpty { break }
       let holding = clock.now
@@ -308,12 +317,15 @@ public final class AppRuntime: @unchecked Sendable {
     if self.tracksStateChanges {
       // Diffs start again from the new schema.
       for path in swapped {
-        if let state = try? self.instance(path).stateValue() { self.lastStates.withValue { $0?[path] = state } }
+        if let state = try? self.instance(path).stateValue() {
+          self.lastStates.withValue { $0?[path] = state }
+        }
       }
     }
     let report = SwapReport(
       featureID: id, from: previous?.plugin.path ?? "", to: loaded.path,
-      generation: loaded.generation, fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
+      generation: loaded.generation,
+      fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
       toSchema: replacement.schemaVersion, instances: swapped, duration: clock.now - start,
       held: held)
     self.changeHandler.value?(.swap(report))
@@ -364,10 +376,13 @@ public final class AppRuntime: @unchecked Sendable {
         throw AppError(error.description)
       }
     }
-    return .record(fields:
-      ("navigation", .record(fields:
-        ("stack", .list(navigation.stack.map { .string($0.description) })),
-        ("presented", navigation.presented.map { .string($0.description) } ?? .nil))),
+    return .record(
+      fields: (
+        "navigation",
+        .record(
+          fields: ("stack", .list(navigation.stack.map { .string($0.description) })),
+          ("presented", navigation.presented.map { .string($0.description) } ?? .nil))
+      ),
       ("features", .record(features)))
   }
 
@@ -428,7 +443,8 @@ public final class AppRuntime: @unchecked Sendable {
       do {
         try self.navigate(request.action, state: request.state)
       } catch {
-        self.changeHandler.value?(.failure(path: path, message: "navigation \(request) refused: \(error)"))
+        self.changeHandler.value?(
+          .failure(path: path, message: "navigation \(request) refused: \(error)"))
       }
     }
   }
@@ -468,7 +484,8 @@ public final class AppRuntime: @unchecked Sendable {
     }
     let changes = self.changeHandler
     handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
-    let parentObserves = node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
+    let parentObserves =
+      node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     if self.tracksStateChanges, let initial = try? handle.stateValue() {
       self.lastStates.withValue { $0?[path] = initial }
     }
@@ -484,7 +501,9 @@ public final class AppRuntime: @unchecked Sendable {
           }
           diff = stateDiff(before, after)
         }
-        handler(.action(path: path, text: text, source: source == .effect ? .effect : .command, diff: diff))
+        handler(
+          .action(
+            path: path, text: text, source: source == .effect ? .effect : .command, diff: diff))
       }
       // A replay applies the recorded parent actions instead.
       if node.parent != nil, self?.replaying == false {
@@ -521,12 +540,14 @@ public final class AppRuntime: @unchecked Sendable {
       // A screen's parent is the nearest live instance of the parent node below it.
       return self.instances.last { Self.strip($0.path) == parentKey || $0.path == parentKey }?.path
     }
-    guard let parentPath, let parent = self.lock.withLock({ self.instances.first { $0.path == parentPath }?.handle })
+    guard let parentPath,
+      let parent = self.lock.withLock({ self.instances.first { $0.path == parentPath }?.handle })
     else { return }
     var wrapped = action
     if node.kind == .collection, let hash = path.lastIndex(of: "#") {
       let id = String(path[path.index(after: hash)...])
-      wrapped = .case("element", [WireValue.Field("id", .string(id)), WireValue.Field("action", action)])
+      wrapped = .case(
+        "element", [WireValue.Field("id", .string(id)), WireValue.Field("action", action)])
     }
     parent.send(WireValue.case(node.key, [WireValue.Field("_0", wrapped)]).bytes)
   }
@@ -580,11 +601,15 @@ public struct SwapReport: Sendable, Equatable, CustomStringConvertible {
     let milliseconds = { (duration: Duration) in
       Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
     }
-    return "\(self.featureID): \(file(self.from)) → \(file(self.to)) (generation \(self.generation))"
-      + (self.fromSchema == self.toSchema ? "" : ", state schema \(self.fromSchema) → \(self.toSchema)")
+    return
+      "\(self.featureID): \(file(self.from)) → \(file(self.to)) (generation \(self.generation))"
+      + (self.fromSchema == self.toSchema
+        ? "" : ", state schema \(self.fromSchema) → \(self.toSchema)")
       + ", \(self.instances.count) instance(s)"
       + (self.instances.isEmpty ? "" : " (\(self.instances.joined(separator: ", ")))")
-      + String(format: ", %.1f ms (actions held %.2f ms)", milliseconds(self.duration), milliseconds(self.held))
+      + String(
+        format: ", %.1f ms (actions held %.2f ms)", milliseconds(self.duration),
+        milliseconds(self.held))
   }
 }
 
@@ -601,6 +626,7 @@ func stateDiff(_ before: WireValue?, _ after: WireValue) -> String {
     }
   }
   let trim = { (line: String) in line.trimmingCharacters(in: .whitespaces) }
-  return (removed.sorted { $0.0 < $1.0 }.map { "- " + trim($0.1) }
+  return
+    (removed.sorted { $0.0 < $1.0 }.map { "- " + trim($0.1) }
     + inserted.sorted { $0.0 < $1.0 }.map { "+ " + trim($0.1) }).joined(separator: "\n")
 }

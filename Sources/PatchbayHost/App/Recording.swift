@@ -126,11 +126,13 @@ public struct Recording: Sendable {
     var stateHash: String?
     for (index, raw) in text.split(separator: "\n").enumerated() {
       guard let line = try? JSONDecoder().decode(RecordingLine.self, from: Data(raw.utf8)) else {
-        throw AppError("\(file):\(index + 1): not a recording line (expected one JSON object per line).")
+        throw AppError(
+          "\(file):\(index + 1): not a recording line (expected one JSON object per line).")
       }
       if index == 0 {
         guard line.format == "patchbay-record/1", let path = line.config else {
-          throw AppError("\(file):1: not a patchbay recording (the first line names its format and config).")
+          throw AppError(
+            "\(file):1: not a patchbay recording (the first line names its format and config).")
         }
         config = path
       } else if line.end == true {
@@ -157,7 +159,8 @@ public struct Recording: Sendable {
         }
         let handle = try app.instance(path)
         do {
-          handle.send(try handle.parseAction(action), as: line.source == "effect" ? .effect : .command)
+          handle.send(
+            try handle.parseAction(action), as: line.source == "effect" ? .effect : .command)
         } catch {
           throw AppError("\(at): \(error)")
         }
@@ -175,9 +178,11 @@ public struct Recording: Sendable {
         try app.navigate(action, state: try Self.state(line.state, at: at))
       case "collection":
         switch (line.path, line.add, line.remove) {
-        case (let path?, let id?, nil): try app.add(to: path, id: id, state: try Self.state(line.state, at: at))
+        case (let path?, let id?, nil):
+          try app.add(to: path, id: id, state: try Self.state(line.state, at: at))
         case (let path?, nil, let id?): try app.remove(from: path, id: id)
-        default: throw AppError("\(at): a collection line needs 'path' and one of 'add' or 'remove'.")
+        default:
+          throw AppError("\(at): a collection line needs 'path' and one of 'add' or 'remove'.")
         }
       case "swap":
         guard let feature = line.feature, let plugin = line.plugin else {
@@ -210,7 +215,8 @@ extension Recording {
 extension WireValue {
   /// A state value from its text (`{score: 3, outOf: 3}`), as `push NODE STATE` takes it.
   public init?(stateText text: String) {
-    guard case .case(_, let fields)? = try? WireValue(parsingAction: "state(\(text))"), fields.count == 1
+    guard case .case(_, let fields)? = try? WireValue(parsingAction: "state(\(text))"),
+      fields.count == 1
     else { return nil }
     self = fields[0].value
   }

@@ -62,7 +62,9 @@ public struct ScriptRunner {
 
   /// Runs every line of `script`.
   public func run(_ script: String) async -> Outcome {
-    for (index, line) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, line) in script.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
       let outcome = await self.run(line: String(line), number: index + 1)
       if outcome != nil { return outcome! }
     }
@@ -84,7 +86,9 @@ public struct ScriptRunner {
       switch command {
       case "send":
         let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
-        guard arguments.count == 2 else { return invalid("usage: send PATH ACTION (send counter increment)") }
+        guard arguments.count == 2 else {
+          return invalid("usage: send PATH ACTION (send counter increment)")
+        }
         try self.app.send(arguments[0], arguments[1])
       case "push", "present":
         let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
@@ -93,26 +97,34 @@ public struct ScriptRunner {
         }
         let state = arguments.count == 2 ? WireValue(stateText: arguments[1]) : nil
         if arguments.count == 2, state == nil {
-          return invalid("'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
+          return invalid(
+            "'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
         }
-        try self.app.navigate(command == "push" ? .push(node: node) : .present(node: node), state: state?.bytes)
+        try self.app.navigate(
+          command == "push" ? .push(node: node) : .present(node: node), state: state?.bytes)
       case "add":
         let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
         guard arguments.count >= 2 else {
-          return invalid("usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})")
+          return invalid(
+            "usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})")
         }
         let state = arguments.count == 3 ? WireValue(stateText: arguments[2]) : nil
         if arguments.count == 3, state == nil {
-          return invalid("'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
+          return invalid(
+            "'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
         }
         try self.app.add(to: arguments[0], id: arguments[1], state: state?.bytes)
       case "swap":
         let arguments = rest.split(separator: " ").map(String.init)
-        guard arguments.count == 2 else { return invalid("usage: swap FEATURE PLUGIN (swap counter CounterAlt)") }
+        guard arguments.count == 2 else {
+          return invalid("usage: swap FEATURE PLUGIN (swap counter CounterAlt)")
+        }
         try self.app.swap(arguments[0], to: arguments[1])
       case "remove":
         let arguments = rest.split(separator: " ").map(String.init)
-        guard arguments.count == 2 else { return invalid("usage: remove COLLECTION ID (remove home/tallies a)") }
+        guard arguments.count == 2 else {
+          return invalid("usage: remove COLLECTION ID (remove home/tallies a)")
+        }
         try self.app.remove(from: arguments[0], id: arguments[1])
       case "pop", "dismiss", "settle", "quit":
         guard rest.isEmpty else { return invalid("'\(command)' takes no arguments") }
@@ -131,7 +143,8 @@ public struct ScriptRunner {
       case "state":
         self.output(try self.app.state(rest.isEmpty ? nil : rest).json(pretty: true))
       case "render":
-        self.output(rest.isEmpty ? try self.app.renderCurrent() : try self.app.instance(rest).render())
+        self.output(
+          rest.isEmpty ? try self.app.renderCurrent() : try self.app.instance(rest).render())
       case "expect":
         let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
         guard arguments.count == 3, arguments[1].hasPrefix("/") || arguments[1].isEmpty else {
@@ -145,15 +158,20 @@ public struct ScriptRunner {
           return failed("expect \(arguments[0]) \(arguments[1]): no such field in \(state.json())")
         }
         if !found.matches(expected) {
-          let message = "expect \(arguments[0]) \(arguments[1]): expected \(expected.json()), found \(found.json())"
+          let message =
+            "expect \(arguments[0]) \(arguments[1]): expected \(expected.json()), found \(found.json())"
           self.output("- \(expected.json())\n+ \(found.json())")
           return failed(message)
         }
       case "wait":
-        guard let milliseconds = Int(rest), milliseconds >= 0 else { return invalid("usage: wait MS (wait 100)") }
+        guard let milliseconds = Int(rest), milliseconds >= 0 else {
+          return invalid("usage: wait MS (wait 100)")
+        }
         try? await Task.sleep(for: .milliseconds(milliseconds))
       default:
-        return invalid("unknown command '\(command)'.\(suggestion(for: command, among: Self.commands)) Commands: \(Self.commands.joined(separator: ", ")).")
+        return invalid(
+          "unknown command '\(command)'.\(suggestion(for: command, among: Self.commands)) Commands: \(Self.commands.joined(separator: ", "))."
+        )
       }
     } catch {
       return failed("\(error)")
@@ -191,7 +209,8 @@ extension WireValue {
   subscript(pointer pointer: String) -> WireValue? {
     var current: WireValue? = self
     for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-      let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
+        of: "~0", with: "~")
       switch current {
       case .list(let values)?:
         guard let index = Int(key), values.indices.contains(index) else { return nil }
@@ -209,9 +228,13 @@ extension WireValue {
   func matches(_ other: WireValue) -> Bool {
     switch (self, other) {
     case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
-    case (.list(let a), .list(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.matches($1) }
+    case (.list(let a), .list(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.matches($1) }
     case (.record(let a), .record(let b)):
-      return a.count == b.count && a.allSatisfy { field in b.first { $0.name == field.name }.map { field.value.matches($0.value) } ?? false }
+      return a.count == b.count
+        && a.allSatisfy { field in
+          b.first { $0.name == field.name }.map { field.value.matches($0.value) } ?? false
+        }
     default: return self == other
     }
   }

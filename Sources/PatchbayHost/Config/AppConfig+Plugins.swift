@@ -14,7 +14,9 @@ extension AppConfig {
         try registry.add(try loader.load(plugin.reference))
       } catch {
         errors.append(
-          ConfigError(file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]", error.description))
+          ConfigError(
+            file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]", error.description
+          ))
       }
     }
     for node in self.nodes where registry[node.featureID] == nil {

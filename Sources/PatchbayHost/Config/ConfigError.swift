@@ -43,7 +43,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
   for i in 1...a.count {
     var current = [i] + Array(repeating: 0, count: b.count)
     for j in 1...b.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      current[j] = min(
+        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
     }
     previous = current
   }

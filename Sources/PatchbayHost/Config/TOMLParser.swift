@@ -91,7 +91,9 @@ private struct TOMLParser {
         self.skipSpaces()
         let name = try self.key()
         self.skipSpaces()
-        guard self.peek == "]" else { throw self.fail("expected ']' after the table name, found \(self.found())") }
+        guard self.peek == "]" else {
+          throw self.fail("expected ']' after the table name, found \(self.found())")
+        }
         self.index += 1
         if isArray {
           guard self.peek == "]" else { throw self.fail("expected ']]' to close '[[\(name)'") }
@@ -101,7 +103,9 @@ private struct TOMLParser {
         document.headers.append((name, headerLine))
         if isArray {
           if document.tables[name] != nil {
-            throw TOMLSyntaxError(line: headerLine, column: 1, reason: "'\(name)' is already a [table]; it cannot also be an [[array of tables]]")
+            throw TOMLSyntaxError(
+              line: headerLine, column: 1,
+              reason: "'\(name)' is already a [table]; it cannot also be an [[array of tables]]")
           }
           let count = document.arrays[name, default: []].count
           document.arrays[name, default: []].append(
@@ -109,7 +113,8 @@ private struct TOMLParser {
           target = .array(name)
         } else {
           if document.tables[name] != nil || document.arrays[name] != nil {
-            throw TOMLSyntaxError(line: headerLine, column: 1, reason: "table [\(name)] is defined twice")
+            throw TOMLSyntaxError(
+              line: headerLine, column: 1, reason: "table [\(name)] is defined twice")
           }
           document.tables[name] = TOMLDocument.Table(name: name, line: headerLine)
           target = .table(name)
@@ -122,7 +127,8 @@ private struct TOMLParser {
       self.skipSpaces()
       guard self.peek == "=" else {
         throw self.fail(
-          self.peek == "." ? "dotted keys are not supported; use a [table] header"
+          self.peek == "."
+            ? "dotted keys are not supported; use a [table] header"
             : "expected '=' after key '\(key)', found \(self.found())")
       }
       self.index += 1
@@ -131,7 +137,11 @@ private struct TOMLParser {
       try self.endOfLine()
       func add(_ table: inout TOMLDocument.Table) throws(TOMLSyntaxError) {
         if table[key] != nil {
-          throw TOMLSyntaxError(line: keyLine, column: keyColumn, reason: "key '\(key)' is defined twice in \(table.name.isEmpty ? "the top level" : "[\(table.name)]")")
+          throw TOMLSyntaxError(
+            line: keyLine, column: keyColumn,
+            reason:
+              "key '\(key)' is defined twice in \(table.name.isEmpty ? "the top level" : "[\(table.name)]")"
+          )
         }
         table.entries.append((key, value))
       }
@@ -153,7 +163,8 @@ private struct TOMLParser {
     var key = ""
     while let scalar = self.peek,
       scalar == "_" || scalar == "-" || scalar.properties.isASCIIHexDigit
-        || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        || ("0"..."9").contains(scalar)
     {
       key.unicodeScalars.append(scalar)
       self.index += 1
@@ -204,7 +215,9 @@ private struct TOMLParser {
       }
       let digits = word.replacingOccurrences(of: "_", with: "")
       if let integer = Int64(digits) { return .init(kind: .integer(integer), line: line) }
-      if let float = Double(digits), float.isFinite, digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+      if let float = Double(digits), float.isFinite,
+        digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+      {
         return .init(kind: .float(float), line: line)
       }
       throw TOMLSyntaxError(
@@ -250,7 +263,8 @@ private struct TOMLParser {
         text.unicodeScalars.append(scalar)
       }
     }
-    throw TOMLSyntaxError(line: self.line, column: startColumn, reason: "this string has no closing '\"' on its line")
+    throw TOMLSyntaxError(
+      line: self.line, column: startColumn, reason: "this string has no closing '\"' on its line")
   }
 
   mutating func literalString() throws(TOMLSyntaxError) -> String {
@@ -262,6 +276,7 @@ private struct TOMLParser {
       if scalar == "'" { return text }
       text.unicodeScalars.append(scalar)
     }
-    throw TOMLSyntaxError(line: self.line, column: startColumn, reason: "this string has no closing \"'\" on its line")
+    throw TOMLSyntaxError(
+      line: self.line, column: startColumn, reason: "this string has no closing \"'\" on its line")
   }
 }

@@ -238,13 +238,16 @@ public final class FeatureHandle: @unchecked Sendable {
   /// effects cancelled (an effect's late send is dropped) and the old instances destroyed;
   /// the held actions then go to the new instances, in order. On a failure the new instances
   /// are destroyed and the old ones go on as if nothing happened, effects included.
-  public static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature) throws(FeatureCallError) {
+  public static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature)
+    throws(FeatureCallError)
+  {
     var failure: FeatureCallError?
     Self.holdingInstances(handles[...]) {
       var created: [Implementation] = []
       do throws(FeatureCallError) {
         for handle in handles {
-          created.append(try handle.slot.currentWhileHoldingInstance.successor(feature, log: handle.log))
+          created.append(
+            try handle.slot.currentWhileHoldingInstance.successor(feature, log: handle.log))
         }
       } catch {
         created.forEach { $0.destroy() }

@@ -40,14 +40,17 @@ public enum ELFImage {
     return Self.loadableSize(of: fd, header: header, count: count, fileSize: fileSize)
   }
 
-  private static func loadableSize(of fd: Int32, header: [UInt8], count: Int, fileSize: Int) -> Int? {
+  private static func loadableSize(of fd: Int32, header: [UInt8], count: Int, fileSize: Int) -> Int?
+  {
     guard count == 64, Self.isELF(header, count: count),
       header[4] == 2, header[5] == 1  // ELFCLASS64, ELFDATA2LSB
     else { return nil }
     let programHeaders = Self.integer(header, Field.programHeaders)
     let entrySize = Self.integer(header, Field.programHeaderSize)
     let entries = Self.integer(header, Field.programHeaderCount)
-    guard entrySize >= 56, entries > 0, entries < 256, programHeaders + entrySize * entries <= fileSize else {
+    guard entrySize >= 56, entries > 0, entries < 256,
+      programHeaders + entrySize * entries <= fileSize
+    else {
       return nil
     }
     var table = [UInt8](repeating: 0, count: entrySize * entries)
@@ -80,17 +83,22 @@ public enum ELFImage {
     guard fd >= 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
+    guard fstat(fd, &info) == 0 else {
+      return "cannot be read (\(String(cString: strerror(errno))))"
+    }
     let size = Int(info.st_size)
     let (header, count) = Self.header(of: fd)
     guard Self.isELF(header, count: count) else {
       return count <= 0 ? "is empty" : "is not an ELF file"
     }
-    guard let loadable = Self.loadableSize(of: fd, header: header, count: count, fileSize: size) else {
+    guard let loadable = Self.loadableSize(of: fd, header: header, count: count, fileSize: size)
+    else {
       return "is cut short: its ELF header or segments end past its \(size) bytes"
     }
-    let sectionHeadersEnd = Self.integer(header, Field.sectionHeaders)
-      + Self.integer(header, Field.sectionHeaderSize) * Self.integer(header, Field.sectionHeaderCount)
+    let sectionHeadersEnd =
+      Self.integer(header, Field.sectionHeaders)
+      + Self.integer(header, Field.sectionHeaderSize)
+      * Self.integer(header, Field.sectionHeaderCount)
     let end = max(loadable, sectionHeadersEnd)
     return end <= size ? nil : "is cut short: \(size) of at least \(end) bytes"
   }

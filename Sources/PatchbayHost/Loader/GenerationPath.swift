@@ -53,18 +53,23 @@ public struct GenerationPath: Sendable {
   }
 
   /// glibc's `copy_file_range` (Glibc's module map leaves it out: it is a GNU extension).
-  private typealias CopyFileRange = @convention(c) (
-    Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-  ) -> Int
-  private static let copyFileRange: CopyFileRange? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range")
-    .map { unsafeBitCast($0, to: CopyFileRange.self) }
+  private typealias CopyFileRange =
+    @convention(c) (
+      Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+    ) -> Int
+  private static let copyFileRange: CopyFileRange? = dlsym(
+    UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range"
+  )
+  .map { unsafeBitCast($0, to: CopyFileRange.self) }
 
   /// Copies a file's bytes with `copy_file_range`, falling back to read/write where the file
   /// systems cannot (EXDEV on old kernels, ENOSYS, EINVAL).
   ///
   /// With `loadableOnly`, an ELF64 file is cut after its last loaded byte and its header says
   /// it has no section headers (``ELFImage/loadableSize(of:)``); other files copy whole.
-  static func copyFile(from source: String, to destination: String, loadableOnly: Bool = false) throws {
+  static func copyFile(from source: String, to destination: String, loadableOnly: Bool = false)
+    throws
+  {
     let input = open(source, O_RDONLY | O_CLOEXEC)
     guard input >= 0 else { throw GenerationCopyError(path: source, errno: errno) }
     defer { close(input) }
@@ -78,7 +83,11 @@ public struct GenerationPath: Sendable {
     if let loadable { remaining = loadable }
     defer { if loadable != nil { ELFImage.dropSectionHeaders(output) } }
     while remaining > 0 {
-      let copied = Self.copyFileRange.map { $0(input, nil, output, nil, remaining, 0) } ?? { errno = ENOSYS; return -1 }()
+      let copied =
+        Self.copyFileRange.map { $0(input, nil, output, nil, remaining, 0) }
+        ?? {
+          errno = ENOSYS; return -1
+        }()
       if copied > 0 {
         remaining -= copied
         continue
@@ -96,7 +105,9 @@ public struct GenerationPath: Sendable {
         if count == 0 { break }
         var written = 0
         while written < count {
-          let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+          let result = buffer.withUnsafeBytes {
+            write(output, $0.baseAddress! + written, count - written)
+          }
           if result < 0, errno == EINTR { continue }
           guard result > 0 else { throw GenerationCopyError(path: destination, errno: errno) }
           written += result

@@ -50,7 +50,8 @@ public struct PluginLoader: Sendable {
         if FileManager.default.fileExists(atPath: url.path) { return url }
       }
     }
-    let searched = self.searchPaths.isEmpty ? "no search paths" : self.searchPaths.joined(separator: ", ")
+    let searched =
+      self.searchPaths.isEmpty ? "no search paths" : self.searchPaths.joined(separator: ", ")
     throw PluginLoadError(
       file: nameOrPath,
       "no lib\(nameOrPath).so in \(searched). Build it (swift build --product \(nameOrPath)), "

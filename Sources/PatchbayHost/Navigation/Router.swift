@@ -61,9 +61,11 @@ public struct Router: Reducer {
         return "'\(node)' is not a feature of this app.\(suggestion(for: node, among: keys))"
       }
       guard found.kind == kind else {
-        return "'\(node)' is a \(found.kind.rawValue) feature; only \(kind.rawValue) features can be "
+        return
+          "'\(node)' is a \(found.kind.rawValue) feature; only \(kind.rawValue) features can be "
           + (kind == .stack ? "pushed" : "presented") + ". Change its kind in the config, or use "
-          + (found.kind == .presented ? "present" : found.kind == .stack ? "push" : "its parent") + "."
+          + (found.kind == .presented ? "present" : found.kind == .stack ? "push" : "its parent")
+          + "."
       }
       return nil
     }
@@ -72,7 +74,8 @@ public struct Router: Reducer {
       if state.presented != nil { return "dismiss the presented feature before pushing." }
       return check(node, .stack)
     case .pop:
-      return state.stack.isEmpty ? "nothing to pop: the root '\(self.config.root)' is showing." : nil
+      return state.stack.isEmpty
+        ? "nothing to pop: the root '\(self.config.root)' is showing." : nil
     case .popToRoot:
       return nil
     case .present(let node):
@@ -96,7 +99,8 @@ public struct Router: Reducer {
       let known = self.config.routes.map(\.path)
       return .failure(
         RouteError(
-          "no route '\(path)'.\(suggestion(for: path, among: known)) Routes: \(known.joined(separator: ", "))."))
+          "no route '\(path)'.\(suggestion(for: path, among: known)) Routes: \(known.joined(separator: ", "))."
+        ))
     }
     var chain: [String] = []
     var current: String? = route.node

@@ -29,7 +29,9 @@ public struct FeatureRegistry: Sendable {
 
   /// Makes `feature` the implementation of its id (a swap), keeping its plugin loaded.
   public mutating func replace(with feature: LoadedFeature) {
-    if !self.plugins.contains(where: { $0 === feature.plugin }) { self.plugins.append(feature.plugin) }
+    if !self.plugins.contains(where: { $0 === feature.plugin }) {
+      self.plugins.append(feature.plugin)
+    }
     self.byID[feature.id] = feature
   }
 

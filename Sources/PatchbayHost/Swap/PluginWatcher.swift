@@ -35,7 +35,8 @@ public final class PluginWatcher: @unchecked Sendable {
 
   /// `report` gets one line per swap done or refused.
   public init(
-    app: AppRuntime, interval: Duration = .milliseconds(100), quietPeriod: Duration = .milliseconds(300),
+    app: AppRuntime, interval: Duration = .milliseconds(100),
+    quietPeriod: Duration = .milliseconds(300),
     report: @escaping @Sendable (String) -> Void
   ) {
     self.app = app
@@ -49,9 +50,11 @@ public final class PluginWatcher: @unchecked Sendable {
     self.queue.sync {
       for path in self.files() { self.watched[path] = Watched(identity: FileIdentity(path: path)) }
       let timer = DispatchSource.makeTimerSource(queue: self.queue)
-      let nanoseconds = Int(self.interval.components.seconds) * 1_000_000_000
+      let nanoseconds =
+        Int(self.interval.components.seconds) * 1_000_000_000
         + Int(self.interval.components.attoseconds / 1_000_000_000)
-      timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+      timer.schedule(
+        deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
       timer.setEventHandler { [weak self] in self?.check() }
       timer.resume()
       self.timer = timer
@@ -86,10 +89,13 @@ public final class PluginWatcher: @unchecked Sendable {
         entry.changedAt = now
         continue
       }
-      guard let changedAt = entry.changedAt, now - changedAt >= self.quietPeriod, let identity else { continue }
+      guard let changedAt = entry.changedAt, now - changedAt >= self.quietPeriod, let identity
+      else { continue }
       if let problem = ELFImage.incompleteness(of: path) {
         if entry.reported != identity {
-          self.report("\(path) changed but \(problem); waiting for a whole plugin. The old implementation keeps running.")
+          self.report(
+            "\(path) changed but \(problem); waiting for a whole plugin. The old implementation keeps running."
+          )
           entry.reported = identity
         }
         continue  // looked at again when it changes

@@ -1,6 +1,6 @@
 import CALSA
-import PatchbayAudio
 import Foundation
+import PatchbayAudio
 
 /// Where a MIDI input reads bytes from: a file, FIFO or standard input, or an ALSA rawmidi
 /// port. `read` blocks until bytes come; 0 means the stream ended.
@@ -78,7 +78,8 @@ public final class RawMIDISource: MIDIByteSource, @unchecked Sendable {
     guard status >= 0, let input else {
       throw MIDIError(
         "ALSA rawmidi '\(device)': \(String(cString: snd_strerror(status))). List ports with `patchbay midi sources`"
-          + (FileManager.default.fileExists(atPath: "/dev/snd") ? "." : "; this machine has no /dev/snd (no sound hardware)."))
+          + (FileManager.default.fileExists(atPath: "/dev/snd")
+            ? "." : "; this machine has no /dev/snd (no sound hardware)."))
     }
     self.handle = input
     self.name = "ALSA rawmidi \(device)"
@@ -110,7 +111,8 @@ public final class RawMIDISource: MIDIByteSource, @unchecked Sendable {
         guard snd_ctl_rawmidi_info(control, info) >= 0 else { continue }
         let count = snd_rawmidi_info_get_subdevices_count(info)
         for sub in 0..<count {
-          lines.append("hw:\(card),\(device),\(sub) — \(String(cString: snd_rawmidi_info_get_name(info)))")
+          lines.append(
+            "hw:\(card),\(device),\(sub) — \(String(cString: snd_rawmidi_info_get_name(info)))")
         }
       }
     }

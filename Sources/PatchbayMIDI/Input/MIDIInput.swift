@@ -37,7 +37,8 @@ public final class MIDIInput: @unchecked Sendable {
   /// Starts the reader thread.
   public func start() {
     let reason = self.source.isLive ? nil : "\(self.source.name) is not live"
-    self.thread = RealtimeThread(name: "patchbay-midi", priority: 60, realtimeNotNeeded: reason) { [self] in
+    self.thread = RealtimeThread(name: "patchbay-midi", priority: 60, realtimeNotNeeded: reason) {
+      [self] in
       self.run()
     }
   }

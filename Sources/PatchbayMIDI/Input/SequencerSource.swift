@@ -1,6 +1,6 @@
 import CALSA
-import PatchbayAudio
 import Foundation
+import PatchbayAudio
 
 /// The ALSA sequencer port `patchbay:in`: connect any MIDI source to it (`aconnect`). Its
 /// events are turned back into MIDI bytes (`snd_midi_event_decode`) so they go through the
@@ -19,7 +19,8 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
 
   /// Why the sequencer is unavailable here, or nil.
   public static var unavailableReason: String? {
-    Self.isAvailable ? nil
+    Self.isAvailable
+      ? nil
       : "/dev/snd/seq does not exist: this machine has no ALSA sequencer (load the snd-seq kernel "
         + "module, or use a machine with sound hardware). file:, fifo:, stdin and smf: inputs still work."
   }
@@ -30,7 +31,9 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
     var sequencer: OpaquePointer?
     let status = snd_seq_open(&sequencer, "default", Int32(SND_SEQ_OPEN_INPUT), 0)
     guard status >= 0, let sequencer else {
-      throw MIDIError("ALSA sequencer: \(String(cString: snd_strerror(status))). " + (Self.unavailableReason ?? ""))
+      throw MIDIError(
+        "ALSA sequencer: \(String(cString: snd_strerror(status))). "
+          + (Self.unavailableReason ?? ""))
     }
     snd_seq_set_client_name(sequencer, clientName)
     let port = snd_seq_create_simple_port(
@@ -39,12 +42,15 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
     var decoder: OpaquePointer?
     guard port >= 0, snd_midi_event_new(256, &decoder) == 0, let decoder else {
       snd_seq_close(sequencer)
-      throw MIDIError("ALSA sequencer: cannot create the port \(clientName):\(portName) (\(String(cString: snd_strerror(port)))).")
+      throw MIDIError(
+        "ALSA sequencer: cannot create the port \(clientName):\(portName) (\(String(cString: snd_strerror(port))))."
+      )
     }
     snd_midi_event_no_status(decoder, 1)  // full status bytes: our parser does running status
     self.sequencer = sequencer
     self.decoder = decoder
-    self.name = "ALSA sequencer port \(clientName):\(portName) (client \(snd_seq_client_id(sequencer)))"
+    self.name =
+      "ALSA sequencer port \(clientName):\(portName) (client \(snd_seq_client_id(sequencer)))"
   }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -53,7 +59,8 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
       let status = snd_seq_event_input(self.sequencer, &event)
       if status == -EINTR || status == -EAGAIN { continue }
       guard status >= 0, let event else { return Int(status) }
-      let count = snd_midi_event_decode(self.decoder, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, event)
+      let count = snd_midi_event_decode(
+        self.decoder, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, event)
       if count > 0 { return count }  // events without MIDI bytes (port subscriptions) are skipped
     }
   }

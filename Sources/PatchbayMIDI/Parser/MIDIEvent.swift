@@ -76,7 +76,10 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
 
   /// A message with up to two data bytes.
   @inlinable
-  public init(_ kind: Kind, channel: UInt8 = 0, _ data1: UInt8 = 0, _ data2: UInt8 = 0, count: UInt8? = nil, at timestamp: UInt64 = 0) {
+  public init(
+    _ kind: Kind, channel: UInt8 = 0, _ data1: UInt8 = 0, _ data2: UInt8 = 0, count: UInt8? = nil,
+    at timestamp: UInt64 = 0
+  ) {
     self.timestamp = timestamp
     self.kind = kind
     self.channel = channel
@@ -120,7 +123,9 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
   public var note: UInt8 { self[data: 0] }
   public var velocity: UInt8 { self[data: 1] }
   public var controller: UInt8 { self[data: 0] }
-  public var value: UInt8 { self.kind == .controlChange || self.kind == .polyPressure ? self[data: 1] : self[data: 0] }
+  public var value: UInt8 {
+    self.kind == .controlChange || self.kind == .polyPressure ? self[data: 1] : self[data: 0]
+  }
   /// Pitch bend, −8192…8191 (0 is centre).
   public var pitchBend: Int { Int(self[data: 0]) | Int(self[data: 1]) << 7 - 8192 }
   /// Song position in MIDI beats (sixteenths), 0…16383.
@@ -152,7 +157,9 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable, CustomStringConve
     case .songPosition: data = " \(self.songPosition)"
     case .sysEx:
       let hex = self.data.map(Self.hex)
-      let marks = (self.sysExFlags.contains(.start) ? " [start]" : "") + (self.sysExFlags.contains(.end) ? " [end]" : "")
+      let marks =
+        (self.sysExFlags.contains(.start) ? " [start]" : "")
+        + (self.sysExFlags.contains(.end) ? " [end]" : "")
         + (self.sysExFlags.contains(.cutOff) ? " [cut off]" : "")
       data = (hex.isEmpty ? "" : " " + hex.joined(separator: " ")) + marks
     default: data = self.data.map { " \($0)" }.joined()

@@ -53,7 +53,11 @@ public struct MIDIParser: Sendable {
         // SysEx data: into the chunk's two words.
         let index = Int(self.sysEx.count)
         let shift = UInt64((index & 7) * 8)
-        if index < 8 { self.sysEx.bytes.0 |= UInt64(byte) << shift } else { self.sysEx.bytes.1 |= UInt64(byte) << shift }
+        if index < 8 {
+          self.sysEx.bytes.0 |= UInt64(byte) << shift
+        } else {
+          self.sysEx.bytes.1 |= UInt64(byte) << shift
+        }
         self.sysEx.count += 1
         continue
       }
@@ -65,7 +69,10 @@ public struct MIDIParser: Sendable {
         }
         collected = 0
         let (data1, data2) = needed == 2 ? (first, byte) : (byte, UInt8(0))
-        emit(MIDIEvent(Self.kind(status, data2), channel: status & 0x0F, data1, data2, count: needed, at: timestamp))
+        emit(
+          MIDIEvent(
+            Self.kind(status, data2), channel: status & 0x0F, data1, data2, count: needed,
+            at: timestamp))
         continue
       }
       (self.status, self.collected, self.first, self.needed) = (status, collected, first, needed)
@@ -77,7 +84,8 @@ public struct MIDIParser: Sendable {
 
   /// Parses `bytes` (an array, for tests and tools).
   @inlinable
-  public mutating func parse(_ bytes: [UInt8], at timestamp: UInt64 = 0, emit: (MIDIEvent) -> Void) {
+  public mutating func parse(_ bytes: [UInt8], at timestamp: UInt64 = 0, emit: (MIDIEvent) -> Void)
+  {
     bytes.withUnsafeBytes { self.parse($0, at: timestamp, emit: emit) }
   }
 
@@ -195,7 +203,9 @@ public struct MIDIParser: Sendable {
   }
 
   @inlinable
-  mutating func endSysEx(_ how: MIDIEvent.SysExFlags, at timestamp: UInt64, emit: (MIDIEvent) -> Void) {
+  mutating func endSysEx(
+    _ how: MIDIEvent.SysExFlags, at timestamp: UInt64, emit: (MIDIEvent) -> Void
+  ) {
     self.sysEx.sysExFlags = self.sysExStarted ? how : how.union(.start)
     self.sysEx.timestamp = timestamp
     emit(self.sysEx)

@@ -27,7 +27,9 @@ public final class SMFPlayer: @unchecked Sendable {
   public func start() {
     self.startTime = monotonicNanoseconds()
     let start = self.startTime
-    self.thread = RealtimeThread(name: "patchbay-smf", priority: 60) { [self] in self.run(from: start) }
+    self.thread = RealtimeThread(name: "patchbay-smf", priority: 60) { [self] in
+      self.run(from: start)
+    }
   }
 
   public func wait() {

@@ -50,7 +50,9 @@ public struct StandardMIDIFile: Sendable {
     var reader = Reader(bytes: bytes)
     try reader.expect("MThd", what: "a Standard MIDI File starts with \"MThd\"")
     let headerLength = try reader.uint32()
-    guard headerLength >= 6 else { throw reader.error(at: 4, "the header length is \(headerLength); it is at least 6") }
+    guard headerLength >= 6 else {
+      throw reader.error(at: 4, "the header length is \(headerLength); it is at least 6")
+    }
     let headerStart = reader.offset
     let format = try reader.uint16()
     let tracks = try reader.uint16()
@@ -60,7 +62,10 @@ public struct StandardMIDIFile: Sendable {
       throw reader.error(at: headerStart, "format \(format) is not supported (format 0 and 1 are)")
     }
     guard division & 0x8000 == 0, division > 0 else {
-      throw reader.error(at: divisionOffset, "SMPTE time division (0x\(String(division, radix: 16))) is not supported; ticks per quarter note are")
+      throw reader.error(
+        at: divisionOffset,
+        "SMPTE time division (0x\(String(division, radix: 16))) is not supported; ticks per quarter note are"
+      )
     }
     reader.offset = headerStart + Int(headerLength)
 
@@ -70,12 +75,14 @@ public struct StandardMIDIFile: Sendable {
     while track < Int(tracks) {
       let chunkStart = reader.offset
       guard reader.remaining >= 8 else {
-        throw reader.error(at: chunkStart, "the header promises \(tracks) track(s); the file ends after \(track)")
+        throw reader.error(
+          at: chunkStart, "the header promises \(tracks) track(s); the file ends after \(track)")
       }
       let id = try reader.bytes(4)
       let length = Int(try reader.uint32())
       guard reader.remaining >= length else {
-        throw reader.error(at: chunkStart + 4, "the chunk says \(length) bytes; only \(reader.remaining) are left")
+        throw reader.error(
+          at: chunkStart + 4, "the chunk says \(length) bytes; only \(reader.remaining) are left")
       }
       guard id == Array("MTrk".utf8) else {
         reader.offset += length  // an unknown chunk: skip it
@@ -92,7 +99,10 @@ public struct StandardMIDIFile: Sendable {
         var status = try chunk.byte()
         if status < 0x80 {
           guard running != 0 else {
-            throw chunk.error(at: eventStart, "data byte 0x\(String(status, radix: 16)) with no running status (expected a status byte)")
+            throw chunk.error(
+              at: eventStart,
+              "data byte 0x\(String(status, radix: 16)) with no running status (expected a status byte)"
+            )
           }
           chunk.offset -= 1
           status = running
@@ -103,7 +113,9 @@ public struct StandardMIDIFile: Sendable {
           let length = try chunk.variableLength()
           let data = try chunk.bytes(length)
           if type == 0x51 {
-            guard length == 3 else { throw chunk.error(at: eventStart, "a tempo event has 3 bytes, not \(length)") }
+            guard length == 3 else {
+              throw chunk.error(at: eventStart, "a tempo event has 3 bytes, not \(length)")
+            }
             tempos.append((tick, Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])))
           }
           if type == 0x2F { ended = true }
@@ -118,11 +130,17 @@ public struct StandardMIDIFile: Sendable {
           let count = (status & 0xE0) == 0xC0 ? 1 : 2
           let data = try chunk.bytes(count)
           if let bad = data.firstIndex(where: { $0 >= 0x80 }) {
-            throw chunk.error(at: chunk.offset - count + bad, "expected a data byte (below 0x80) of a 0x\(String(status, radix: 16)) message, found 0x\(String(data[bad], radix: 16))")
+            throw chunk.error(
+              at: chunk.offset - count + bad,
+              "expected a data byte (below 0x80) of a 0x\(String(status, radix: 16)) message, found 0x\(String(data[bad], radix: 16))"
+            )
           }
           raw.append((tick, [status] + data, track, raw.count))
         default:
-          throw chunk.error(at: eventStart, "0x\(String(status, radix: 16)) is not a track event (expected a MIDI, SysEx or meta event)")
+          throw chunk.error(
+            at: eventStart,
+            "0x\(String(status, radix: 16)) is not a track event (expected a MIDI, SysEx or meta event)"
+          )
         }
       }
       track += 1
@@ -135,7 +153,10 @@ public struct StandardMIDIFile: Sendable {
     self.ticksPerQuarterNote = Int(division)
     self.trackCount = Int(tracks)
     self.tempoMap = tempos
-    self.events = raw.map { Event(nanoseconds: map.nanoseconds(at: $0.tick), tick: $0.tick, bytes: $0.bytes, track: $0.track) }
+    self.events = raw.map {
+      Event(
+        nanoseconds: map.nanoseconds(at: $0.tick), tick: $0.tick, bytes: $0.bytes, track: $0.track)
+    }
   }
 }
 
@@ -183,7 +204,9 @@ struct Reader {
   }
 
   mutating func byte() throws(MIDIError) -> UInt8 {
-    guard self.offset < self.end else { throw self.error(at: self.offset, "the data ends early (expected another byte)") }
+    guard self.offset < self.end else {
+      throw self.error(at: self.offset, "the data ends early (expected another byte)")
+    }
     defer { self.offset += 1 }
     return self.bytes[self.offset]
   }
@@ -198,7 +221,9 @@ struct Reader {
 
   mutating func expect(_ text: String, what: String) throws(MIDIError) {
     let start = self.offset
-    guard (try? self.bytes(text.utf8.count)) == Array(text.utf8) else { throw self.error(at: start, what) }
+    guard (try? self.bytes(text.utf8.count)) == Array(text.utf8) else {
+      throw self.error(at: start, what)
+    }
   }
 
   mutating func uint16() throws(MIDIError) -> UInt16 {

@@ -11,13 +11,16 @@ struct AudioCommand: AsyncParsableCommand {
   )
 
   struct Devices: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the audio outputs --device takes.")
+    static let configuration = CommandConfiguration(
+      abstract: "List the audio outputs --device takes.")
 
     func run() async throws {
       print("null            plays nothing, paced by CLOCK_MONOTONIC (no sound card needed)")
       print("file:PATH       a 16-bit WAV file, written through ALSA's file plugin")
-      print(ALSAOutput.hasSoundCard ? "auto            ALSA \"default\" (a sound card is present)"
-        : "auto            null (no sound card: /proc/asound/cards lists none)")
+      print(
+        ALSAOutput.hasSoundCard
+          ? "auto            ALSA \"default\" (a sound card is present)"
+          : "auto            null (no sound card: /proc/asound/cards lists none)")
       print("\nALSA PCMs (--device NAME, or alsa:NAME):")
       for device in ALSAOutput.devices() { print("  \(device)") }
     }
@@ -48,15 +51,19 @@ struct AudioCommand: AsyncParsableCommand {
     @Option(help: "Amplitude, 0–1.") var amplitude: Float = 0.25
 
     func validate() throws {
-      guard self.freq > 0, self.seconds > 0, self.period > 0, self.rate > 0, (1...32).contains(self.channels),
+      guard self.freq > 0, self.seconds > 0, self.period > 0, self.rate > 0,
+        (1...32).contains(self.channels),
         (0...1).contains(self.amplitude)
       else {
-        throw ValidationError("--freq, --seconds, --period and --rate are positive; --channels is 1–32; --amplitude is 0–1.")
+        throw ValidationError(
+          "--freq, --seconds, --period and --rate are positive; --channels is 1–32; --amplitude is 0–1."
+        )
       }
     }
 
     func run() async throws {
-      let wanted = AudioFormat(sampleRate: self.rate, channels: self.channels, periodFrames: self.period)
+      let wanted = AudioFormat(
+        sampleRate: self.rate, channels: self.channels, periodFrames: self.period)
       let (output, note): (any AudioOutput, String?)
       do {
         (output, note) = try AudioDevice.open(self.device, format: wanted)
@@ -64,7 +71,8 @@ struct AudioCommand: AsyncParsableCommand {
         throw CommandFailure(error.description)
       }
       let format = output.format
-      let periods = Int((self.seconds * Double(format.sampleRate) / Double(format.periodFrames)).rounded(.up))
+      let periods = Int(
+        (self.seconds * Double(format.sampleRate) / Double(format.periodFrames)).rounded(.up))
       let frames = periods * format.periodFrames
       let ring = SPSCRing<Float>(minimumCapacity: 16 * format.periodSamples)
       let tone = SineTone(frequency: self.freq, amplitude: self.amplitude, format: format)
@@ -72,11 +80,15 @@ struct AudioCommand: AsyncParsableCommand {
 
       if let note { print("note:      \(note)") }
       print("device:    \(output.name)")
-      print("format:    \(format) (\(String(format: "%.2f", Double(format.periodNanoseconds) / 1e6)) ms)")
+      print(
+        "format:    \(format) (\(String(format: "%.2f", Double(format.periodNanoseconds) / 1e6)) ms)"
+      )
       // Fill the ring before the audio thread starts, then keep it topped up.
       let producer = Thread { tone.play(frames: frames, into: ring) }
       producer.start()
-      while ring.availableToWrite > format.periodSamples && ring.availableToRead < frames * format.channels {
+      while ring.availableToWrite > format.periodSamples
+        && ring.availableToRead < frames * format.channels
+      {
         try await Task.sleep(for: .milliseconds(1))
       }
       engine.start(periods: periods)
@@ -85,16 +97,22 @@ struct AudioCommand: AsyncParsableCommand {
       output.close()
 
       let statistics = engine.statistics
-      print("frames:    \(statistics.periods * format.periodFrames) written (\(statistics.periods) periods)")
+      print(
+        "frames:    \(statistics.periods * format.periodFrames) written (\(statistics.periods) periods)"
+      )
       print("underruns: \(statistics.underruns)")
       print("starved:   \(statistics.starvedPeriods) period(s)")
       if let paced = output as? PacedNullOutput {
         let late = paced.lateness.count(over: Int(format.periodNanoseconds / 1_000))
-        print("lateness:  p50 \(paced.lateness.percentile(50)) µs, p99 \(paced.lateness.percentile(99)) µs, \(late) period(s) over one period late")
+        print(
+          "lateness:  p50 \(paced.lateness.percentile(50)) µs, p99 \(paced.lateness.percentile(99)) µs, \(late) period(s) over one period late"
+        )
       }
       while let event = engine.events.pop() {
         if event.kind == .failed {
-          throw CommandFailure("the output failed at period \(event.period): \(String(cString: strerror(abs(event.code)))).")
+          throw CommandFailure(
+            "the output failed at period \(event.period): \(String(cString: strerror(abs(event.code))))."
+          )
         }
       }
     }

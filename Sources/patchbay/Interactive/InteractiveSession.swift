@@ -72,7 +72,11 @@ final class InteractiveSession {
       case .escape, .interrupt:
         self.commandLine = nil
       case .backspace:
-        if line.isEmpty { self.commandLine = nil } else { line.removeLast(); self.commandLine = line }
+        if line.isEmpty {
+          self.commandLine = nil
+        } else {
+          line.removeLast(); self.commandLine = line
+        }
       case .character(let character):
         line.append(character)
         self.commandLine = line
@@ -147,7 +151,8 @@ final class InteractiveSession {
     let (rows, columns) = self.terminal.size
     let rule = String(repeating: "─", count: max(0, columns))
     let navigation = self.app.navigation
-    let crumbs = ([self.app.config.root] + navigation.stack.map(\.description)
+    let crumbs =
+      ([self.app.config.root] + navigation.stack.map(\.description)
       + (navigation.presented.map { ["[\($0)]"] } ?? [])).joined(separator: " › ")
     var lines = ["\(self.title) — \(crumbs)", rule]
     let view = (try? self.app.renderCurrent()) ?? "(cannot render \(self.app.currentPath))"

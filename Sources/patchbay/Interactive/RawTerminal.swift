@@ -46,7 +46,9 @@ final class RawTerminal {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+      let written = bytes.withUnsafeMutableBytes {
+        Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+      }
       if written <= 0 { return }
       offset += written
     }
@@ -55,7 +57,9 @@ final class RawTerminal {
   /// The terminal's size in rows and columns (24 × 80 when unknown).
   var size: (rows: Int, columns: Int) {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return (24, 80) }
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else {
+      return (24, 80)
+    }
     return (Int(size.ws_row), Int(size.ws_col))
   }
 
@@ -81,7 +85,8 @@ enum Key: Equatable {
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F {
+      if byte == 0x1B, index + 2 < bytes.count, bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F
+      {
         keys.append(Key(Array(bytes[index...(index + 2)])))
         index += 3
       } else if byte < 0x80 {

@@ -25,7 +25,10 @@ struct MIDICommand: AsyncParsableCommand {
         print("seq         the ALSA sequencer port patchbay:in (connect a source with aconnect)")
       }
       let ports = RawMIDISource.ports()
-      print(ports.isEmpty ? "hw:…        no ALSA rawmidi ports on this machine" : "ALSA rawmidi ports (--input hw:C,D,S):")
+      print(
+        ports.isEmpty
+          ? "hw:…        no ALSA rawmidi ports on this machine"
+          : "ALSA rawmidi ports (--input hw:C,D,S):")
       for port in ports { print("  \(port)") }
     }
   }
@@ -72,7 +75,9 @@ struct MIDICommand: AsyncParsableCommand {
         case let input where input.hasPrefix("hw:"):
           source = try RawMIDISource(device: input)
         default:
-          throw ValidationError("'\(self.input)' is not an input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq or hw:N (see `patchbay midi sources`).")
+          throw ValidationError(
+            "'\(self.input)' is not an input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq or hw:N (see `patchbay midi sources`)."
+          )
         }
       } catch let error as MIDIError {
         throw CommandFailure(error.description)
@@ -84,7 +89,9 @@ struct MIDICommand: AsyncParsableCommand {
         let finished = midi.isFinished
         if let raw = midi.rawBytes, raw.availableToRead > 0 {
           let (first, second) = raw.readableRegions()
-          output += "raw: " + (Array(first) + Array(second)).map(MIDIEvent.hex).joined(separator: " ") + "\n"
+          output +=
+            "raw: " + (Array(first) + Array(second)).map(MIDIEvent.hex).joined(separator: " ")
+            + "\n"
           raw.commitRead(first.count + second.count)
         }
         while let event = midi.events.pop() { output += event.description + "\n" }
@@ -97,8 +104,14 @@ struct MIDICommand: AsyncParsableCommand {
       }
       midi.wait()
       source.close()
-      if midi.dropped > 0 { FileHandle.standardError.write(Data("warning: \(midi.dropped) event(s) dropped (the printer fell behind)\n".utf8)) }
-      if midi.error != 0 { throw CommandFailure("\(source.name): read failed: \(String(cString: strerror(midi.error))).") }
+      if midi.dropped > 0 {
+        FileHandle.standardError.write(
+          Data("warning: \(midi.dropped) event(s) dropped (the printer fell behind)\n".utf8))
+      }
+      if midi.error != 0 {
+        throw CommandFailure(
+          "\(source.name): read failed: \(String(cString: strerror(midi.error))).")
+      }
     }
 
     private func play(_ path: String) async throws {

@@ -10,7 +10,9 @@ import Testing
     let output = PacedNullOutput(format: format)
     let ring = SPSCRing<Float>(minimumCapacity: 16 * format.periodSamples)
     let engine = AudioEngine(output: output, sources: [ring])
-    let producer = Thread { SineTone(frequency: 440, format: format).play(frames: 600 * 128, into: ring) }
+    let producer = Thread {
+      SineTone(frequency: 440, format: format).play(frames: 600 * 128, into: ring)
+    }
     producer.start()
     let start = monotonicNanoseconds()
     engine.start(periods: 600)
@@ -30,7 +32,8 @@ import Testing
   /// means period 2 was due before it came.
   @Test func aWriteAfterItsPeriodWasDueIsAnUnderrunAndTheTimelineRestarts() {
     let clock = FakeClock()
-    let output = PacedNullOutput(format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
+    let output = PacedNullOutput(
+      format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
     let silence = [Float](repeating: 0, count: 48)
     #expect(output.write(silence) == .written)
     #expect(output.write(silence) == .written)
@@ -46,7 +49,8 @@ import Testing
   /// stalls). Sleeps that overshoot by 3 ms stand in for the stall.
   @Test func aWriteThatWakesAfterItsPeriodWasDueIsAnUnderrun() {
     let clock = FakeClock()
-    let output = PacedNullOutput(format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
+    let output = PacedNullOutput(
+      format: Self.millisecondPeriods, bufferPeriods: 2, clock: clock.pacing)
     let silence = [Float](repeating: 0, count: 48)
     #expect(output.write(silence) == .written)  // period 0 fills the buffer; plays from +1 ms
     #expect(output.write(silence) == .written)  // period 1: room at once, plays from +2 ms
@@ -84,7 +88,8 @@ import Testing
     engine.start(periods: 10)
     engine.wait()
     // 1 whole period, then a half one, then 8 empty ones.
-    #expect(engine.statistics == AudioEngine.Statistics(periods: 10, underruns: 0, starvedPeriods: 9))
+    #expect(
+      engine.statistics == AudioEngine.Statistics(periods: 10, underruns: 0, starvedPeriods: 9))
     var events: [AudioEngine.Event] = []
     while let event = engine.events.pop() { events.append(event) }
     #expect(events.filter { $0.kind == .starved }.map(\.period) == Array(1..<10))

@@ -27,7 +27,9 @@ struct WAV {
         self.bitsPerSample = integer(offset + 22, 2)
       } else if id == "data" {
         let end = min(bytes.count, offset + 8 + size)
-        self.samples = stride(from: offset + 8, to: end - 1, by: 2).map { Int16(bitPattern: UInt16(integer($0, 2))) }
+        self.samples = stride(from: offset + 8, to: end - 1, by: 2).map {
+          Int16(bitPattern: UInt16(integer($0, 2)))
+        }
       }
       offset += 8 + size
     }
@@ -38,7 +40,9 @@ struct WAV {
   /// One second of 440 Hz through the audio thread into ALSA's file plugin: the right header,
   /// every frame (no period lost or doubled), and 440 Hz by zero crossings.
   @Test func aToneBecomesAWAVWithEveryFrame() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).wav").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).wav"
+    ).path
     defer { unlink(path) }
     let format = AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
     let output = try ALSAOutput(wavFile: path, format: format)
@@ -46,12 +50,17 @@ struct WAV {
     let ring = SPSCRing<Float>(minimumCapacity: 16 * format.periodSamples)
     let engine = AudioEngine(output: output, sources: [ring])
     let periods = 375  // 1 s
-    let producer = Thread { SineTone(frequency: 440, amplitude: 0.5, format: format).play(frames: periods * 128, into: ring) }
+    let producer = Thread {
+      SineTone(frequency: 440, amplitude: 0.5, format: format).play(
+        frames: periods * 128, into: ring)
+    }
     producer.start()
     engine.start(periods: periods)
     engine.wait()
     output.close()
-    #expect(engine.statistics == AudioEngine.Statistics(periods: periods, underruns: 0, starvedPeriods: 0))
+    #expect(
+      engine.statistics == AudioEngine.Statistics(periods: periods, underruns: 0, starvedPeriods: 0)
+    )
 
     let wav = try WAV(path: path)
     #expect(wav.channels == 2)

@@ -5,13 +5,18 @@ import Testing
 
 /// Fills the first `count` floats with the sequence numbers `first`, `first + 1`, … in their bits.
 private func stamp(_ buffer: UnsafeMutableBufferPointer<Float>, from first: Int, count: Int) {
-  for index in 0..<count { buffer[index] = Float(bitPattern: UInt32(truncatingIfNeeded: first + index)) }
+  for index in 0..<count {
+    buffer[index] = Float(bitPattern: UInt32(truncatingIfNeeded: first + index))
+  }
 }
 
 /// How many of the first `count` floats do not carry the sequence numbers from `first` on.
-private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: Int, count: Int) -> Int {
+private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: Int, count: Int)
+  -> Int
+{
   var bad = 0
-  for index in 0..<count where buffer[index].bitPattern != UInt32(truncatingIfNeeded: first + index) { bad += 1 }
+  for index in 0..<count where buffer[index].bitPattern != UInt32(truncatingIfNeeded: first + index)
+  { bad += 1 }
   return bad
 }
 
@@ -218,7 +223,9 @@ private func moveSequence(
 
   /// The same for 32-byte events pushed and popped one at a time.
   @Test func twoThreadsMoveTenMillionEventsInOrder() async {
-    struct Event: BitwiseCopyable { var sequence: UInt64; var check: UInt64; var padding: (UInt64, UInt64) }
+    struct Event: BitwiseCopyable {
+      var sequence: UInt64; var check: UInt64; var padding: (UInt64, UInt64)
+    }
     let total: UInt64 = 10_000_000
     let ring = SPSCRing<Event>(minimumCapacity: 1024)
     let deadline = Deadline()

@@ -7,9 +7,11 @@ import Testing
 func makeDemoApp() throws -> AppRuntime {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
+  let config = try AppConfig(
+    contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
   let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
-  return try AppRuntime(config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+  return try AppRuntime(
+    config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }
 
 @Suite struct AppRuntimeTests {
@@ -61,12 +63,21 @@ func makeDemoApp() throws -> AppRuntime {
     let app = try makeDemoApp()
     try app.send("counter", "increment")
     let before = try app.stateValue()
-    #expect(errorMessage { try app.send("countr", "increment") } == "no feature at 'countr'. Did you mean 'counter'? Live paths: counter.")
-    #expect(errorMessage { try app.send("counter", "incrementt") }.hasPrefix("counter: dev.patchbay.counter: cannot parse action 'incrementt'"))
-    #expect(errorMessage { try app.navigate(.pop) } == "nothing to pop: the root 'counter' is showing.")
+    #expect(
+      errorMessage { try app.send("countr", "increment") }
+        == "no feature at 'countr'. Did you mean 'counter'? Live paths: counter.")
+    #expect(
+      errorMessage { try app.send("counter", "incrementt") }.hasPrefix(
+        "counter: dev.patchbay.counter: cannot parse action 'incrementt'"))
+    #expect(
+      errorMessage { try app.navigate(.pop) } == "nothing to pop: the root 'counter' is showing.")
     #expect(errorMessage { try app.navigate(.dismiss) } == "nothing is presented.")
-    #expect(errorMessage { try app.navigate(.push(node: "nope")) } == "'nope' is not a feature of this app.")
-    #expect(errorMessage { try app.follow(route: "/ech") }.hasPrefix("no route '/ech'. Did you mean '/echo'?"))
+    #expect(
+      errorMessage { try app.navigate(.push(node: "nope")) }
+        == "'nope' is not a feature of this app.")
+    #expect(
+      errorMessage { try app.follow(route: "/ech") }.hasPrefix(
+        "no route '/ech'. Did you mean '/echo'?"))
     #expect(try app.stateValue() == before)
   }
 

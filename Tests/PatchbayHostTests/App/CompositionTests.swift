@@ -11,7 +11,8 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
   let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
   return try AppRuntime(
-    config: config, registry: try config.loadPlugins(with: loader), loader: loader, replaying: replaying)
+    config: config, registry: try config.loadPlugins(with: loader), loader: loader,
+    replaying: replaying)
 }
 
 @Suite struct CompositionTests {
@@ -27,7 +28,8 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func theParentHearsItsChildsDelegateAndPushesResults() async throws {
     let app = try makeFullDemoApp()
     try app.follow(route: "/practice")
-    #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b", "practice#1", "practice#1/quiz"])
+    #expect(
+      app.paths == ["home", "home/tallies#a", "home/tallies#b", "practice#1", "practice#1/quiz"])
     try app.send("practice/quiz", "answer(5)")
     try app.send("practice/quiz", "answer(42)")
     try app.send("practice/quiz", "answer(5)")
@@ -47,7 +49,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func renderShowsAScreenWithItsChildren() throws {
     let app = try makeFullDemoApp()
     try app.follow(route: "/practice")
-    #expect(try app.renderCurrent() == "Practice — 0 attempt(s), best 0 of 3\n\n── quiz ──\nQuestion 1 of 3: 2 + 3 = ?")
+    #expect(
+      try app.renderCurrent()
+        == "Practice — 0 attempt(s), best 0 of 3\n\n── quiz ──\nQuestion 1 of 3: 2 + 3 = ?")
   }
 
   @Test func aScreenBelowTheTopCanStillAskToPush() async throws {
@@ -82,7 +86,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
         changes.mutate { $0.append("\(path) \(added ? "+" : "-") \(id)") }
       }
     }
-    try app.add(to: "home/tallies", id: "c", state: WireValue(stateText: "{count: 7, step: 2, pending: 0}")!.bytes)
+    try app.add(
+      to: "home/tallies", id: "c",
+      state: WireValue(stateText: "{count: 7, step: 2, pending: 0}")!.bytes)
     try app.send("home/tallies#c", "increment")
     try app.send("tallies#a", "increment")
     #expect(try app.state("home/tallies#c")[field: "count"] == 9)
@@ -109,7 +115,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     try app.remove(from: "home/tallies", id: "a")
     // Cancelled with the instance: the effect ends long before its ten minutes.
     let deadline = ContinuousClock.now + .seconds(30)
-    while !handle.isQuiet && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    while !handle.isQuiet && ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
     #expect(handle.isQuiet)
     #expect(try handle.stateValue()[field: "count"] == 0)
   }
@@ -118,11 +126,21 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     let app = try makeFullDemoApp()
     try app.send("home/tallies#a", "increment")
     let before = try app.stateValue()
-    #expect(errorMessage { try app.add(to: "home/tallies", id: "a") } == "'home/tallies' already has 'a'; remove it first, or pick another id.")
-    #expect(errorMessage { try app.add(to: "home/tally", id: "c") } == "'home/tally' is not a collection. Collections: tallies.")
-    #expect(errorMessage { try app.add(to: "home/tallies", id: "c d") } == "'c d' cannot be an instance id: it contains ' '. Use letters, digits, '-', '_' or '.'.")
-    #expect(errorMessage { try app.remove(from: "home/tallies", id: "z") } == "'home/tallies' has no 'z'. Did you mean 'a'? It has: a, b.")
-    #expect(errorMessage { try app.add(to: "home/tallies", id: "c", state: [0xFF]) }.contains("cannot restore state"))
+    #expect(
+      errorMessage { try app.add(to: "home/tallies", id: "a") }
+        == "'home/tallies' already has 'a'; remove it first, or pick another id.")
+    #expect(
+      errorMessage { try app.add(to: "home/tally", id: "c") }
+        == "'home/tally' is not a collection. Collections: tallies.")
+    #expect(
+      errorMessage { try app.add(to: "home/tallies", id: "c d") }
+        == "'c d' cannot be an instance id: it contains ' '. Use letters, digits, '-', '_' or '.'.")
+    #expect(
+      errorMessage { try app.remove(from: "home/tallies", id: "z") }
+        == "'home/tallies' has no 'z'. Did you mean 'a'? It has: a, b.")
+    #expect(
+      errorMessage { try app.add(to: "home/tallies", id: "c", state: [0xFF]) }.contains(
+        "cannot restore state"))
     #expect(try app.stateValue() == before)
     #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b"])
   }
@@ -130,7 +148,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func aCollectionUnderAScreenNeedsItsScreenLive() throws {
     let app = try makeFullDemoApp()
     try app.follow(route: "/echo")
-    #expect(errorMessage { try app.add(to: "nowhere/tallies", id: "c") } == "'nowhere/tallies': its parent 'home' is not live; navigate to it first.")
+    #expect(
+      errorMessage { try app.add(to: "nowhere/tallies", id: "c") }
+        == "'nowhere/tallies': its parent 'home' is not live; navigate to it first.")
   }
 }
 

@@ -13,7 +13,8 @@ import Testing
   }
 
   @Test func aScriptDrivesTheApp() async throws {
-    let (outcome, output) = try await self.run("""
+    let (outcome, output) = try await self.run(
+      """
       # set up
       send counter setStep(by: 5)
       send counter increment
@@ -30,7 +31,10 @@ import Testing
       send counter increment
       """)
     #expect(outcome == .finished)
-    #expect(output == ["{\n  \"message\": \"hi there\",\n  \"count\": 1\n}", "Heard 1 message(s). Last:\nhi there"])
+    #expect(
+      output == [
+        "{\n  \"message\": \"hi there\",\n  \"count\": 1\n}", "Heard 1 message(s). Last:\nhi there",
+      ])
   }
 
   @Test func pushWithInitialState() async throws {
@@ -42,7 +46,10 @@ import Testing
     #expect(outcome == .finished)
     #expect(output.withLock { $0 } == ["You scored 3 of 3. Perfect!"])
     let bad = await runner.run("push results score=3")
-    #expect(bad == .invalid("test.script:1: 'score=3' is not a state value; write a record: {score: 3, outOf: 3}"))
+    #expect(
+      bad
+        == .invalid(
+          "test.script:1: 'score=3' is not a state value; write a record: {score: 3, outOf: 3}"))
     let wrong = await runner.run("push results {points: 3}")
     guard case .failed(let message) = wrong else {
       Issue.record("expected a refusal, got \(wrong)")
@@ -60,14 +67,29 @@ import Testing
   }
 
   @Test(arguments: [
-    ("snd counter increment", "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, route, state, render, expect, wait, settle, quit."),
+    (
+      "snd counter increment",
+      "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, route, state, render, expect, wait, settle, quit."
+    ),
     ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
-    ("expect counter count 1", "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"),
-    ("expect counter /count five", "test.script:1: 'five' is not a JSON value (strings need double quotes)"),
+    (
+      "expect counter count 1",
+      "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"
+    ),
+    (
+      "expect counter /count five",
+      "test.script:1: 'five' is not a JSON value (strings need double quotes)"
+    ),
     ("wait soon", "test.script:1: usage: wait MS (wait 100)"),
     ("pop now", "test.script:1: 'pop' takes no arguments"),
-    ("add tallies", "test.script:1: usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})"),
-    ("add tallies c {count: 1", "test.script:1: '{count: 1' is not a state value; write a record: {count: 2, step: 1}"),
+    (
+      "add tallies",
+      "test.script:1: usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})"
+    ),
+    (
+      "add tallies c {count: 1",
+      "test.script:1: '{count: 1' is not a state value; write a record: {count: 2, step: 1}"
+    ),
     ("remove tallies", "test.script:1: usage: remove COLLECTION ID (remove home/tallies a)"),
   ])
   func malformedLinesAreUsageErrors(_ line: String, _ message: String) async throws {
@@ -77,7 +99,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("send counter frobnicate", "test.script:1: counter: dev.patchbay.counter: cannot parse action 'frobnicate'"),
+    (
+      "send counter frobnicate",
+      "test.script:1: counter: dev.patchbay.counter: cannot parse action 'frobnicate'"
+    ),
     ("send nowhere increment", "test.script:1: no feature at 'nowhere'."),
     ("pop", "test.script:1: nothing to pop: the root 'counter' is showing."),
     ("dismiss", "test.script:1: nothing is presented."),
@@ -85,11 +110,14 @@ import Testing
     ("add tallies c", "test.script:1: 'tallies' is not a collection. This app has none."),
   ])
   func refusedCommandsFail(_ line: String, _ messagePrefix: String) async throws {
-    let (outcome, _) = try await self.run("send counter increment\n" + line.replacingOccurrences(of: "test.script:1", with: ""))
+    let (outcome, _) = try await self.run(
+      "send counter increment\n" + line.replacingOccurrences(of: "test.script:1", with: ""))
     guard case .failed(let message) = outcome else {
       Issue.record("expected a failure, got \(outcome)")
       return
     }
-    #expect(message.hasPrefix(messagePrefix.replacingOccurrences(of: "test.script:1", with: "test.script:2")))
+    #expect(
+      message.hasPrefix(
+        messagePrefix.replacingOccurrences(of: "test.script:1", with: "test.script:2")))
   }
 }

@@ -3,29 +3,30 @@ import Testing
 
 @Suite struct TOMLParserTests {
   @Test func parsesTablesArraysAndValues() throws {
-    let document = try TOMLDocument(parsing: """
-      # comment
-      [app]
-      name = "Demo \\"quoted\\"" # trailing comment
-      count = 1_000
-      ratio = 0.5
-      on = true
-      literal = 'C:\\path'
+    let document = try TOMLDocument(
+      parsing: """
+        # comment
+        [app]
+        name = "Demo \\"quoted\\"" # trailing comment
+        count = 1_000
+        ratio = 0.5
+        on = true
+        literal = 'C:\\path'
 
-      [plugins]
-      load = [
-        "Counter",  # one
-        "Echo",
-      ]
+        [plugins]
+        load = [
+          "Counter",  # one
+          "Echo",
+        ]
 
-      [[feature]]
-      key = "a"
-      [[feature]]
-      key = "b"
+        [[feature]]
+        key = "a"
+        [[feature]]
+        key = "b"
 
-      [routes]
-      "/practice/quiz" = "quiz"
-      """)
+        [routes]
+        "/practice/quiz" = "quiz"
+        """)
     let app = try #require(document.tables["app"])
     #expect(app["name"]?.kind == .string("Demo \"quoted\""))
     #expect(app["count"]?.kind == .integer(1000))
@@ -42,14 +43,26 @@ import Testing
   }
 
   @Test(arguments: [
-    ("[app]\nname = Demo", "line 2, column 8: 'Demo' is not a value (strings need quotes: \"Demo\")"),
+    (
+      "[app]\nname = Demo",
+      "line 2, column 8: 'Demo' is not a value (strings need quotes: \"Demo\")"
+    ),
     ("[app]\nname = \"Demo", "line 2, column 8: this string has no closing '\"' on its line"),
     ("[app]\nname = \"a\"\nname = \"b\"", "line 3, column 1: key 'name' is defined twice in [app]"),
     ("[app]\n[app]", "line 2, column 1: table [app] is defined twice"),
-    ("[app\nname = 1", "line 1, column 5: expected ']' after the table name, found the end of the line"),
+    (
+      "[app\nname = 1",
+      "line 1, column 5: expected ']' after the table name, found the end of the line"
+    ),
     ("[app]\na.b = 1", "line 2, column 2: dotted keys are not supported; use a [table] header"),
-    ("[app]\nx = { a = 1 }", "line 2, column 5: inline tables are not supported; use a [table] header"),
-    ("[app]\nx = [1, 2", "line 2, column 10: expected ',' or ']' in an array, found the end of the file"),
+    (
+      "[app]\nx = { a = 1 }",
+      "line 2, column 5: inline tables are not supported; use a [table] header"
+    ),
+    (
+      "[app]\nx = [1, 2",
+      "line 2, column 10: expected ',' or ']' in an array, found the end of the file"
+    ),
     ("[app]\nx = 1 2", "line 2, column 7: expected the end of the line, found '2'"),
   ])
   func syntaxErrorsNameLineAndColumn(_ text: String, _ message: String) {

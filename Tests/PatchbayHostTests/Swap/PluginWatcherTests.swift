@@ -18,24 +18,28 @@ import Testing
       self.folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       self.plugin = self.folder.appendingPathComponent("libCounter.so").path
-      try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Counter"), toPath: self.plugin)
+      try FileManager.default.copyItem(
+        atPath: try BuiltPlugins.path("Counter"), toPath: self.plugin)
       let configFile = self.folder.appendingPathComponent("app.toml").path
       try """
-        [app]
-        root = "counter"
+      [app]
+      root = "counter"
 
-        [plugins]
-        load = ["\(self.plugin)"]
+      [plugins]
+      load = ["\(self.plugin)"]
 
-        [[feature]]
-        key = "counter"
-        id = "dev.patchbay.counter"
-        """.write(toFile: configFile, atomically: true, encoding: .utf8)
+      [[feature]]
+      key = "counter"
+      id = "dev.patchbay.counter"
+      """.write(toFile: configFile, atomically: true, encoding: .utf8)
       let config = try AppConfig(contentsOf: configFile)
       let loader = config.loader()
-      self.app = try AppRuntime(config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+      self.app = try AppRuntime(
+        config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       let lines = self.lines
-      self.watcher = PluginWatcher(app: self.app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)) {
+      self.watcher = PluginWatcher(
+        app: self.app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)
+      ) {
         line in lines.mutate { $0.append(line) }
       }
       self.watcher.start()
@@ -75,9 +79,14 @@ import Testing
     let fixture = try Fixture()
     try fixture.app.send("counter", "increment")
     try fixture.replace(with: "CounterAlt")
-    #expect(try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 }, "\(fixture.reports)")
+    #expect(
+      try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 },
+      "\(fixture.reports)")
     #expect(try fixture.app.state("counter")[field: "value"] == 1)
-    #expect(fixture.reports.contains { $0.hasPrefix("swapped dev.patchbay.counter: libCounter.so → libCounter.so") })
+    #expect(
+      fixture.reports.contains {
+        $0.hasPrefix("swapped dev.patchbay.counter: libCounter.so → libCounter.so")
+      })
   }
 
   @Test func aHalfWrittenFileIsNeverLoaded() async throws {
@@ -85,12 +94,17 @@ import Testing
     try fixture.app.send("counter", "increment")
     let whole = try Data(contentsOf: URL(fileURLWithPath: try BuiltPlugins.path("CounterAlt")))
     try fixture.overwrite(with: whole.prefix(whole.count / 3))
-    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("changed but is cut short") } })
+    #expect(
+      try await fixture.wait {
+        fixture.reports.contains { $0.contains("changed but is cut short") }
+      })
     #expect(try fixture.app.instance("counter").feature.schemaVersion == 1)
     #expect(try fixture.app.state("counter")[field: "count"] == 1)
     // The rest of the file arrives: now it loads.
     try fixture.overwrite(with: whole)
-    #expect(try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 }, "\(fixture.reports)")
+    #expect(
+      try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 },
+      "\(fixture.reports)")
     #expect(try fixture.app.state("counter")[field: "value"] == 1)
   }
 
@@ -98,7 +112,10 @@ import Testing
     let fixture = try Fixture()
     try fixture.app.send("counter", "increment")
     try fixture.overwrite(with: Data("not a plugin".utf8))
-    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("changed but is not an ELF file") } })
+    #expect(
+      try await fixture.wait {
+        fixture.reports.contains { $0.contains("changed but is not an ELF file") }
+      })
     #expect(try fixture.app.state("counter")[field: "count"] == 1)
     try fixture.app.send("counter", "increment")  // still running the old code
     #expect(try fixture.app.state("counter")[field: "count"] == 2)
@@ -108,7 +125,10 @@ import Testing
     let fixture = try Fixture()
     try fixture.app.send("counter", "increment")
     try fixture.replace(with: "Echo")
-    #expect(try await fixture.wait { fixture.reports.contains { $0.contains("has no feature 'dev.patchbay.counter'") } })
+    #expect(
+      try await fixture.wait {
+        fixture.reports.contains { $0.contains("has no feature 'dev.patchbay.counter'") }
+      })
     #expect(try fixture.app.state("counter")[field: "count"] == 1)
   }
 }

@@ -28,15 +28,19 @@ import Testing
     var reports: [SwapReport] = []
     for swap in 0..<50 {
       // Spread the swaps over the load.
-      while sent.load(ordering: .acquiring) < swap * pairs / 50 { try await Task.sleep(for: .microseconds(200)) }
+      while sent.load(ordering: .acquiring) < swap * pairs / 50 {
+        try await Task.sleep(for: .microseconds(200))
+      }
       reports.append(try app.swap("counter", to: swap.isMultiple(of: 2) ? "CounterAlt" : "Counter"))
     }
     while sent.load(ordering: .acquiring) < pairs { try await Task.sleep(for: .milliseconds(1)) }
     #expect(await app.settle(timeout: .seconds(60)))
 
     let expected = (0..<pairs).reduce(0) { $0 + $1 % 7 + 1 }
-    #expect(try app.state("counter")[field: "count"] == .int(Int64(expected)))  // 50 swaps: Counter again
-    #expect(counter.reducedCount == UInt64(2 * pairs + 1))  // + incrementLater; its effect was cancelled
+    // 50 swaps: Counter again.
+    #expect(try app.state("counter")[field: "count"] == .int(Int64(expected)))
+    // + incrementLater; its effect was cancelled.
+    #expect(counter.reducedCount == UInt64(2 * pairs + 1))
     #expect(counter.failures.isEmpty)
     #expect(reports.count == 50)
     #expect(reports.allSatisfy { $0.instances == ["counter"] })
@@ -59,13 +63,16 @@ import Testing
       let file = files[index % 2]
       // A rebuilt file: a new modification time makes it a new generation.
       try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))], ofItemAtPath: file)
+        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))],
+        ofItemAtPath: file)
       let report = try app.swap("counter", to: file)
       generations.insert("\(report.to)#\(report.generation)")
       try app.send("counter", "increment")
     }
     let growth = residentBytes() - before
-    print("100 generations: resident memory +\(growth / 1_048_576) MB, \(growth / 100 / 1024) KB per generation")
+    print(
+      "100 generations: resident memory +\(growth / 1_048_576) MB, \(growth / 100 / 1024) KB per generation"
+    )
     #expect(generations.count == 100)
     #expect(try app.state("counter")[field: "value"] == 100)  // the last was CounterAlt
   }

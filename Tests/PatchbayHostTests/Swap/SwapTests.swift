@@ -16,7 +16,9 @@ import Testing
     #expect(there.featureID == "dev.patchbay.counter")
     #expect((there.fromSchema, there.toSchema) == (1, 2))
     #expect(there.instances == ["counter"])
-    #expect(try app.state("counter") == .record(fields: ("value", 3), ("stride", 3), ("history", .list([])), ("waiting", 0)))
+    #expect(
+      try app.state("counter")
+        == .record(fields: ("value", 3), ("stride", 3), ("history", .list([])), ("waiting", 0)))
     try app.send("counter", "increment")  // CounterAlt's code now
     #expect(try app.renderCurrent() == "Value 6 (step 3)\nWas: 3")
 
@@ -75,7 +77,9 @@ import Testing
   }
 
   @Test func swapsAreRecordedAndReplayed() async throws {
-    let recording = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).jsonl").path
+    let recording = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).jsonl"
+    ).path
     let app = try makeDemoApp()
     let recorder = try RunRecorder(file: recording, config: app.config.file)
     app.onChange { recorder.record($0) }
@@ -91,7 +95,8 @@ import Testing
     let config = try AppConfig(contentsOf: read.config)
     let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
     let replay = try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: loader), loader: loader, replaying: true)
+      config: config, registry: try config.loadPlugins(with: loader), loader: loader,
+      replaying: true)
     try await read.replay(into: replay)
     #expect(try replay.stateHash() == read.stateHash)
     #expect(try replay.state("counter")[field: "value"] == 2)
@@ -121,27 +126,36 @@ import Testing
   @Test func aPluginWithoutTheFeature() async throws {
     let message = try await refusal { try $0.swap("counter", to: "Echo") }
     #expect(message.hasPrefix("swap counter: "))
-    #expect(message.contains("libEcho.so has no feature 'dev.patchbay.counter' (it has: dev.patchbay.echo)."))
+    #expect(
+      message.contains(
+        "libEcho.so has no feature 'dev.patchbay.counter' (it has: dev.patchbay.echo)."))
     #expect(message.hasSuffix("The old implementation keeps running."))
   }
 
   @Test func schemasDifferAndThereIsNoMigrate() async throws {
     let fixture = try BuiltPlugins.fixture("counterschema3")
     let message = try await refusal { try $0.swap("counter", to: fixture) }
-    #expect(message.contains("refused: dev.patchbay.counter: migrate failed: the feature has no migrate function, so it cannot restore state of schema 1 into schema 3"))
+    #expect(
+      message.contains(
+        "refused: dev.patchbay.counter: migrate failed: the feature has no migrate function, so it cannot restore state of schema 1 into schema 3"
+      ))
     #expect(message.hasSuffix("The old implementation keeps running, with its state."))
   }
 
   @Test func migrateFails() async throws {
     let fixture = try BuiltPlugins.fixture("countermigratefails")
     let message = try await refusal { try $0.swap("counter", to: fixture) }
-    #expect(message.contains("refused: dev.patchbay.counter: migrate failed: the fixture cannot migrate any state"))
+    #expect(
+      message.contains(
+        "refused: dev.patchbay.counter: migrate failed: the fixture cannot migrate any state"))
   }
 
   @Test func createFailsOnTheRestoredState() async throws {
     let fixture = try BuiltPlugins.fixture("countercreatefails")
     let message = try await refusal { try $0.swap("counter", to: fixture) }
-    #expect(message.contains("refused: dev.patchbay.counter: create failed: the fixture refuses every restored state"))
+    #expect(
+      message.contains(
+        "refused: dev.patchbay.counter: create failed: the fixture refuses every restored state"))
   }
 
   @Test func notAPluginAndUnknownNames() async throws {
@@ -150,8 +164,14 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("libNotes.so").path
     try "just text".write(toFile: text, atomically: true, encoding: .utf8)
-    #expect(try await refusal { try $0.swap("counter", to: text) }.contains("not a shared object (starts with 6a 75 73 74, not an ELF header)"))
-    #expect(try await refusal { try $0.swap("countr", to: "CounterAlt") }.hasPrefix("swap: no feature 'countr'. Did you mean 'counter'?"))
-    #expect(try await refusal { try $0.swap("counter", to: "CounterAlternative") }.contains("no libCounterAlternative.so in"))
+    #expect(
+      try await refusal { try $0.swap("counter", to: text) }.contains(
+        "not a shared object (starts with 6a 75 73 74, not an ELF header)"))
+    #expect(
+      try await refusal { try $0.swap("countr", to: "CounterAlt") }.hasPrefix(
+        "swap: no feature 'countr'. Did you mean 'counter'?"))
+    #expect(
+      try await refusal { try $0.swap("counter", to: "CounterAlternative") }.contains(
+        "no libCounterAlternative.so in"))
   }
 }

@@ -7,7 +7,9 @@ import Testing
   /// Bytes written into a FIFO by another process's end arrive as events, timestamped when
   /// read, and the input finishes when the writer closes.
   @Test func aFIFOsBytesBecomeEvents() async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).fifo").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).fifo"
+    ).path
     #expect(mkfifo(path, 0o600) == 0)
     defer { unlink(path) }
     let writer = Thread {
@@ -28,9 +30,10 @@ import Testing
     input.wait()
     var events: [MIDIEvent] = []
     while let event = input.events.pop() { events.append(event) }
-    #expect(events.map { String($0.description.drop { $0 != " " }.dropFirst()) } == [
-      "ch1 note-on 60 100", "- clock", "ch1 note-off 62 0", "- sysex 7D 01 [start] [end]",
-    ])
+    #expect(
+      events.map { String($0.description.drop { $0 != " " }.dropFirst()) } == [
+        "ch1 note-on 60 100", "- clock", "ch1 note-off 62 0", "- sysex 7D 01 [start] [end]",
+      ])
     #expect(events.allSatisfy { $0.timestamp >= before })
     #expect(events.map(\.timestamp) == events.map(\.timestamp).sorted())
     #expect(input.rawBytes?.availableToRead == 10)
@@ -40,7 +43,9 @@ import Testing
   }
 
   @Test func missingFilesAndDevicesAreOneLineErrors() {
-    #expect(throws: MIDIError("/nonexistent/in.raw: cannot open for reading: No such file or directory.")) {
+    #expect(
+      throws: MIDIError("/nonexistent/in.raw: cannot open for reading: No such file or directory.")
+    ) {
       try FileByteSource(path: "/nonexistent/in.raw")
     }
     do {

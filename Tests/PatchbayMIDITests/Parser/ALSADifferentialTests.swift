@@ -18,7 +18,9 @@ import Testing
     // Status bytes a little more often than uniform, so messages are longer than one byte.
     let bytes = (0..<1_000_000).map { _ -> UInt8 in
       let value = random.next()
-      return value % 4 == 0 ? UInt8(truncatingIfNeeded: value >> 8) | 0x80 : UInt8(truncatingIfNeeded: value >> 8) & 0x7F
+      return value % 4 == 0
+        ? UInt8(truncatingIfNeeded: value >> 8) | 0x80
+        : UInt8(truncatingIfNeeded: value >> 8) & 0x7F
     }
 
     var ours: [String] = []
@@ -29,7 +31,9 @@ import Testing
         if event.kind == .sysEx {
           if event.sysExFlags.contains(.start) { sysEx = [] }
           sysEx += event.data
-          if event.sysExFlags.contains(.end) { ours.append("sysex " + hex([0xF0] + sysEx + [0xF7])) }
+          if event.sysExFlags.contains(.end) {
+            ours.append("sysex " + hex([0xF0] + sysEx + [0xF7]))
+          }
           return
         }
         ours.append(Self.line(event))
@@ -43,7 +47,8 @@ import Testing
     var inSysEx = false
     for byte in bytes {
       var event = snd_seq_event_t()
-      if snd_midi_event_encode_byte(encoder, Int32(byte), &event) == 1, let line = Self.line(event) {
+      if snd_midi_event_encode_byte(encoder, Int32(byte), &event) == 1, let line = Self.line(event)
+      {
         theirs.append(line)
       }
       if byte >= 0x80 && byte < 0xF8 { inSysEx = byte == 0xF0 }
@@ -52,7 +57,10 @@ import Testing
     #expect(ours.count > 100_000)
     #expect(ours.count == theirs.count)
     let firstDifference = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }
-    #expect(firstDifference == nil, "message \(firstDifference?.offset ?? 0): ours \(firstDifference?.element.0 ?? ""), ALSA's \(firstDifference?.element.1 ?? "")")
+    #expect(
+      firstDifference == nil,
+      "message \(firstDifference?.offset ?? 0): ours \(firstDifference?.element.0 ?? ""), ALSA's \(firstDifference?.element.1 ?? "")"
+    )
   }
 
   static func line(_ event: MIDIEvent) -> String {
@@ -72,13 +80,17 @@ import Testing
     var event = event
     let type = UInt32(event.type)
     switch type {
-    case SND_SEQ_EVENT_NOTEON.rawValue, SND_SEQ_EVENT_NOTEOFF.rawValue, SND_SEQ_EVENT_KEYPRESS.rawValue:
+    case SND_SEQ_EVENT_NOTEON.rawValue, SND_SEQ_EVENT_NOTEOFF.rawValue,
+      SND_SEQ_EVENT_KEYPRESS.rawValue:
       let note = event.data.note
-      let name = type == SND_SEQ_EVENT_KEYPRESS.rawValue ? "poly-pressure"
+      let name =
+        type == SND_SEQ_EVENT_KEYPRESS.rawValue
+        ? "poly-pressure"
         : type == SND_SEQ_EVENT_NOTEOFF.rawValue || note.velocity == 0 ? "note-off" : "note-on"
       return "\(name) \(note.channel) \(note.note) \(note.velocity)"
     case SND_SEQ_EVENT_CONTROLLER.rawValue:
-      return "control-change \(event.data.control.channel) \(event.data.control.param) \(event.data.control.value)"
+      return
+        "control-change \(event.data.control.channel) \(event.data.control.param) \(event.data.control.value)"
     case SND_SEQ_EVENT_PGMCHANGE.rawValue:
       return "program-change \(event.data.control.channel) \(event.data.control.value)"
     case SND_SEQ_EVENT_CHANPRESS.rawValue:
@@ -107,5 +119,6 @@ import Testing
 }
 
 func hex(_ bytes: [UInt8]) -> String {
-  bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " ")
+  bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(
+    separator: " ")
 }

@@ -7,23 +7,34 @@ import Testing
   func parse(_ bytes: [UInt8]) -> [String] {
     var parser = MIDIParser()
     var lines: [String] = []
-    parser.parse(bytes, at: 0) { lines.append(String($0.description.drop { $0 != " " }.dropFirst())) }
+    parser.parse(bytes, at: 0) {
+      lines.append(String($0.description.drop { $0 != " " }.dropFirst()))
+    }
     return lines
   }
 
   @Test func channelMessages() {
     #expect(parse([0x90, 60, 100, 0x80, 60, 64]) == ["ch1 note-on 60 100", "ch1 note-off 60 64"])
-    #expect(parse([0xA3, 60, 20, 0xB4, 7, 127, 0xC5, 9, 0xD6, 33]) == [
-      "ch4 poly-pressure 60 20", "ch5 control-change 7 127", "ch6 program-change 9", "ch7 channel-pressure 33",
-    ])
-    #expect(parse([0xEF, 0x00, 0x40, 0xE0, 0x00, 0x00, 0xE0, 0x7F, 0x7F]) == [
-      "ch16 pitch-bend 0", "ch1 pitch-bend -8192", "ch1 pitch-bend 8191",
-    ])
+    #expect(
+      parse([0xA3, 60, 20, 0xB4, 7, 127, 0xC5, 9, 0xD6, 33]) == [
+        "ch4 poly-pressure 60 20", "ch5 control-change 7 127", "ch6 program-change 9",
+        "ch7 channel-pressure 33",
+      ])
+    #expect(
+      parse([0xEF, 0x00, 0x40, 0xE0, 0x00, 0x00, 0xE0, 0x7F, 0x7F]) == [
+        "ch16 pitch-bend 0", "ch1 pitch-bend -8192", "ch1 pitch-bend 8191",
+      ])
   }
 
   @Test func runningStatus() {
-    #expect(parse([0x90, 60, 100, 62, 101, 64, 102]) == ["ch1 note-on 60 100", "ch1 note-on 62 101", "ch1 note-on 64 102"])
-    #expect(parse([0xC0, 5, 6, 7]) == ["ch1 program-change 5", "ch1 program-change 6", "ch1 program-change 7"])
+    #expect(
+      parse([0x90, 60, 100, 62, 101, 64, 102]) == [
+        "ch1 note-on 60 100", "ch1 note-on 62 101", "ch1 note-on 64 102",
+      ])
+    #expect(
+      parse([0xC0, 5, 6, 7]) == [
+        "ch1 program-change 5", "ch1 program-change 6", "ch1 program-change 7",
+      ])
   }
 
   @Test func noteOnWithVelocityZeroIsANoteOff() {
@@ -31,9 +42,10 @@ import Testing
   }
 
   @Test func realTimeBytesAnywhereChangeNothingElse() {
-    #expect(parse([0x90, 0xF8, 60, 0xFA, 100, 62, 0xFC, 101]) == [
-      "- clock", "- start", "ch1 note-on 60 100", "- stop", "ch1 note-on 62 101",
-    ])
+    #expect(
+      parse([0x90, 0xF8, 60, 0xFA, 100, 62, 0xFC, 101]) == [
+        "- clock", "- start", "ch1 note-on 60 100", "- stop", "ch1 note-on 62 101",
+      ])
     #expect(parse([0xFB, 0xFE]) == ["- continue", "- active-sensing"])
   }
 
@@ -42,8 +54,14 @@ import Testing
   }
 
   @Test func aStatusByteEndsASysEx() {
-    #expect(parse([0xF0, 0x01, 0x02, 0x90, 60, 100]) == ["- sysex 01 02 [start] [cut off]", "ch1 note-on 60 100"])
-    #expect(parse([0xF0, 0x01, 0xF0, 0x02, 0xF7]) == ["- sysex 01 [start] [cut off]", "- sysex 02 [start] [end]"])
+    #expect(
+      parse([0xF0, 0x01, 0x02, 0x90, 60, 100]) == [
+        "- sysex 01 02 [start] [cut off]", "ch1 note-on 60 100",
+      ])
+    #expect(
+      parse([0xF0, 0x01, 0xF0, 0x02, 0xF7]) == [
+        "- sysex 01 [start] [cut off]", "- sysex 02 [start] [end]",
+      ])
   }
 
   @Test func sysExComesInBoundedChunks() {
@@ -60,20 +78,30 @@ import Testing
   }
 
   @Test func systemCommonClearsRunningStatus() {
-    #expect(parse([0x90, 60, 100, 0xF1, 0x25, 62, 100]) == ["ch1 note-on 60 100", "- mtc-quarter-frame 37"])
-    #expect(parse([0x90, 60, 100, 0xF2, 0x10, 0x02, 62, 100]) == ["ch1 note-on 60 100", "- song-position 272"])
+    #expect(
+      parse([0x90, 60, 100, 0xF1, 0x25, 62, 100]) == [
+        "ch1 note-on 60 100", "- mtc-quarter-frame 37",
+      ])
+    #expect(
+      parse([0x90, 60, 100, 0xF2, 0x10, 0x02, 62, 100]) == [
+        "ch1 note-on 60 100", "- song-position 272",
+      ])
     #expect(parse([0xF3, 4, 0xF6]) == ["- song-select 4", "- tune-request"])
     #expect(parse([0x90, 60, 100, 0xF7, 62, 100]) == ["ch1 note-on 60 100"])  // F7 with no SysEx
   }
 
   @Test func undefinedF4AndF5CancelRunningStatus() {
-    #expect(parse([0x90, 60, 100, 0xF4, 62, 100, 0xB0, 1, 2, 0xF5, 3, 4]) == ["ch1 note-on 60 100", "ch1 control-change 1 2"])
+    #expect(
+      parse([0x90, 60, 100, 0xF4, 62, 100, 0xB0, 1, 2, 0xF5, 3, 4]) == [
+        "ch1 note-on 60 100", "ch1 control-change 1 2",
+      ])
   }
 
   @Test func undefinedF9AndFDAreIgnoredAndKeepRunningStatus() {
-    #expect(parse([0x90, 60, 100, 0xF9, 62, 100, 0xFD, 64, 0xFD, 100]) == [
-      "ch1 note-on 60 100", "ch1 note-on 62 100", "ch1 note-on 64 100",
-    ])
+    #expect(
+      parse([0x90, 60, 100, 0xF9, 62, 100, 0xFD, 64, 0xFD, 100]) == [
+        "ch1 note-on 60 100", "ch1 note-on 62 100", "ch1 note-on 64 100",
+      ])
   }
 
   @Test func orphanDataIsIgnored() {

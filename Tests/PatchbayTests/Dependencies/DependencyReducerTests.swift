@@ -13,7 +13,6 @@ private struct Stamp: Reducer {
   }
 }
 
-
 /// Reads the date inside an effect, to see which dependencies effects get.
 private struct LateStamp: Reducer {
   struct State: Equatable { var stamp: Date? }
@@ -37,7 +36,9 @@ private struct LateStamp: Reducer {
 @Suite struct DependencyReducerTests {
   @Test func storeOverridesReachEffects() async {
     let fixed = Date(timeIntervalSince1970: 99)
-    let store = Store(initialState: LateStamp.State()) { LateStamp() } withDependencies: {
+    let store = Store(initialState: LateStamp.State()) {
+      LateStamp()
+    } withDependencies: {
       $0.date.now = fixed
     }
     store.send(.stamp)
@@ -57,7 +58,9 @@ private struct LateStamp: Reducer {
 
   @Test func storeOverridesReachTheReducer() {
     let fixed = Date(timeIntervalSince1970: 1_000)
-    let store = Store(initialState: Stamp.State()) { Stamp() } withDependencies: {
+    let store = Store(initialState: Stamp.State()) {
+      Stamp()
+    } withDependencies: {
       $0.date.now = fixed
     }
     store.send(.stamp)
@@ -75,7 +78,9 @@ private struct LateStamp: Reducer {
 
   @Test func testStoreOverridesReachTheReducer() async {
     let fixed = Date(timeIntervalSince1970: 7)
-    let store = TestStore(initialState: Stamp.State()) { Stamp() } withDependencies: {
+    let store = TestStore(initialState: Stamp.State()) {
+      Stamp()
+    } withDependencies: {
       $0.date.now = fixed
     }
     await store.send(.stamp) { $0.stamp = fixed }

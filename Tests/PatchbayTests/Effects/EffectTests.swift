@@ -1,7 +1,8 @@
-@testable import Patchbay
 import PatchbayTesting
 import Synchronization
 import Testing
+
+@testable import Patchbay
 
 private struct Sequencer: Reducer {
   struct State: Equatable { var log: [String] = [] }
@@ -27,7 +28,9 @@ private struct Sequencer: Reducer {
     case .fail:
       return .run { _ in throw Failure() }
     case .failHandled:
-      return .run { _ in throw Failure() } catch: { error, send in
+      return .run { _ in
+        throw Failure()
+      } catch: { error, send in
         await send(.record("caught \(error)"))
       }
     case .record(let entry):
@@ -70,7 +73,9 @@ private struct Search: Reducer {
 
   @Test func concatenateWaitsForEachEffect() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Sequencer.State()) { Sequencer() } withDependencies: {
+    let store = TestStore(initialState: Sequencer.State()) {
+      Sequencer()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.concatenate)
@@ -105,7 +110,9 @@ private struct Search: Reducer {
 
   @Test func cancelInFlightKeepsOnlyTheLatest() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.query("a"))
@@ -120,7 +127,9 @@ private struct Search: Reducer {
 
   @Test func cancelStopsTheEffect() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.query("a"))

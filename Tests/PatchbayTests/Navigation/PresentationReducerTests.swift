@@ -31,7 +31,9 @@ private struct Sheet: Reducer {
 @Suite struct PresentationReducerTests {
   @Test func dismissClearsStateAndCancelsEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Sheet.State()) { Sheet() } withDependencies: {
+    let store = TestStore(initialState: Sheet.State()) {
+      Sheet()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.present) { $0.timer = Timer.State() }
@@ -54,7 +56,8 @@ private struct Sheet: Reducer {
     }
     #expect(state.timer == nil)
     #expect(issues.count == 2)
-    #expect(issues[0].contains("received an action for a presented feature while nothing was presented"))
+    #expect(
+      issues[0].contains("received an action for a presented feature while nothing was presented"))
     #expect(issues[1].contains("received 'dismiss' while nothing was presented"))
     #expect(issues.allSatisfy { $0.contains("PresentationReducerTests.swift:27") })
   }

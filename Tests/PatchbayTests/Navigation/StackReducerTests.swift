@@ -65,7 +65,9 @@ private struct App: Reducer {
 
   @Test func poppingCancelsTheScreensEffects() async {
     let clock = TestClock()
-    let store = TestStore(initialState: App.State()) { App() } withDependencies: {
+    let store = TestStore(initialState: App.State()) {
+      App()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.path(.push(id: 0, state: .timer(Timer.State())))) {

@@ -1,5 +1,6 @@
-@testable import Patchbay
 import Testing
+
+@testable import Patchbay
 
 @Suite struct ReducerTests {
   @Test func reduceIntoRunsTheFeatureLogicDirectly() {

@@ -178,7 +178,8 @@ private struct OptionalParent: Reducer {
 
   @Test func scopedStoreSeesAndSendsItsPart() {
     let store = Store(initialState: Outer.State()) { Outer() }
-    let counter = store
+    let counter =
+      store
       .scope(state: \.middle, action: \.middle)
       .scope(state: \.inner, action: \.inner)
       .scope(state: \.counter, action: \.counter)

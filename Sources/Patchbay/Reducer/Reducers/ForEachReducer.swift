@@ -42,7 +42,9 @@ extension Reducer {
 }
 
 /// The reducer ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)`` builds.
-public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, ElementState, ElementAction>:
+public struct _ForEachReducer<
+  Parent: Reducer, ID: Hashable & Sendable, ElementState, ElementAction
+>:
   Reducer
 {
   let parent: Parent

@@ -23,7 +23,9 @@ extension Reducer {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfCaseLetReducer<Self, CaseState, CaseAction> where State: CasePathable,
+  ) -> _IfCaseLetReducer<Self, CaseState, CaseAction>
+  where
+    State: CasePathable,
     Action: CasePathable
   {
     _IfCaseLetReducer(

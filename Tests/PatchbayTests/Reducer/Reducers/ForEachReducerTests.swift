@@ -71,7 +71,8 @@ private struct Rows: Reducer {
     }
     #expect(state == before)
     #expect(issues.count == 1)
-    #expect(issues.first?.contains("A 'forEach' at PatchbayTests/ForEachReducerTests.swift:24") == true)
+    #expect(
+      issues.first?.contains("A 'forEach' at PatchbayTests/ForEachReducerTests.swift:24") == true)
     #expect(issues.first?.contains("missing element (id 9)") == true)
   }
 }

@@ -36,7 +36,9 @@ private struct Session: Reducer {
     }
     #expect(state == .loggedOut)
     #expect(issues.count == 1)
-    #expect(issues.first?.contains("An 'ifCaseLet' at PatchbayTests/IfCaseLetReducerTests.swift:20") == true)
+    #expect(
+      issues.first?.contains("An 'ifCaseLet' at PatchbayTests/IfCaseLetReducerTests.swift:20")
+        == true)
     #expect(issues.first?.contains("another case") == true)
   }
 }
