@@ -117,7 +117,7 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
   /// Makes ``advance(by:)`` wait for the effects running on `executor` before and after each
   /// step. Test stores call it for the clocks in their dependencies; sleeping effects of a
   /// test store register themselves.
-  public func waitsFor(_ executor: SettlingExecutor) {
+  package func waitsFor(_ executor: SettlingExecutor) {
     self.timeline.withLock { timeline in
       timeline.executors[ObjectIdentifier(executor)] = WeakExecutor(executor)
     }

@@ -44,7 +44,7 @@ public typealias EffectOf<R: Reducer> = Effect<R.Action>
 
 extension Effect {
   /// Whether the effect does nothing: test stores use it to tell actions that started work.
-  public var _isNone: Bool {
+  package var _isNone: Bool {
     if case .none = self.operation { return true }
     return false
   }

@@ -4,22 +4,25 @@ import Synchronization
 ///
 /// Unlike `Mutex`, it holds values the compiler cannot prove sendable (generic state and
 /// actions); the lock is what makes sharing them safe.
-public final class LockedValue<Value>: @unchecked Sendable {
+@usableFromInline
+package final class LockedValue<Value>: @unchecked Sendable {
   @usableFromInline let mutex = Mutex<Void>(())
   @usableFromInline var storage: Value
 
-  public init(_ value: Value) {
+  @usableFromInline
+  package init(_ value: Value) {
     self.storage = value
   }
 
-  public var value: Value {
+  @usableFromInline
+  package var value: Value {
     get { self.withValue { $0 } }
     set { self.withValue { $0 = newValue } }
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
-  public func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try self.mutex.withLock { _ in
       nonisolated(unsafe) let result = try body(&self.storage)
       return result

@@ -81,7 +81,7 @@ struct EffectRunner<Action>: Sendable {
     let task: Task<Void, Never>
     if let executor = self.executor {
       task = Task.immediate(priority: priority, executorPreference: executor) {
-        await SettlingExecutor.$current.withValue(executor) { await operation(send) }
+        await executor.run { await operation(send) }
         if let token = lifetime.finish() { tasks.end(token) }
       }
     } else {

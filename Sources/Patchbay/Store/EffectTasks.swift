@@ -6,7 +6,8 @@ import Synchronization
 /// each cancellation id the effect is wrapped in, so `cancel(id:)` finds it; the token is
 /// removed when the effect ends. Effects that finish during their synchronous start are never
 /// filed, which keeps the common round trip free of locks.
-public final class EffectTasks: Sendable {
+@usableFromInline
+package final class EffectTasks: Sendable {
   fileprivate struct Registry {
     var nextToken = 0
     var tasks: [Int: Task<Void, Never>] = [:]
@@ -21,7 +22,8 @@ public final class EffectTasks: Sendable {
   @usableFromInline let closed = Atomic<Bool>(false)
 
   /// How many effects are running now.
-  public var count: Int { self.running.load(ordering: .acquiring) }
+  @usableFromInline
+  package var count: Int { self.running.load(ordering: .acquiring) }
 
   /// Files a new effect under `ids` before it starts; returns its token, or nil when the store
   /// is gone and nothing may start.
@@ -61,7 +63,8 @@ public final class EffectTasks: Sendable {
   }
 
   /// Whether any running effect is filed under `id`.
-  public func isRunning(id: some Hashable & Sendable) -> Bool {
+  @usableFromInline
+  package func isRunning(id: some Hashable & Sendable) -> Bool {
     let id = EffectID(id)
     return self.registry.withLock { $0.tokensByID[id] != nil }
   }
@@ -82,12 +85,14 @@ public final class EffectTasks: Sendable {
 
   /// Cancels every running effect filed under `id` (a value passed to
   /// ``Effect/cancellable(id:cancelInFlight:)``).
-  public func cancelEffects(id: some Hashable & Sendable) {
+  @usableFromInline
+  package func cancelEffects(id: some Hashable & Sendable) {
     self.cancel(id: EffectID(id))
   }
 
   /// Cancels every running effect; with `close`, no new effect may start afterwards.
-  public func cancelAll(close: Bool = false) {
+  @usableFromInline
+  package func cancelAll(close: Bool = false) {
     let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
       if close {
         registry.isClosed = true

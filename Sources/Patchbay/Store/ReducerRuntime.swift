@@ -16,7 +16,8 @@ import Dependencies
 ///
 /// > Important: `reduce`, `state` and `cancelEffects` must not be called concurrently (the
 /// > host's serial queue guarantees it); `send` is called from any thread.
-public final class ReducerRuntime<State, Action>: @unchecked Sendable {
+@usableFromInline
+package final class ReducerRuntime<State, Action>: @unchecked Sendable {
   /// The state lives at a fixed address: `reduce` mutates it in place, and callers are
   /// serialized by the host, so no exclusivity bookkeeping is needed per action.
   @usableFromInline let storage: UnsafeMutablePointer<State>
@@ -30,7 +31,7 @@ public final class ReducerRuntime<State, Action>: @unchecked Sendable {
   /// Reducers and effects see the caller's dependencies, updated by `prepareDependencies`
   /// when given (which costs a task-local push per action).
   @inlinable
-  public init<R: Reducer<State, Action>>(
+  package init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
@@ -57,11 +58,11 @@ public final class ReducerRuntime<State, Action>: @unchecked Sendable {
 
   /// The current state.
   @inlinable
-  public var state: State { self.storage.pointee }
+  package var state: State { self.storage.pointee }
 
   /// Reduces one action and starts its effects.
   @inlinable
-  public func reduce(_ action: Action) {
+  package func reduce(_ action: Action) {
     if let dependencies = self.dependencies {
       DependencyValues.$_current.withValue(dependencies) { self.reduceNow(action) }
     } else {
@@ -77,10 +78,12 @@ public final class ReducerRuntime<State, Action>: @unchecked Sendable {
   }
 
   /// How many effects are running.
-  public var runningEffects: Int { self.effects.count }
+  @usableFromInline
+  package var runningEffects: Int { self.effects.count }
 
   /// Cancels every running effect; the state is kept.
-  public func cancelEffects() {
+  @usableFromInline
+  package func cancelEffects() {
     self.effects.cancelAll()
   }
 }

@@ -19,7 +19,8 @@ import Synchronization
 /// cannot starve them. A job enqueued while the drain runs (an effect that yields, or resumes
 /// another) runs on the same thread without a wake-up. Effects still interleave at every
 /// suspension point; only their synchronous stretches take turns.
-public final class SettlingExecutor: TaskExecutor, Sendable {
+@usableFromInline
+package final class SettlingExecutor: TaskExecutor, Sendable {
   private struct Jobs: ~Copyable {
     var queue = Deque<UnownedJob>()
     var isDraining = false
@@ -31,11 +32,19 @@ public final class SettlingExecutor: TaskExecutor, Sendable {
   private let queue = DispatchQueue(label: "dev.patchbay.settling-executor")
 
   /// The executor of the effect running now, if it runs on one.
-  @TaskLocal public static var current: SettlingExecutor?
+  @TaskLocal package static var current: SettlingExecutor?
 
-  public init() {}
+  @usableFromInline
+  package init() {}
 
-  public func enqueue(_ job: consuming ExecutorJob) {
+  /// Runs an effect's operation with ``current`` set to this executor.
+  @usableFromInline
+  package func run(_ operation: () async -> Void) async {
+    await Self.$current.withValue(self) { await operation() }
+  }
+
+  @usableFromInline
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     self.pending.add(1, ordering: .acquiringAndReleasing)
     let startsDrain = self.jobs.withLock { jobs in
@@ -62,7 +71,8 @@ public final class SettlingExecutor: TaskExecutor, Sendable {
   }
 
   /// Whether no job is queued or running.
-  public var isIdle: Bool { self.pending.load(ordering: .acquiring) == 0 }
+  @usableFromInline
+  package var isIdle: Bool { self.pending.load(ordering: .acquiring) == 0 }
 
   /// Waits until no job is queued or running, or `timeout` passes; returns whether it settled.
   ///
@@ -70,7 +80,8 @@ public final class SettlingExecutor: TaskExecutor, Sendable {
   /// busy until both have run, so one quiet observation means every ready effect has reached
   /// a suspension point.
   @discardableResult
-  public func settle(timeout: Duration = .seconds(1)) async -> Bool {
+  @usableFromInline
+  package func settle(timeout: Duration = .seconds(1)) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     var spins = 0
     while !self.isIdle {

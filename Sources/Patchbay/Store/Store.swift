@@ -53,7 +53,7 @@ public final class Store<State, Action>: @unchecked Sendable {
   }
 
   @inlinable
-  public init(core: StoreCore<State, Action>) {
+  package init(core: StoreCore<State, Action>) {
     self.root = core
     self.owner = core
     self.readState = { core.state }

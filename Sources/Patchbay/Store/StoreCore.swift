@@ -8,7 +8,8 @@ import DequeModule
 /// an action is being reduced (from an effect, an observer, another thread) is queued and
 /// reduced by the thread already draining the queue, never recursively. The reducer runs under
 /// the queue's lock, so reading ``state`` from any thread is safe.
-public final class StoreCore<State, Action>: @unchecked Sendable {
+@usableFromInline
+package final class StoreCore<State, Action>: @unchecked Sendable {
   @usableFromInline
   struct Inbox {
     @usableFromInline var state: State
@@ -29,12 +30,12 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
   @usableFromInline let reducer: any Reducer<State, Action>
   @usableFromInline let dependencies: DependencyValues?
   @usableFromInline let isEqual: ((State, State) -> Bool)?
-  public let effects = EffectTasks()
+  @usableFromInline package let effects = EffectTasks()
   @usableFromInline let observers = StateObservers<State>()
   @usableFromInline var runner: EffectRunner<Action>!
 
   @inlinable
-  public init(
+  package init(
     initialState: State, reducer: any Reducer<State, Action>, dependencies: DependencyValues?,
     requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
     effectExecutor: SettlingExecutor? = nil
@@ -54,23 +55,26 @@ public final class StoreCore<State, Action>: @unchecked Sendable {
   }
 
   /// The current state.
-  public var state: State {
+  @usableFromInline
+  package var state: State {
     self.inbox.withValue { $0.state }
   }
 
   /// Reads the current state without copying it out of the lock.
-  public func withState<R>(_ body: (borrowing State) throws -> R) rethrows -> R {
+  @usableFromInline
+  package func withState<R>(_ body: (borrowing State) throws -> R) rethrows -> R {
     try self.inbox.withValue { try body($0.state) }
   }
 
   /// Whether an action is being reduced or waits in the queue.
-  public var isBusy: Bool {
+  @usableFromInline
+  package var isBusy: Bool {
     self.inbox.withValue { $0.isDraining || !$0.queue.isEmpty }
   }
 
   /// Queues `action`, and drains the queue unless another send already does.
   @inlinable
-  public func send(_ action: Action) {
+  package func send(_ action: Action) {
     let first: Action? = self.inbox.withValue { inbox in
       if inbox.isDraining {
         inbox.queue.append(action)
