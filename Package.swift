@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
     .library(name: "PatchbayPlugin", targets: ["PatchbayPlugin"]),
     .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
+    .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     // Feature plugins: each a shared library the host loads with dlopen.
@@ -107,10 +108,12 @@ let package = Package(
     ),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
     .target(name: "ALSAErrors", dependencies: ["CALSA"]),
-    // The SPSC ring, the audio thread and its outputs (ALSA, WAV file, paced null device).
-    .target(name: "PatchbayAudio", dependencies: ["CALSA", "ALSAErrors"]),
+    // What the realtime threads share: the SPSC ring, and a SCHED_FIFO thread.
+    .target(name: "PatchbayRealtime"),
+    // The audio thread and its outputs (ALSA, WAV file, paced null device).
+    .target(name: "PatchbayAudio", dependencies: ["PatchbayRealtime", "CALSA", "ALSAErrors"]),
     // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
-    .target(name: "PatchbayMIDI", dependencies: ["PatchbayAudio", "CALSA", "ALSAErrors"]),
+    .target(name: "PatchbayMIDI", dependencies: ["PatchbayRealtime", "CALSA", "ALSAErrors"]),
     // Proves the realtime paths allocate nothing (run by the tests): `.build/debug/realtime-check`.
     .target(
       name: "RealtimeCheckSupport",
@@ -190,9 +193,10 @@ let package = Package(
         .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
       ]
     ),
+    .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
     .testTarget(
-      name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayAudio", "CALSA"]),
+      name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayRealtime", "CALSA"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -141,11 +141,3 @@ public final class LatenessHistogram: @unchecked Sendable {
     return (microseconds + 1..<self.count).reduce(0) { $0 + self.buckets[$1] }
   }
 }
-
-/// CLOCK_MONOTONIC now, in nanoseconds.
-@inline(__always)
-public func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

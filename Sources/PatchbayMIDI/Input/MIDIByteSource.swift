@@ -1,6 +1,7 @@
+import ALSAErrors
 import CALSA
 import Foundation
-import PatchbayAudio
+import PatchbayRealtime
 
 /// Where a MIDI input reads bytes from: a file, FIFO or standard input, or an ALSA rawmidi
 /// port. `read` blocks until bytes come; 0 means the stream ended.
@@ -72,7 +73,7 @@ public final class RawMIDISource: MIDIByteSource, @unchecked Sendable {
 
   /// Opens the rawmidi port `device` for input.
   public init(device: String) throws(MIDIError) {
-    ALSAMessages.capture()
+    patchbay_alsa_errors_capture()  // ALSA reports through Patchbay's errors, not stderr
     var input: OpaquePointer?
     let status = snd_rawmidi_open(&input, nil, device, 0)
     guard status >= 0, let input else {

@@ -1,4 +1,4 @@
-import PatchbayAudio
+import PatchbayRealtime
 import Synchronization
 
 /// A MIDI reader thread: reads a ``MIDIByteSource``, parses, and hands ``MIDIEvent``s to the

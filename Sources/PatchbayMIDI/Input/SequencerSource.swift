@@ -1,6 +1,7 @@
+import ALSAErrors
 import CALSA
 import Foundation
-import PatchbayAudio
+import PatchbayRealtime
 
 /// The ALSA sequencer port `patchbay:in`: connect any MIDI source to it (`aconnect`). Its
 /// events are turned back into MIDI bytes (`snd_midi_event_decode`) so they go through the
@@ -27,7 +28,7 @@ public final class SequencerSource: MIDIByteSource, @unchecked Sendable {
 
   /// Opens the sequencer as client `patchbay` with an input port `in`.
   public init(clientName: String = "patchbay", portName: String = "in") throws(MIDIError) {
-    ALSAMessages.capture()
+    patchbay_alsa_errors_capture()  // ALSA reports through Patchbay's errors, not stderr
     var sequencer: OpaquePointer?
     let status = snd_seq_open(&sequencer, "default", Int32(SND_SEQ_OPEN_INPUT), 0)
     guard status >= 0, let sequencer else {

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayAudio
+import PatchbayRealtime
 import Synchronization
 
 /// Plays a ``StandardMIDIFile`` in real time: each message is parsed and pushed to ``events``

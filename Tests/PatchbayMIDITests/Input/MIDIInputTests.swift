@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayAudio
 import PatchbayMIDI
+import PatchbayRealtime
 import Testing
 
 @Suite struct MIDIInputTests {

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayAudio
+import PatchbayRealtime
 import Synchronization
 import Testing
 
