@@ -70,3 +70,21 @@ import Testing
     #expect(config.stderr.contains("/nowhere.toml: cannot read the file"))
   }
 }
+
+/// `patchbay run` with the app queue (issue 13): what a script sees no longer depends on timing.
+@Suite struct RunDeterminismTests {
+  /// `printf 'send home open\nstate\n' | patchbay run host-config/app.toml` once showed the
+  /// pushed screen in 3 of 8 runs.
+  @Test func aNavigationRequestShowsInTheNextLineEveryTime() async throws {
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).script")
+    try "send home open\nstate\n".write(to: script, atomically: true, encoding: .utf8)
+    for _ in 0..<8 {
+      let result = try await CLI.run(
+        "run", "\(CheckTests.root)/host-config/app.toml", "--script", script.path)
+      #expect(result.exitCode == 0)
+      #expect(result.stdout.contains("\"stack\": [\n      \"counter#1\"\n    ]"))
+      #expect(result.stdout.contains("\"counter#1\": {"))
+    }
+  }
+}

@@ -17,6 +17,9 @@
  *                 dev.patchbay.counter, schema 3, whose migrate reports an error
  *   countercreatefails
  *                 dev.patchbay.counter, schema 1, whose create refuses any restored state
+ *   refuses       dev.patchbay.fixture-refuses: reduce reports an error and fails, always
+ *   navigatesnowhere
+ *                 dev.patchbay.fixture-navigates: reduce asks the host to push node "nowhere"
  *   anything else a valid plugin with feature dev.patchbay.fixture
  */
 #define _GNU_SOURCE
@@ -27,10 +30,13 @@
 #include <string.h>
 
 static int dummy_state;
+/* The host of the last instance created: the fixtures keep one instance at a time. */
+static const pb_host *last_host;
 
 static void *fixture_create(const pb_feature_desc *feature, const pb_host *host,
                             const uint8_t *state, size_t length) {
   (void)state, (void)length;
+  last_host = host;
   if (strcmp(feature->id, "dev.patchbay.fixture-create-fails") == 0) {
     host->error(host, "dev.patchbay.fixture-create-fails: the fixture always refuses to start");
     return NULL;
@@ -46,6 +52,17 @@ static void *fixture_create(const pb_feature_desc *feature, const pb_host *host,
 static void fixture_destroy(void *instance) { (void)instance; }
 static pb_status fixture_reduce(void *instance, const uint8_t *action, size_t length) {
   (void)instance, (void)action, (void)length;
+  return PB_OK;
+}
+static pb_status fixture_reduce_refuses(void *instance, const uint8_t *action, size_t length) {
+  (void)instance, (void)action, (void)length;
+  last_host->error(last_host, "the fixture refuses every action");
+  return PB_ERR_FAILED;
+}
+static pb_status fixture_reduce_navigates(void *instance, const uint8_t *action, size_t length) {
+  (void)instance, (void)action, (void)length;
+  const pb_navigation_service *navigation = last_host->get_service(last_host, PB_SERVICE_NAVIGATION);
+  if (navigation) navigation->navigate(last_host, PB_NAVIGATE_PUSH, "nowhere", NULL, 0);
   return PB_OK;
 }
 static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
@@ -82,6 +99,14 @@ static const pb_feature_vtable vtable_migrate_fails = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL,
     NULL};
+static const pb_feature_vtable vtable_refuses = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_refuses,
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
+    NULL};
+static const pb_feature_vtable vtable_navigates = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_navigates,
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
+    NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
@@ -97,6 +122,8 @@ FEATURE(small_feature, "dev.patchbay.fixture", 12, &vtable)
 FEATURE(no_reduce, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_no_reduce)
 FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &vtable)
 FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &vtable)
+FEATURE(refuses, "dev.patchbay.fixture-refuses", sizeof(pb_feature_desc), &vtable_refuses)
+FEATURE(navigates, "dev.patchbay.fixture-navigates", sizeof(pb_feature_desc), &vtable_navigates)
 COUNTER(counter_schema3, NULL, 3, &vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
@@ -107,6 +134,8 @@ static const pb_feature_desc *const no_reduce_features[] = {&no_reduce};
 static const pb_feature_desc *const duplicate_features[] = {&valid, &valid};
 static const pb_feature_desc *const counter_features[] = {&counter_id};
 static const pb_feature_desc *const create_fails_features[] = {&create_fails};
+static const pb_feature_desc *const refuses_features[] = {&refuses};
+static const pb_feature_desc *const navigates_features[] = {&navigates};
 static const pb_feature_desc *const counter_schema3_features[] = {&counter_schema3};
 static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
@@ -148,6 +177,8 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "duplicate")) plugin = descriptor(2, duplicate_features);
   if (!strcmp(name, "counterid")) plugin = descriptor(1, counter_features);
   if (!strcmp(name, "createfails")) plugin = descriptor(1, create_fails_features);
+  if (!strcmp(name, "refuses")) plugin = descriptor(1, refuses_features);
+  if (!strcmp(name, "navigatesnowhere")) plugin = descriptor(1, navigates_features);
   if (!strcmp(name, "counterschema3")) plugin = descriptor(1, counter_schema3_features);
   if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
   if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);

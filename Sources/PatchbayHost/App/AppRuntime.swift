@@ -19,17 +19,28 @@ import PatchbayEncoding
 /// Pushing or presenting creates the screen's instance and its `child` features; popping and
 /// dismissing cancels their effects and destroys them. A collection's instances come and go
 /// with ``add(to:id:state:)`` and ``remove(from:id:)``, and with their parent.
+///
+/// One serial app queue (``AppExecutor``) owns every instance: commands from any thread wait
+/// their turn on it, effects' actions are enqueued to it, and a feature's navigation request
+/// is applied right after the action that made it. A command fails — throws — when anything
+/// it caused fails: the plugin refusing the action, a refused navigation request.
 public final class AppRuntime: @unchecked Sendable {
   public let config: AppConfig
   /// The features new instances are created from; a swap replaces one.
-  public var registry: FeatureRegistry { self.lock.withLock { self.features } }
-  private var features: FeatureRegistry
+  public var registry: FeatureRegistry { self.executor.sync { self.features } }
   /// Finds and loads plugins for swaps.
   public let loader: PluginLoader
   let router: Router
-  private let lock = NSRecursiveLock()
+  /// The app queue: everything below marked "app queue" is touched only there.
+  let executor = AppExecutor(name: "patchbay-app")
+  // App queue:
+  private var features: FeatureRegistry
   private var navigationState = NavigationState()
   private var instances: [(path: String, handle: FeatureHandle)] = []
+  /// Navigation requests made during the current job, applied when its action is done.
+  private var pendingNavigation: [(request: NavigationRequest, path: String)] = []
+  /// The failures of the command running now; nil outside commands.
+  private var commandFailures: [String]?
   private let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
@@ -39,16 +50,13 @@ public final class AppRuntime: @unchecked Sendable {
     set {
       self.lastStates.withValue { $0 = newValue ? [:] : nil }
       guard newValue else { return }
-      for (path, handle) in self.lock.withLock({ self.instances }) {
+      for (path, handle) in self.executor.sync({ self.instances }) {
         if let state = try? handle.stateValue() { self.lastStates.withValue { $0?[path] = state } }
       }
     }
   }
   /// The state each instance had after its last action, for diffs.
   private let lastStates = LockedValue<[String: WireValue]?>(nil)
-  /// Navigation requests from features, applied one at a time after the action that made them.
-  private let requests = DispatchQueue(label: "patchbay.navigation-requests")
-  private let pendingRequests = LockedValue(0)
 
   /// Creates the root instance and its children, then follows the initial route.
   ///
@@ -63,10 +71,21 @@ public final class AppRuntime: @unchecked Sendable {
     self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying
-    try self.create(node: config.root, at: config.root)
-    if let initial = config.initialRoute, initial != "/" {
-      try self.follow(route: initial)
+    do {
+      try self.executor.sync { () throws(AppError) in
+        try self.create(node: config.root, at: config.root)
+      }
+      if let initial = config.initialRoute, initial != "/" {
+        try self.follow(route: initial)
+      }
+    } catch {
+      self.executor.stop()
+      throw error
     }
+  }
+
+  deinit {
+    self.executor.stop()
   }
 
   /// Called after every change, on the thread that made it.
@@ -76,26 +95,31 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// The navigation state.
   public var navigation: NavigationState {
-    self.lock.withLock { self.navigationState }
+    self.executor.sync { self.navigationState }
   }
 
   /// Live instance paths, root first.
   public var paths: [String] {
-    self.lock.withLock { self.instances.map(\.path) }
+    self.executor.sync { self.instances.map(\.path) }
   }
 
   /// The instance at `path` (see the type's documentation for paths).
   public func instance(_ path: String) throws(AppError) -> FeatureHandle {
-    let found = self.lock.withLock { () -> FeatureHandle? in
+    try self.executor.sync { () throws(AppError) in try self.instanceHere(path) }
+  }
+
+  /// ``instance(_:)``, on the app queue.
+  private func instanceHere(_ path: String) throws(AppError) -> FeatureHandle {
+    let found = { () -> FeatureHandle? in
       if let exact = self.instances.first(where: { $0.path == path }) { return exact.handle }
       // `echo` for the only live `echo#n`; `practice/quiz` for `practice#n/quiz`; `tallies#a`
       // for `home/tallies#a`.
       var matches = self.instances.filter { Self.strip($0.path) == path }
       if matches.isEmpty { matches = self.instances.filter { $0.path.hasSuffix("/" + path) } }
       return matches.count == 1 ? matches[0].handle : nil
-    }
+    }()
     guard let found else {
-      let live = self.paths
+      let live = self.instances.map(\.path)
       throw AppError(
         "no feature at '\(path)'.\(suggestion(for: path, among: live.map(Self.strip)))"
           + " Live paths: \(live.joined(separator: ", ")).")
@@ -110,23 +134,83 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// Sends the text form of an action to the instance at `path`.
+  ///
+  /// Throws when the text is not an action of the feature, when the plugin refuses the action
+  /// (its reason), or when a navigation request the action made is refused; the state stays
+  /// as the refusal left it.
   public func send(_ path: String, _ actionText: String) throws(AppError) {
-    let handle = try self.instance(path)
-    do {
-      handle.send(try handle.parseAction(actionText))
-    } catch {
-      throw AppError("\(path): \(error.reason)")
+    try self.executor.sync { () throws(AppError) in
+      let handle = try self.instanceHere(path)
+      let bytes: [UInt8]
+      do throws(FeatureCallError) {
+        bytes = try handle.parseAction(actionText)
+      } catch {
+        throw AppError("\(path): \(error.reason)")
+      }
+      try self.command { handle.send(bytes) }
+    }
+  }
+
+  /// Runs a command's work on the app queue, then the navigation requests it made; throws
+  /// the first failure any of it caused.
+  private func command(_ work: () throws(AppError) -> Void) throws(AppError) {
+    self.commandFailures = []
+    defer { self.commandFailures = nil }
+    try work()
+    self.applyPendingNavigation()
+    if let failure = self.commandFailures?.first { throw AppError(failure) }
+  }
+
+  /// Reports a failure: to the command running, if any, and to the change handler.
+  private func fail(path: String, _ message: String) {
+    if self.executor.isCurrent, self.commandFailures != nil {
+      self.commandFailures?.append("\(path): \(message)")
+    }
+    self.changeHandler.value?(.failure(path: path, message: message))
+  }
+
+  /// Applies the navigation requests made so far, in order. On the app queue.
+  private func applyPendingNavigation() {
+    while !self.pendingNavigation.isEmpty {
+      let (request, path) = self.pendingNavigation.removeFirst()
+      do {
+        try self.navigateHere(request.action, state: request.state)
+      } catch {
+        self.fail(path: path, "navigation \(request) refused: \(error)")
+      }
+    }
+  }
+
+  /// What follows a job that reduced actions outside a command (an effect's action).
+  private func afterJob() {
+    self.applyPendingNavigation()
+  }
+
+  /// A feature asked to navigate: applied after the action that asked.
+  private func navigationRequested(_ request: NavigationRequest, from path: String) {
+    if self.executor.isCurrent {
+      self.pendingNavigation.append((request, path))
+    } else {
+      self.executor.enqueue { [weak self] in
+        self?.pendingNavigation.append((request, path))
+        self?.applyPendingNavigation()
+      }
     }
   }
 
   /// Applies a navigation request, creating and destroying instances to match. A created
   /// instance starts from `state` (snapshot bytes) when given.
   public func navigate(_ action: NavigationAction, state: [UInt8]? = nil) throws(AppError) {
+    try self.executor.sync { () throws(AppError) in
+      try self.command { () throws(AppError) in try self.navigateHere(action, state: state) }
+    }
+  }
+
+  /// ``navigate(_:state:)``, on the app queue.
+  private func navigateHere(_ action: NavigationAction, state: [UInt8]?) throws(AppError) {
     let removed = try self.applyNavigation(action, state: state)
-    // Outside the app lock: a removed instance may be busy on another thread, and that thread
-    // may need the app lock (to hand a delegate action to a parent) before it lets go.
     for handle in removed.reversed() { handle.cancelEffects() }
-    self.changeHandler.value?(.navigation(action, self.navigation, initial: state))
+    self.changeHandler.value?(.navigation(action, self.navigationState, initial: state))
   }
 
   /// Moves navigation to its next state: creates the new routes' instances first (undoing
@@ -135,8 +219,6 @@ public final class AppRuntime: @unchecked Sendable {
   private func applyNavigation(_ action: NavigationAction, state: [UInt8]?) throws(AppError)
     -> [FeatureHandle]
   {
-    self.lock.lock()
-    defer { self.lock.unlock() }
     if let refusal = self.router.refusal(of: action, in: self.navigationState) {
       throw AppError(refusal)
     }
@@ -166,7 +248,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// ```
   public func add(to path: String, id: String, state: [UInt8]? = nil) throws(AppError) {
     if let problem = AppConfig.problem(withInstanceID: id) { throw AppError(problem) }
-    let collection = try self.locked { () throws(AppError) -> String in
+    let collection = try self.executor.sync { () throws(AppError) -> String in
       let (collection, node) = try self.collection(at: path)
       let instancePath = "\(collection)#\(id)"
       if self.instances.contains(where: { $0.path == instancePath }) {
@@ -177,12 +259,14 @@ public final class AppRuntime: @unchecked Sendable {
       }
       return collection
     }
-    self.changeHandler.value?(.collection(path: collection, id: id, added: true, state: state))
+    self.executor.sync {
+      self.changeHandler.value?(.collection(path: collection, id: id, added: true, state: state))
+    }
   }
 
   /// Removes the instance `id` from the collection at `path`, cancelling its effects.
   public func remove(from path: String, id: String) throws(AppError) {
-    let (collection, removed) = try self.locked {
+    let (collection, removed) = try self.executor.sync {
       () throws(AppError) -> (String, [FeatureHandle]) in
       let (collection, _) = try self.collection(at: path)
       let instancePath = "\(collection)#\(id)"
@@ -194,13 +278,15 @@ public final class AppRuntime: @unchecked Sendable {
       }
       return (collection, self.remove(prefix: instancePath))
     }
-    for handle in removed.reversed() { handle.cancelEffects() }
-    self.changeHandler.value?(.collection(path: collection, id: id, added: false, state: nil))
+    self.executor.sync {
+      for handle in removed.reversed() { handle.cancelEffects() }
+      self.changeHandler.value?(.collection(path: collection, id: id, added: false, state: nil))
+    }
   }
 
   /// The ids live in the collection at `path`, in the order they were added.
   public func ids(in path: String) -> [String] {
-    self.lock.withLock {
+    self.executor.sync {
       self.instances.compactMap { instance in
         guard instance.path.hasPrefix(path + "#"),
           !instance.path.dropFirst(path.count + 1).contains("/")
@@ -211,7 +297,7 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// Runs `body`, which creates instances; if it throws, the instances it created are taken
-  /// out again, so a failed request changes nothing. Holds the lock.
+  /// out again, so a failed request changes nothing. On the app queue.
   private func allOrNothing(_ body: () throws(AppError) -> Void) throws(AppError) {
     let count = self.instances.count
     do {
@@ -222,14 +308,7 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` holding the app lock.
-  private func locked<T>(_ body: () throws(AppError) -> T) throws(AppError) -> T {
-    self.lock.lock()
-    defer { self.lock.unlock() }
-    return try body()
-  }
-
-  /// The full path (`home/tallies`) and node of the collection `path` names. Holds the lock.
+  /// The full path (`home/tallies`) and node of the collection `path` names. On the app queue.
   private func collection(at path: String) throws(AppError) -> (String, AppConfig.Node) {
     let key = String(path.split(separator: "/").last ?? "")
     let collections = self.config.nodes.filter { $0.kind == .collection }.map(\.key)
@@ -288,32 +367,25 @@ public final class AppRuntime: @unchecked Sendable {
           + "\(loaded.features.map(\.id).joined(separator: ", "))). A swap replaces a feature with "
           + "another implementation of the same id. The old implementation keeps running.")
     }
-    let previous = self.lock.withLock { self.features[id] }
-    var swapped: [String] = []
-    var held = Duration.zero
-    // Instances created while we swap still get the old code: loop until none is left.
-    while true {
-      let targets = self.lock.withLock { () -> [(path: String, handle: FeatureHandle)] in
-        if swapped.isEmpty == false { self.features.replace(with: replacement) }
-        return self.instances.filter {
-          $0.handle.feature.id == id && $0.handle.feature !== replacement
-        }
-        // Children before parents: the order their actions take locks in.
-        .sorted { $0.path.split(separator: "/").count > $1.path.split(separator: "/").count }
+    // The switch itself runs on the app queue, so no action interleaves: actions sent
+    // meanwhile wait their turn and reach the new code.
+    let (previous, swapped, held) = try self.executor.sync {
+      () throws(AppError) -> (LoadedFeature?, [String], Duration) in
+      let previous = self.features[id]
+      let targets = self.instances.filter {
+        $0.handle.feature.id == id && $0.handle.feature !== replacement
       }
-      if targets.isEmpty { break }
       let holding = clock.now
-      defer { held += clock.now - holding }
-      do {
+      do throws(FeatureCallError) {
         try FeatureHandle.swap(targets.map(\.handle), to: replacement)
       } catch {
         throw AppError(
           "swap \(feature) to \(loaded.path) refused: \(error.description). The old implementation "
             + "keeps running, with its state.")
       }
-      swapped += targets.map(\.path)
+      self.features.replace(with: replacement)
+      return (previous, targets.map(\.path), clock.now - holding)
     }
-    self.lock.withLock { self.features.replace(with: replacement) }
     if self.tracksStateChanges {
       // Diffs start again from the new schema.
       for path in swapped {
@@ -337,7 +409,7 @@ public final class AppRuntime: @unchecked Sendable {
   private func plugin(_ reference: String) throws(PluginLoadError) -> LoadedPlugin {
     let file = try self.loader.locate(reference).path
     if let identity = FileIdentity(path: file),
-      let loaded = self.lock.withLock({
+      let loaded = self.executor.sync({
         self.features.plugins.last { $0.path == file && $0.fileIdentity == identity }
       })
     {
@@ -367,7 +439,7 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// The whole app as a value: navigation and every instance's state.
   public func stateValue() throws(AppError) -> WireValue {
-    let (navigation, instances) = self.lock.withLock { (self.navigationState, self.instances) }
+    let (navigation, instances) = self.executor.sync { (self.navigationState, self.instances) }
     var features: [WireValue.Field] = []
     for (path, handle) in instances {
       do {
@@ -400,7 +472,7 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// The screen on top: the presented feature, else the top of the stack, else the root.
   public var currentPath: String {
-    self.lock.withLock {
+    self.executor.sync {
       self.navigationState.presented?.description ?? self.navigationState.stack.last?.description
         ?? self.config.root
     }
@@ -409,7 +481,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// The rendered view of the screen on top, with its `child` features' views below it.
   public func renderCurrent() throws(AppError) -> String {
     let path = self.currentPath
-    let children = self.lock.withLock {
+    let children = self.executor.sync {
       self.instances.filter { $0.path.hasPrefix(path + "/") }
     }
     do {
@@ -428,24 +500,9 @@ public final class AppRuntime: @unchecked Sendable {
   /// Whether every instance is quiet: no queued action, no running effect, no navigation
   /// request waiting.
   public var isQuiet: Bool {
-    // Not under the app lock: `isQuiet` waits for the instance, whose reduce may be waiting
-    // for the app lock (to forward an action to a parent).
-    self.pendingRequests.value == 0
-      && self.lock.withLock { self.instances.map(\.handle) }.allSatisfy(\.isQuiet)
-  }
-
-  /// Applies a feature's navigation request after the action that made it.
-  private func enqueue(_ request: NavigationRequest, from path: String) {
-    self.pendingRequests.withValue { $0 += 1 }
-    self.requests.async { [weak self] in
-      guard let self else { return }
-      defer { self.pendingRequests.withValue { $0 -= 1 } }
-      do {
-        try self.navigate(request.action, state: request.state)
-      } catch {
-        self.changeHandler.value?(
-          .failure(path: path, message: "navigation \(request) refused: \(error)"))
-      }
+    // A job of its own on the app queue: the effects' actions enqueued before it have run.
+    self.executor.sync {
+      self.pendingNavigation.isEmpty && self.instances.allSatisfy(\.handle.isQuiet)
     }
   }
 
@@ -480,10 +537,13 @@ public final class AppRuntime: @unchecked Sendable {
     }
     if !self.replaying {
       // A replay applies the recorded navigation instead.
-      handle.onNavigationRequest { [weak self] request in self?.enqueue(request, from: path) }
+      handle.onNavigationRequest { [weak self] request in
+        self?.navigationRequested(request, from: path)
+      }
     }
     let changes = self.changeHandler
-    handle.onFailure { message in changes.value?(.failure(path: path, message: message)) }
+    handle.onFailure { [weak self] message in self?.fail(path: path, message) }
+    handle.attach(to: self.executor) { [weak self] in self?.afterJob() }
     let parentObserves =
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     if self.tracksStateChanges, let initial = try? handle.stateValue() {
@@ -522,7 +582,8 @@ public final class AppRuntime: @unchecked Sendable {
     }
   }
 
-  /// Hands a child's action to its parent, as `<childKey>(<action>)` — from a collection's
+  /// On the app queue, after the child reduced it: hands a child's action to its parent, as
+  /// `<childKey>(<action>)` — from a collection's
   /// instance `<key>(element(id: "a", action: <action>))`, like TCA's `forEach` — delegate
   /// actions (`delegate(…)`) always, every action when the parent observes the child.
   private func forwardToParent(
@@ -533,15 +594,15 @@ public final class AppRuntime: @unchecked Sendable {
       everything || WireValue.caseName(of: bytes) == "delegate",
       let action = try? WireValue(decoding: bytes)
     else { return }
-    let parentPath: String? = self.lock.withLock {
+    let parentPath: String? = {
       if node.kind == .child || node.kind == .collection {
         return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
       }
       // A screen's parent is the nearest live instance of the parent node below it.
       return self.instances.last { Self.strip($0.path) == parentKey || $0.path == parentKey }?.path
-    }
+    }()
     guard let parentPath,
-      let parent = self.lock.withLock({ self.instances.first { $0.path == parentPath }?.handle })
+      let parent = self.instances.first(where: { $0.path == parentPath })?.handle
     else { return }
     var wrapped = action
     if node.kind == .collection, let hash = path.lastIndex(of: "#") {

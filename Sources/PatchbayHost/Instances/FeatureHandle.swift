@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// Actions — from the host, and from the plugin's effects through `host->send` — go through one
 /// serial FIFO queue (the instance's [main-thread]); `snapshot`, `render` and `cancelEffects`
-/// are serialized with it. An action the plugin cannot decode is refused with the plugin's
+/// are serialized with it. Once an app owns the instance (``AppRuntime``), all of that runs on
+/// the app's queue: calls from other threads wait their turn, and effects' actions are
+/// enqueued. An action the plugin cannot decode is refused with the plugin's
 /// reason, reported to ``onFailure`` and kept in ``failures``; the state stays as it was.
 public final class FeatureHandle: @unchecked Sendable {
   /// The feature this handle runs now (a swap changes it).
@@ -32,6 +34,8 @@ public final class FeatureHandle: @unchecked Sendable {
   /// people send the same few actions again and again.
   private let parsedActions = LockedValue<[String: [UInt8]]>([:])
   private let effectsMuted = EffectSwitch()
+  /// The app queue this instance runs on, once an app owns it (see ``attach(to:afterJob:)``).
+  private let app = LockedValue<AppQueue?>(nil)
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -68,11 +72,34 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Points an implementation's effects and navigation requests at this handle.
   private func connect(_ implementation: Implementation) {
-    implementation.context.setSendTarget { [queue = self.queue, muted = self.effectsMuted] bytes in
+    implementation.context.setSendTarget {
+      [queue = self.queue, muted = self.effectsMuted, app = self.app] bytes in
       guard !muted.isMuted else { return }
-      queue.send(bytes, source: .effect)
+      // An effect on another thread: its action waits its turn on the app queue.
+      if let app = app.value, !app.executor.isCurrent {
+        app.executor.enqueue {
+          guard !muted.isMuted else { return }
+          queue.send(bytes, source: .effect)
+          app.afterJob()
+        }
+      } else {
+        queue.send(bytes, source: .effect)
+      }
     }
     implementation.context.setNavigationTarget(self.navigationHandler.value)
+  }
+
+  /// Hands the instance to an app: from now on every call into it runs on `executor` (the
+  /// app's `[main-thread]`, core.h): sends and reads from other threads wait for their turn,
+  /// effects' actions are enqueued, and `afterJob` runs after each job that reduced here.
+  func attach(to executor: AppExecutor, afterJob: @escaping @Sendable () -> Void) {
+    self.app.value = AppQueue(executor: executor, afterJob: afterJob)
+  }
+
+  /// Runs `body` on the app queue when an app owns the instance and this is not it.
+  private func onAppQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    guard let app = self.app.value, !app.executor.isCurrent else { return try body() }
+    return try app.executor.sync(body)
   }
 
   deinit {
@@ -133,12 +160,18 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Sends encoded action bytes. [thread-safe]
   public func send(_ action: [UInt8]) {
-    self.queue.send(action, source: .command)
+    self.send(action, as: .command)
   }
 
   /// Sends encoded action bytes as if an effect had sent them (for replay).
   public func send(_ action: [UInt8], as source: ActionSource) {
-    self.queue.send(action, source: source)
+    guard let app = self.app.value, !app.executor.isCurrent else {
+      return self.queue.send(action, source: source)
+    }
+    app.executor.sync {
+      self.queue.send(action, source: source)
+      app.afterJob()
+    }
   }
 
   /// Parses the text form of an action and sends it; throws the plugin's reason when the
@@ -167,6 +200,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The state's snapshot bytes (value encoding).
   public func snapshot() throws(FeatureCallError) -> [UInt8] {
+    try self.onAppQueue { () throws(FeatureCallError) in try self.snapshotHere() }
+  }
+
+  private func snapshotHere() throws(FeatureCallError) -> [UInt8] {
     let slot = self.slot
     let result = self.queue.withInstance { () -> Result<[UInt8], FeatureCallError> in
       do throws(FeatureCallError) {
@@ -198,6 +235,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The instance's view text.
   public func render() throws(FeatureCallError) -> String {
+    try self.onAppQueue { () throws(FeatureCallError) in try self.renderHere() }
+  }
+
+  private func renderHere() throws(FeatureCallError) -> String {
     let slot = self.slot
     let (status, bytes, current) = self.queue.withInstance {
       let current = slot.currentWhileHoldingInstance
@@ -272,6 +313,13 @@ public final class FeatureHandle: @unchecked Sendable {
     guard let first = handles.first else { return body() }
     first.queue.withInstance { Self.holdingInstances(handles.dropFirst(), body) }
   }
+}
+
+/// An app's queue, as a handle it owns sees it.
+struct AppQueue: Sendable {
+  let executor: AppExecutor
+  /// What the app does after a job that reduced an action (apply navigation requests).
+  let afterJob: @Sendable () -> Void
 }
 
 /// One plugin generation's instance behind a handle: what a swap replaces.

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PatchbayHost
+
+@Suite struct AppExecutorTests {
+  @Test func jobsRunOneAtATimeInOrderOnOneThread() {
+    let executor = AppExecutor(name: "test-app")
+    defer { executor.stop() }
+    let order = Mutex<[Int]>([])
+    let overlaps = Atomic<Int>(0)
+    let running = Atomic<Int>(0)
+    let threads = Mutex<Set<UInt>>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { producer in
+      for index in 0..<250 {
+        executor.enqueue {
+          if running.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
+            overlaps.add(1, ordering: .relaxed)
+          }
+          order.withLock { $0.append(producer * 1000 + index) }
+          threads.withLock { _ = $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+          running.subtract(1, ordering: .acquiringAndReleasing)
+        }
+      }
+    }
+    executor.sync {}
+    let seen = order.withLock { $0 }
+    #expect(seen.count == 1000)
+    #expect(overlaps.load(ordering: .relaxed) == 0)
+    #expect(threads.withLock { $0.count } == 1)
+    for producer in 0..<4 {
+      let mine = seen.filter { $0 / 1000 == producer }
+      #expect(mine == mine.sorted())  // each producer's jobs in the order it enqueued them
+    }
+  }
+
+  @Test func syncWaitsForEarlierJobsAndReturnsTheResult() throws {
+    let executor = AppExecutor(name: "test-app")
+    defer { executor.stop() }
+    let log = Mutex<[String]>([])
+    executor.enqueue { log.withLock { $0.append("first") } }
+    let value = executor.sync { () -> Int in
+      log.withLock { $0.append("second") }
+      return 42
+    }
+    #expect(value == 42)
+    #expect(log.withLock { $0 } == ["first", "second"])
+    struct Refused: Error {}
+    #expect(throws: Refused.self) { try executor.sync { () throws(Refused) in throw Refused() } }
+  }
+
+  @Test func syncFromAJobRunsInline() {
+    let executor = AppExecutor(name: "test-app")
+    defer { executor.stop() }
+    let inner = executor.sync { () -> Bool in
+      #expect(executor.isCurrent)
+      return executor.sync { executor.isCurrent }
+    }
+    #expect(inner)
+    #expect(!executor.isCurrent)
+  }
+}
