@@ -101,6 +101,10 @@ struct Run: AsyncParsableCommand {
       watcher?.stop()
       return
     }
+    // A script's plugins log to stderr, each line naming its feature.
+    app.onLog { feature, level, message in
+      FileHandle.standardError.write(Data("\(feature): \(level.rawValue): \(message)\n".utf8))
+    }
     let watcher =
       self.watch
       ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) }

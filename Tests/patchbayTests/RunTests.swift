@@ -88,3 +88,34 @@ import Testing
     }
   }
 }
+
+extension RunDeterminismTests {
+  /// `host->log` went nowhere in `patchbay run`; a script now shows it on stderr.
+  @Test func aPluginsLogReachesStderrNamingItsFeature() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let plugin = folder.appendingPathComponent("errorlater.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
+    let config = folder.appendingPathComponent("app.toml").path
+    try """
+    [app]
+    root = "fixture"
+    [plugins]
+    load = ["\(plugin)"]
+    [[feature]]
+    key = "fixture"
+    id = "dev.patchbay.fixture-errors-later"
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let script = folder.appendingPathComponent("log.script").path
+    try "send fixture first\nsend fixture second\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let result = try await CLI.run("run", config, "--script", script)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stderr.contains(
+        "dev.patchbay.fixture-errors-later: warning: the first action starts a late error\n"))
+    #expect(result.stderr.contains("log.script:2:"))
+    #expect(result.stderr.contains("this action is refused"))
+  }
+}

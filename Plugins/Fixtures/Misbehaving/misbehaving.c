@@ -20,12 +20,17 @@
  *   refuses       dev.patchbay.fixture-refuses: reduce reports an error and fails, always
  *   navigatesnowhere
  *                 dev.patchbay.fixture-navigates: reduce asks the host to push node "nowhere"
+ *   errorlater    dev.patchbay.fixture-errors-later: the first reduce logs, succeeds, and starts
+ *                 a thread that reports an error 20 ms later (outside any call); every later
+ *                 reduce fails with "this action is refused"
  *   anything else a valid plugin with feature dev.patchbay.fixture
  */
 #define _GNU_SOURCE
 #include <patchbay.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +69,26 @@ static pb_status fixture_reduce_navigates(void *instance, const uint8_t *action,
   const pb_navigation_service *navigation = last_host->get_service(last_host, PB_SERVICE_NAVIGATION);
   if (navigation) navigation->navigate(last_host, PB_NAVIGATE_PUSH, "nowhere", NULL, 0);
   return PB_OK;
+}
+static void *report_late_error(void *unused) {
+  (void)unused;
+  struct timespec pause = {0, 20 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  last_host->error(last_host, "a late error from an effect thread");
+  return NULL;
+}
+static pb_status fixture_reduce_errors_later(void *instance, const uint8_t *action,
+                                             size_t length) {
+  (void)instance, (void)action, (void)length;
+  static int reduced;
+  if (reduced++ == 0) {
+    last_host->log(last_host, PB_LOG_WARNING, "the first action starts a late error");
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, report_late_error, NULL) == 0) pthread_detach(thread);
+    return PB_OK;
+  }
+  last_host->error(last_host, "this action is refused");
+  return PB_ERR_FAILED;
 }
 static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
   (void)instance;
@@ -107,6 +132,10 @@ static const pb_feature_vtable vtable_navigates = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_navigates,
     fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
     NULL};
+static const pb_feature_vtable vtable_errors_later = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_errors_later,
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
+    NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
@@ -124,6 +153,8 @@ FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &vtable)
 FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &vtable)
 FEATURE(refuses, "dev.patchbay.fixture-refuses", sizeof(pb_feature_desc), &vtable_refuses)
 FEATURE(navigates, "dev.patchbay.fixture-navigates", sizeof(pb_feature_desc), &vtable_navigates)
+FEATURE(errors_later, "dev.patchbay.fixture-errors-later", sizeof(pb_feature_desc),
+        &vtable_errors_later)
 COUNTER(counter_schema3, NULL, 3, &vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
@@ -136,6 +167,7 @@ static const pb_feature_desc *const counter_features[] = {&counter_id};
 static const pb_feature_desc *const create_fails_features[] = {&create_fails};
 static const pb_feature_desc *const refuses_features[] = {&refuses};
 static const pb_feature_desc *const navigates_features[] = {&navigates};
+static const pb_feature_desc *const errors_later_features[] = {&errors_later};
 static const pb_feature_desc *const counter_schema3_features[] = {&counter_schema3};
 static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
@@ -179,6 +211,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "createfails")) plugin = descriptor(1, create_fails_features);
   if (!strcmp(name, "refuses")) plugin = descriptor(1, refuses_features);
   if (!strcmp(name, "navigatesnowhere")) plugin = descriptor(1, navigates_features);
+  if (!strcmp(name, "errorlater")) plugin = descriptor(1, errors_later_features);
   if (!strcmp(name, "counterschema3")) plugin = descriptor(1, counter_schema3_features);
   if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
   if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);

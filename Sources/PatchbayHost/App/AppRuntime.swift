@@ -1,5 +1,6 @@
 import Foundation
 import Patchbay
+import PatchbayABI
 import PatchbayEncoding
 
 /// A composed app, running: one instance per live feature node, navigation as state, and the
@@ -57,6 +58,7 @@ public final class AppRuntime: @unchecked Sendable {
   }
   /// The state each instance had after its last action, for diffs.
   private let lastStates = LockedValue<[String: WireValue]?>(nil)
+  private let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
 
   /// Creates the root instance and its children, then follows the initial route.
   ///
@@ -86,6 +88,12 @@ public final class AppRuntime: @unchecked Sendable {
 
   deinit {
     self.executor.stop()
+  }
+
+  /// Called with each message a plugin logs (`host->log`), and each error it reports outside
+  /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
+  public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
+    self.logHandler.value = handler
   }
 
   /// Called after every change, on the thread that made it.
@@ -531,7 +539,11 @@ public final class AppRuntime: @unchecked Sendable {
     }
     let handle: FeatureHandle
     do {
-      handle = try FeatureHandle(feature: feature, restoring: state)
+      let logs = self.logHandler
+      let id = feature.id
+      handle = try FeatureHandle(feature: feature, restoring: state) { level, message in
+        logs.value?(id, PluginLogLevel(level), message)
+      }
     } catch {
       throw AppError(error.description)
     }
@@ -690,4 +702,18 @@ func stateDiff(_ before: WireValue?, _ after: WireValue) -> String {
   return
     (removed.sorted { $0.0 < $1.0 }.map { "- " + trim($0.1) }
     + inserted.sorted { $0.0 < $1.0 }.map { "+ " + trim($0.1) }).joined(separator: "\n")
+}
+
+/// How important a plugin's log message is (`pb_log_level`).
+public enum PluginLogLevel: String, Sendable {
+  case debug, info, warning, error
+
+  init(_ level: pb_log_level) {
+    switch level {
+    case PB_LOG_DEBUG: self = .debug
+    case PB_LOG_INFO: self = .info
+    case PB_LOG_WARNING: self = .warning
+    default: self = .error
+    }
+  }
 }

@@ -87,6 +87,9 @@ public final class FeatureHandle: @unchecked Sendable {
       }
     }
     implementation.context.setNavigationTarget(self.navigationHandler.value)
+    if let app = self.app.value {
+      implementation.context.reportsOutsideCalls { !app.executor.isCurrent }
+    }
   }
 
   /// Hands the instance to an app: from now on every call into it runs on `executor` (the
@@ -94,6 +97,9 @@ public final class FeatureHandle: @unchecked Sendable {
   /// effects' actions are enqueued, and `afterJob` runs after each job that reduced here.
   func attach(to executor: AppExecutor, afterJob: @escaping @Sendable () -> Void) {
     self.app.value = AppQueue(executor: executor, afterJob: afterJob)
+    // Every call into the plugin runs on the executor now: an error reported on another
+    // thread belongs to no call.
+    self.slot.current.context.reportsOutsideCalls { !executor.isCurrent }
   }
 
   /// Runs `body` on the app queue when an app owns the instance and this is not it.
@@ -182,6 +188,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The encoding of an action's text form.
   public func parseAction(_ text: String) throws(FeatureCallError) -> [UInt8] {
+    try self.onAppQueue { () throws(FeatureCallError) in try self.parseActionHere(text) }
+  }
+
+  private func parseActionHere(_ text: String) throws(FeatureCallError) -> [UInt8] {
     if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
     let current = self.slot.current
     let bytes = try current.feature.parseAction(text, context: current.context, host: current.host)
@@ -194,8 +204,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// The text form of encoded action bytes.
   public func formatAction(_ bytes: [UInt8]) throws(FeatureCallError) -> String {
-    let current = self.slot.current
-    return try current.feature.formatAction(bytes, context: current.context, host: current.host)
+    try self.onAppQueue { () throws(FeatureCallError) in
+      let current = self.slot.current
+      return try current.feature.formatAction(bytes, context: current.context, host: current.host)
+    }
   }
 
   /// The state's snapshot bytes (value encoding).

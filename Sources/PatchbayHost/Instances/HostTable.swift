@@ -9,6 +9,8 @@ final class HostContext: @unchecked Sendable {
   private let reportedErrors = LockedValue<[String]>([])
   private let sendTarget = LockedValue<(@Sendable ([UInt8]) -> Void)?>(nil)
   private let navigationTarget = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
+  /// Whether the plugin is outside any host call right now (set once an app owns it).
+  private let isOutsideCall = LockedValue<(@Sendable () -> Bool)?>(nil)
   let log: @Sendable (pb_log_level, String) -> Void
 
   init(log: @escaping @Sendable (pb_log_level, String) -> Void) {
@@ -37,7 +39,17 @@ final class HostContext: @unchecked Sendable {
     }
   }
 
+  /// Errors reported while `isOutside` is true — from an effect thread, between calls — are
+  /// logged at once instead of being kept for the next call's failure.
+  func reportsOutsideCalls(when isOutside: @escaping @Sendable () -> Bool) {
+    self.isOutsideCall.value = isOutside
+  }
+
   func report(_ message: String) {
+    if let isOutside = self.isOutsideCall.value, isOutside() {
+      self.log(PB_LOG_ERROR, message)
+      return
+    }
     self.reportedErrors.withValue { $0.append(message) }
   }
 

@@ -38,6 +38,11 @@ final class InteractiveSession {
   func run() async {
     defer { self.terminal.restore() }
     let changes = self.changes
+    // On a terminal, plugins' log lines go to the status line.
+    self.app.onLog { feature, level, message in
+      changes.note("\(feature): \(level.rawValue): \(message)")
+      changes.increment()
+    }
     self.app.onChange { change in
       changes.increment()
       if case .failure(_, let message) = change { changes.note(message) }

@@ -71,3 +71,28 @@ private func fixtureApp(_ mode: String, id: String) throws -> AppRuntime {
     #expect(output.withLock { $0 } == ["fixture"])  // the line after the failure did not run
   }
 }
+
+@Suite struct PluginLogTests {
+  /// `host->error` from an effect thread used to pile up and be attached to the next,
+  /// unrelated failure; `host->log` went nowhere.
+  @Test func anErrorOutsideAnyCallIsLoggedNotKeptForTheNextFailure() async throws {
+    let app = try fixtureApp("errorlater", id: "dev.patchbay.fixture-errors-later")
+    let logs = Mutex<[String]>([])
+    app.onLog { feature, level, message in
+      logs.withLock { $0.append("\(feature) \(level.rawValue): \(message)") }
+    }
+    try app.send("fixture", "first")
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while logs.withLock({ $0.count }) < 2, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(
+      logs.withLock { $0 } == [
+        "dev.patchbay.fixture-errors-later warning: the first action starts a late error",
+        "dev.patchbay.fixture-errors-later error: a late error from an effect thread",
+      ])
+    let message = errorMessage { try app.send("fixture", "second") }
+    #expect(message.contains("this action is refused"))
+    #expect(!message.contains("late error"))
+  }
+}
