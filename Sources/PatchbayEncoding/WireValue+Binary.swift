@@ -169,8 +169,17 @@ private struct ByteReader {
     let count = try self.count(what: "a field count")
     var fields: [WireValue.Field] = []
     fields.reserveCapacity(count)
+    var names: Set<String> = []
     for _ in 0..<count {
+      let at = self.offset
       let name = try self.name(what: "a field name")
+      // A value is a function of its fields' names: a second `count` would make JSON, diffs and
+      // `expect` disagree about which one the state holds.
+      let isNew = count <= 8 ? !fields.contains { $0.name == name } : names.insert(name).inserted
+      guard isNew else {
+        throw WireDecodingError(
+          offset: at, reason: "the field name '\(name)' appears twice in one record or case")
+      }
       fields.append(WireValue.Field(name, try self.value(depth: depth + 1)))
     }
     return fields

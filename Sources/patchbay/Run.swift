@@ -113,9 +113,19 @@ struct Run: AsyncParsableCommand {
     defer { watcher?.stop() }
 
     let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
-    if let recorder {
+    if let recorder, let record = self.record {
       _ = await app.settle()
-      let hash = (try? app.stateHash()) ?? "unknown"
+      let hash: String
+      do {
+        hash = try app.stateHash()
+      } catch {
+        // A recording without its final state proves nothing on replay: say so, and fail.
+        FileHandle.standardError.write(
+          Data(
+            "Error: \(record): the recording has no final state: \(error). Fix the plugin's snapshot, then record again.\n"
+              .utf8))
+        throw ExitCode(1)
+      }
       recorder.finish(stateHash: hash)
       print("state hash: \(hash)")
     }

@@ -15,6 +15,19 @@ import Testing
     #expect(try WireValue(decoding: value.bytes) == value)
   }
 
+  /// A plugin once wrote a record with `count` twice: JSON showed both, `expect` read one.
+  @Test(arguments: [3, 12])
+  func aFieldNameTwiceInOneRecordIsRefused(fieldCount: Int) {
+    var fields = (0..<fieldCount - 1).map { WireValue.Field("f\($0)", .int(Int64($0))) }
+    fields.append(WireValue.Field("f0", .int(99)))
+    let bytes = WireValue.record(fields).bytes
+    #expect {
+      try WireValue(decoding: bytes)
+    } throws: { error in
+      "\(error)".contains("the field name 'f0' appears twice in one record or case")
+    }
+  }
+
   @Test func caseNameIsReadFromTheHeader() {
     #expect(
       WireValue.caseName(of: WireValue.action("delegate", ("_0", .action("done"))).bytes)

@@ -119,3 +119,31 @@ extension RunDeterminismTests {
     #expect(result.stderr.contains("this action is refused"))
   }
 }
+
+extension RunDeterminismTests {
+  /// `--record` after bad state bytes used to write `stateHash "unknown"` and exit 0.
+  @Test func aRecordingWithoutAFinalStateFails() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let plugin = folder.appendingPathComponent("counterbadstate.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
+    let config = folder.appendingPathComponent("app.toml").path
+    try """
+    [app]
+    root = "counter"
+    [plugins]
+    load = ["\(plugin)"]
+    [[feature]]
+    key = "counter"
+    id = "dev.patchbay.counter"
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let script = folder.appendingPathComponent("render.script").path
+    try "render\n".write(toFile: script, atomically: true, encoding: .utf8)
+    let recording = folder.appendingPathComponent("run.jsonl").path
+    let result = try await CLI.run("run", config, "--script", script, "--record", recording)
+    #expect(result.exitCode == 1)
+    #expect(result.stderr.contains("\(recording): the recording has no final state"))
+    #expect(!result.stdout.contains("state hash"))
+  }
+}

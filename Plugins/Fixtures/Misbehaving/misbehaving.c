@@ -20,6 +20,8 @@
  *   refuses       dev.patchbay.fixture-refuses: reduce reports an error and fails, always
  *   navigatesnowhere
  *                 dev.patchbay.fixture-navigates: reduce asks the host to push node "nowhere"
+ *   counterbadstate
+ *                 dev.patchbay.counter whose snapshot writes bytes that are not a value
  *   errorlater    dev.patchbay.fixture-errors-later: the first reduce logs, succeeds, and starts
  *                 a thread that reports an error 20 ms later (outside any call); every later
  *                 reduce fails with "this action is refused"
@@ -94,6 +96,12 @@ static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
   (void)instance;
   return pb_write_record(out, 0) ? PB_ERR_FAILED : PB_OK;
 }
+static pb_status fixture_snapshot_garbage(void *instance, const pb_writer *out) {
+  (void)instance;
+  static const uint8_t garbage[] = {0xFF, 0x00};
+  return out->write(out->context, garbage, sizeof garbage) == sizeof garbage ? PB_OK
+                                                                             : PB_ERR_FAILED;
+}
 static pb_status fixture_render(void *instance, const pb_writer *out) {
   (void)instance;
   return out->write(out->context, "fixture", 7) == 7 ? PB_OK : PB_ERR_FAILED;
@@ -136,6 +144,10 @@ static const pb_feature_vtable vtable_errors_later = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_errors_later,
     fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
     NULL};
+static const pb_feature_vtable vtable_bad_state = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce,
+    fixture_snapshot_garbage, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL,
+    NULL, NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
@@ -155,6 +167,7 @@ FEATURE(refuses, "dev.patchbay.fixture-refuses", sizeof(pb_feature_desc), &vtabl
 FEATURE(navigates, "dev.patchbay.fixture-navigates", sizeof(pb_feature_desc), &vtable_navigates)
 FEATURE(errors_later, "dev.patchbay.fixture-errors-later", sizeof(pb_feature_desc),
         &vtable_errors_later)
+COUNTER(counter_bad_state, NULL, 1, &vtable_bad_state)
 COUNTER(counter_schema3, NULL, 3, &vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
@@ -168,6 +181,7 @@ static const pb_feature_desc *const create_fails_features[] = {&create_fails};
 static const pb_feature_desc *const refuses_features[] = {&refuses};
 static const pb_feature_desc *const navigates_features[] = {&navigates};
 static const pb_feature_desc *const errors_later_features[] = {&errors_later};
+static const pb_feature_desc *const counter_bad_state_features[] = {&counter_bad_state};
 static const pb_feature_desc *const counter_schema3_features[] = {&counter_schema3};
 static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
@@ -212,6 +226,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "refuses")) plugin = descriptor(1, refuses_features);
   if (!strcmp(name, "navigatesnowhere")) plugin = descriptor(1, navigates_features);
   if (!strcmp(name, "errorlater")) plugin = descriptor(1, errors_later_features);
+  if (!strcmp(name, "counterbadstate")) plugin = descriptor(1, counter_bad_state_features);
   if (!strcmp(name, "counterschema3")) plugin = descriptor(1, counter_schema3_features);
   if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
   if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);

@@ -388,6 +388,17 @@ final class Implementation: @unchecked Sendable {
     if feature.schemaVersion != self.feature.schemaVersion {
       state = try feature.migrate(from: self.feature.schemaVersion, state: state)
     }
+    // The new code gets only bytes that are a value: what the old one (or migrate) wrote may
+    // be anything.
+    do {
+      _ = try WireValue(decoding: state)
+    } catch {
+      throw FeatureCallError(
+        featureID: self.feature.id,
+        call: feature.schemaVersion != self.feature.schemaVersion ? "migrate" : "snapshot",
+        reason: "the state bytes are not a value (\(error)); the new implementation was not "
+          + "given them")
+    }
     return try Implementation(feature: feature, restoring: state, log: log)
   }
 

@@ -96,3 +96,21 @@ private func fixtureApp(_ mode: String, id: String) throws -> AppRuntime {
     #expect(!message.contains("late error"))
   }
 }
+
+@Suite struct BadStateTests {
+  /// A swap used to hand whatever bytes the old code wrote to the new `create`.
+  @Test func aSwapRefusesStateBytesThatAreNotAValue() throws {
+    let app = try fixtureApp("counterbadstate", id: "dev.patchbay.counter")
+    let fixture = try app.instance("fixture").feature.plugin.path
+    let message = errorMessage { try app.swap("fixture", to: try BuiltPlugins.path("Counter")) }
+    #expect(message.contains("refused"))
+    #expect(message.contains("the state bytes are not a value"))
+    #expect(message.contains("the new implementation was not given them"))
+    #expect(try app.instance("fixture").feature.plugin.path == fixture)
+    #expect(try app.render() == "fixture")
+  }
+}
+
+extension AppRuntime {
+  fileprivate func render() throws -> String { try self.renderCurrent() }
+}
