@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// The host's serial app queue: the `[main-thread]` of every plugin instance (core.h). One
-/// thread runs its jobs one at a time, in the order they were enqueued.
+/// thread runs its jobs one at a time, in the order they were enqueued. docs/ARCHITECTURE.md
+/// shows what runs on it and how an action travels through it.
 ///
 /// ```swift
 /// let executor = AppExecutor(name: "patchbay-app")
