@@ -1,0 +1,21 @@
+import Foundation
+import Patchbay
+import PatchbayABI
+import PatchbayEncoding
+
+/// Something that happened in a running app, for `--print-changes` and `--record`.
+public enum AppChange: Sendable {
+  public enum Source: String, Sendable { case command, effect, navigation }
+  /// An action an instance reduced; `diff` (with ``AppRuntime/tracksStateChanges``) is its
+  /// state change as `- old` / `+ new` lines of JSON, empty when nothing changed.
+  case action(path: String, text: String, source: Source, diff: String? = nil)
+  /// A navigation step, the navigation state after it, and the state the new instance
+  /// started from when the step gave one.
+  case navigation(NavigationAction, NavigationState, initial: [UInt8]? = nil)
+  /// An instance added to (with the state it started from, if given) or removed from a
+  /// collection.
+  case collection(path: String, id: String, added: Bool, state: [UInt8]?)
+  /// A feature's implementation swapped.
+  case swap(SwapReport)
+  case failure(path: String, message: String)
+}
