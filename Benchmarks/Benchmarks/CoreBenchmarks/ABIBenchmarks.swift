@@ -61,6 +61,31 @@ let hostBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
     }
   }
 
+  Benchmark(
+    "host: AppRuntime.send(path, action text) into Counter, on the app queue",
+    configuration: perAction
+  ) { benchmark in
+    let app = counterApp
+    try app.perform {
+      for _ in benchmark.scaledIterations {
+        try app.send("counter", "increment")
+      }
+    }
+  }
+
+  Benchmark(
+    "host: AppRuntime.send from another thread while effects keep the queue busy",
+    configuration: perAction
+  ) { benchmark in
+    let app = counterApp
+    // rampUp's effect sends 200 actions from a task: the queue is busy while we send.
+    try app.send("counter", "rampUp(times: 100)")
+    for _ in benchmark.scaledIterations {
+      try app.send("counter", "increment")
+    }
+    _ = await app.settle()
+  }
+
   Benchmark("host: app.instance(path) then send(bytes) into Counter", configuration: perAction) {
     benchmark in
     let app = counterApp

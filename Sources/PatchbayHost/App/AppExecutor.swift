@@ -1,10 +1,9 @@
-import DequeModule
-import Foundation
+import Dispatch
 import Synchronization
 
-/// The host's serial app queue: the `[main-thread]` of every plugin instance (core.h). One
-/// thread runs its jobs one at a time, in the order they were enqueued. docs/ARCHITECTURE.md
-/// shows what runs on it and how an action travels through it.
+/// The host's serial app queue: the `[main-thread]` of every plugin instance (core.h). Jobs
+/// run one at a time, in the order they were queued. docs/ARCHITECTURE.md shows what runs on
+/// it and how an action travels through it.
 ///
 /// ```swift
 /// let executor = AppExecutor(name: "patchbay-app")
@@ -12,93 +11,51 @@ import Synchronization
 /// let state = try executor.sync { try handle.stateValue() }  // from a command: waits for it
 /// ```
 ///
-/// `sync` from a job (on the executor's own thread) runs inline, so code that is already on
-/// the app queue may call back into the app.
+/// A serial dispatch queue underneath: `sync` runs its job on the calling thread once the jobs
+/// before it are done (no thread hop when the queue is idle), `enqueue` on a worker thread.
+/// `sync` from a job runs inline, so code already on the queue may call back into the app.
 package final class AppExecutor: @unchecked Sendable {
-  private struct Jobs: ~Copyable {
-    var queue = Deque<@Sendable () -> Void>()
-    var isRunning = false
-    var isStopped = false
-  }
-
-  private let jobs = Mutex(Jobs())
-  private let wakeUp = DispatchSemaphore(value: 0)
-  private let threadID = Atomic<UInt>(0)
+  private let queue: DispatchQueue
+  private let key = DispatchSpecificKey<ObjectIdentifier>()
+  /// Jobs queued or running.
+  private let pending = Atomic<Int>(0)
+  private let isStopped = Atomic<Bool>(false)
 
   package init(name: String) {
-    let thread = Thread { [self] in self.run() }
-    thread.name = name
-    thread.start()
+    self.queue = DispatchQueue(label: name)
+    self.queue.setSpecific(key: self.key, value: ObjectIdentifier(self))
   }
 
-  /// Whether the calling thread is the executor's.
+  /// Whether the calling code runs as one of this executor's jobs.
   package var isCurrent: Bool {
-    self.threadID.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    DispatchQueue.getSpecific(key: self.key) == ObjectIdentifier(self)
   }
 
   /// Whether no job waits and none runs.
-  package var isIdle: Bool {
-    self.jobs.withLock { $0.queue.isEmpty && !$0.isRunning }
-  }
+  package var isIdle: Bool { self.pending.load(ordering: .acquiring) == 0 }
 
-  /// Runs `job` on the executor after every job enqueued before it.
+  /// Runs `job` on the executor after every job queued before it.
   package func enqueue(_ job: @escaping @Sendable () -> Void) {
-    let accepted = self.jobs.withLock { jobs -> Bool in
-      guard !jobs.isStopped else { return false }
-      jobs.queue.append(job)
-      return true
+    guard !self.isStopped.load(ordering: .acquiring) else { return }
+    self.pending.add(1, ordering: .acquiringAndReleasing)
+    self.queue.async {
+      job()
+      self.pending.subtract(1, ordering: .acquiringAndReleasing)
     }
-    if accepted { self.wakeUp.signal() }
   }
 
-  /// Runs `body` on the executor after the jobs already enqueued, and returns its result; on
-  /// the executor itself, runs it at once.
+  /// Runs `body` after the jobs already queued, and returns its result; from a job of this
+  /// executor, runs it at once.
   package func sync<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     if self.isCurrent { return try body() }
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var result: Result<T, E>?
-    withoutActuallyEscaping(body) { body in
-      // The job lets go of `body` before it signals: `body` must not outlive this call.
-      let call = Call()
-      call.run = { result = Result { () throws(E) -> T in try body() } }
-      self.enqueue {
-        call.run?()
-        call.run = nil
-        done.signal()
-      }
-      done.wait()
-    }
-    return try result!.get()
+    self.pending.add(1, ordering: .acquiringAndReleasing)
+    defer { self.pending.subtract(1, ordering: .acquiringAndReleasing) }
+    let result = self.queue.sync { Result { () throws(E) -> T in try body() } }
+    return try result.get()
   }
 
-  /// Stops the thread after the jobs already enqueued; later jobs are dropped.
+  /// Drops jobs queued from now on (the app is going away); the ones already queued run.
   package func stop() {
-    self.jobs.withLock { $0.isStopped = true }
-    self.wakeUp.signal()
-  }
-
-  private func run() {
-    self.threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
-    while true {
-      self.wakeUp.wait()
-      while let job = self.next() {
-        job()
-        self.jobs.withLock { $0.isRunning = false }
-      }
-      if self.jobs.withLock({ $0.isStopped && $0.queue.isEmpty }) { return }
-    }
-  }
-
-  /// A `sync` caller's work, held by reference so the job can drop it.
-  private final class Call: @unchecked Sendable {
-    var run: (() -> Void)?
-  }
-
-  private func next() -> (@Sendable () -> Void)? {
-    self.jobs.withLock { jobs in
-      guard let job = jobs.queue.popFirst() else { return nil }
-      jobs.isRunning = true
-      return job
-    }
+    self.isStopped.store(true, ordering: .releasing)
   }
 }

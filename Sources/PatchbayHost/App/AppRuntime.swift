@@ -90,6 +90,18 @@ public final class AppRuntime: @unchecked Sendable {
     self.executor.stop()
   }
 
+  /// Runs `body` as one job on the app queue: the app calls it makes run inline, in one turn,
+  /// with nothing interleaved. For a host that sends many actions at once.
+  ///
+  /// ```swift
+  /// try app.perform {
+  ///   for _ in 0..<100 { try app.send("counter", "increment") }
+  /// }
+  /// ```
+  public func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    try self.executor.sync(body)
+  }
+
   /// Called with each message a plugin logs (`host->log`), and each error it reports outside
   /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
   public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
