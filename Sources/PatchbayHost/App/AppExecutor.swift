@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The host's serial app queue: the `[main-thread]` of every plugin instance (core.h). Jobs
@@ -16,19 +17,32 @@ import Synchronization
 /// `sync` from a job runs inline, so code already on the queue may call back into the app.
 package final class AppExecutor: @unchecked Sendable {
   private let queue: DispatchQueue
-  private let key = DispatchSpecificKey<ObjectIdentifier>()
+  /// The executor whose job runs on this thread now: a pthread key, because the check runs
+  /// several times per action and `DispatchQueue.getSpecific` costs a hash lookup.
+  private static let running: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
   /// Jobs queued or running.
   private let pending = Atomic<Int>(0)
   private let isStopped = Atomic<Bool>(false)
 
   package init(name: String) {
     self.queue = DispatchQueue(label: name)
-    self.queue.setSpecific(key: self.key, value: ObjectIdentifier(self))
   }
 
   /// Whether the calling code runs as one of this executor's jobs.
   package var isCurrent: Bool {
-    DispatchQueue.getSpecific(key: self.key) == ObjectIdentifier(self)
+    pthread_getspecific(Self.running) == Unmanaged.passUnretained(self).toOpaque()
+  }
+
+  /// Runs `job` marked as this executor's (restoring the mark of an outer executor's job).
+  private func asJob<T>(_ job: () throws -> T) rethrows -> T {
+    let outer = pthread_getspecific(Self.running)
+    pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
+    defer { pthread_setspecific(Self.running, outer) }
+    return try job()
   }
 
   /// Whether no job waits and none runs.
@@ -39,7 +53,7 @@ package final class AppExecutor: @unchecked Sendable {
     guard !self.isStopped.load(ordering: .acquiring) else { return }
     self.pending.add(1, ordering: .acquiringAndReleasing)
     self.queue.async {
-      job()
+      self.asJob(job)
       self.pending.subtract(1, ordering: .acquiringAndReleasing)
     }
   }
@@ -50,7 +64,9 @@ package final class AppExecutor: @unchecked Sendable {
     if self.isCurrent { return try body() }
     self.pending.add(1, ordering: .acquiringAndReleasing)
     defer { self.pending.subtract(1, ordering: .acquiringAndReleasing) }
-    let result = self.queue.sync { Result { () throws(E) -> T in try body() } }
+    let result = self.queue.sync {
+      self.asJob { Result { () throws(E) -> T in try body() } }
+    }
     return try result.get()
   }
 

@@ -23,19 +23,20 @@ import Synchronization
 public final class FeatureHandle: @unchecked Sendable {
   /// The feature this handle runs now (a swap changes it).
   public var feature: LoadedFeature { self.slot.current.feature }
-  private let slot: ImplementationSlot
-  private let log: @Sendable (pb_log_level, String) -> Void
-  private let queue: InstanceQueue
-  private let failureLog = LockedValue<[String]>([])
-  private let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
-  private let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
-  private let navigationHandler = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
+  let slot: ImplementationSlot
+  let log: @Sendable (pb_log_level, String) -> Void
+  let queue: InstanceQueue
+  let failureLog = LockedValue<[String]>([])
+  let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
+  let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
+  let navigationHandler = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
   /// Action texts already parsed by this plugin generation: parsing is pure, and scripts and
   /// people send the same few actions again and again.
-  private let parsedActions = LockedValue<[String: [UInt8]]>([:])
-  private let effectsMuted = EffectSwitch()
+  let parsedActions = LockedValue<[String: [UInt8]]>([:])
+  let effectsMuted = EffectSwitch()
   /// The app queue this instance runs on, once an app owns it (see ``attach(to:afterJob:)``).
-  private let app = LockedValue<AppQueue?>(nil)
+  /// Set once, by ``attach(to:afterJob:)``; read on every call, so without a lock.
+  let app = AtomicLazyReference<AppQueue>()
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -71,12 +72,12 @@ public final class FeatureHandle: @unchecked Sendable {
   }
 
   /// Points an implementation's effects and navigation requests at this handle.
-  private func connect(_ implementation: Implementation) {
+  func connect(_ implementation: Implementation) {
     implementation.context.setSendTarget {
-      [queue = self.queue, muted = self.effectsMuted, app = self.app] bytes in
+      [weak self, queue = self.queue, muted = self.effectsMuted] bytes in
       guard !muted.isMuted else { return }
       // An effect on another thread: its action waits its turn on the app queue.
-      if let app = app.value, !app.executor.isCurrent {
+      if let app = self?.app.load(), !app.executor.isCurrent {
         app.executor.enqueue {
           guard !muted.isMuted else { return }
           queue.send(bytes, source: .effect)
@@ -87,7 +88,7 @@ public final class FeatureHandle: @unchecked Sendable {
       }
     }
     implementation.context.setNavigationTarget(self.navigationHandler.value)
-    if let app = self.app.value {
+    if let app = self.app.load() {
       implementation.context.reportsOutsideCalls { !app.executor.isCurrent }
     }
   }
@@ -96,15 +97,15 @@ public final class FeatureHandle: @unchecked Sendable {
   /// app's `[main-thread]`, core.h): sends and reads from other threads wait for their turn,
   /// effects' actions are enqueued, and `afterJob` runs after each job that reduced here.
   func attach(to executor: AppExecutor, afterJob: @escaping @Sendable () -> Void) {
-    self.app.value = AppQueue(executor: executor, afterJob: afterJob)
+    _ = self.app.storeIfNil(AppQueue(executor: executor, afterJob: afterJob))
     // Every call into the plugin runs on the executor now: an error reported on another
     // thread belongs to no call.
     self.slot.current.context.reportsOutsideCalls { !executor.isCurrent }
   }
 
   /// Runs `body` on the app queue when an app owns the instance and this is not it.
-  private func onAppQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    guard let app = self.app.value, !app.executor.isCurrent else { return try body() }
+  func onAppQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    guard let app = self.app.load(), !app.executor.isCurrent else { return try body() }
     return try app.executor.sync(body)
   }
 
@@ -171,7 +172,7 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Sends encoded action bytes as if an effect had sent them (for replay).
   public func send(_ action: [UInt8], as source: ActionSource) {
-    guard let app = self.app.value, !app.executor.isCurrent else {
+    guard let app = self.app.load(), !app.executor.isCurrent else {
       return self.queue.send(action, source: source)
     }
     app.executor.sync {
@@ -191,7 +192,7 @@ public final class FeatureHandle: @unchecked Sendable {
     try self.onAppQueue { () throws(FeatureCallError) in try self.parseActionHere(text) }
   }
 
-  private func parseActionHere(_ text: String) throws(FeatureCallError) -> [UInt8] {
+  func parseActionHere(_ text: String) throws(FeatureCallError) -> [UInt8] {
     if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
     let current = self.slot.current
     let bytes = try current.feature.parseAction(text, context: current.context, host: current.host)
@@ -215,7 +216,7 @@ public final class FeatureHandle: @unchecked Sendable {
     try self.onAppQueue { () throws(FeatureCallError) in try self.snapshotHere() }
   }
 
-  private func snapshotHere() throws(FeatureCallError) -> [UInt8] {
+  func snapshotHere() throws(FeatureCallError) -> [UInt8] {
     let slot = self.slot
     let result = self.queue.withInstance { () -> Result<[UInt8], FeatureCallError> in
       do throws(FeatureCallError) {
@@ -250,7 +251,7 @@ public final class FeatureHandle: @unchecked Sendable {
     try self.onAppQueue { () throws(FeatureCallError) in try self.renderHere() }
   }
 
-  private func renderHere() throws(FeatureCallError) -> String {
+  func renderHere() throws(FeatureCallError) -> String {
     let slot = self.slot
     let (status, bytes, current) = self.queue.withInstance {
       let current = slot.currentWhileHoldingInstance
@@ -275,253 +276,4 @@ public final class FeatureHandle: @unchecked Sendable {
     }
   }
 
-  // MARK: - Swap
-
-  /// Replaces the implementation of several instances of one feature at once — all of them,
-  /// or (on any failure) none — with `feature`, keeping each one's state (DESIGN §7).
-  ///
-  /// ```swift
-  /// let alt = try PluginLoader().load("CounterAlt").features[0]
-  /// try FeatureHandle.swap([counter], to: alt)   // count kept, CounterAlt's code runs
-  /// ```
-  ///
-  /// While it runs, each instance's queue holds new actions (sends queue; nothing reduces).
-  /// For each instance: snapshot → `migrate` when the schemas differ → `create` the new
-  /// instance from that state. Only when every instance has its new one are the old ones'
-  /// effects cancelled (an effect's late send is dropped) and the old instances destroyed;
-  /// the held actions then go to the new instances, in order. On a failure the new instances
-  /// are destroyed and the old ones go on as if nothing happened, effects included.
-  public static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature)
-    throws(FeatureCallError)
-  {
-    var failure: FeatureCallError?
-    Self.holdingInstances(handles[...]) {
-      var created: [Implementation] = []
-      do throws(FeatureCallError) {
-        for handle in handles {
-          created.append(
-            try handle.slot.currentWhileHoldingInstance.successor(feature, log: handle.log))
-        }
-      } catch {
-        created.forEach { $0.destroy() }
-        failure = error
-        return
-      }
-      for (handle, next) in zip(handles, created) {
-        let old = handle.slot.currentWhileHoldingInstance
-        old.context.setSendTarget(nil)
-        old.context.setNavigationTarget(nil)
-        old.destroy()
-        handle.connect(next)
-        handle.slot.replace(with: next)
-        handle.parsedActions.withValue { $0.removeAll() }
-      }
-    }
-    if let failure { throw failure }
-  }
-
-  /// Runs `body` holding the instance lock of every handle, taken in the order given.
-  private static func holdingInstances(_ handles: ArraySlice<FeatureHandle>, _ body: () -> Void) {
-    guard let first = handles.first else { return body() }
-    first.queue.withInstance { Self.holdingInstances(handles.dropFirst(), body) }
-  }
-}
-
-/// An app's queue, as a handle it owns sees it.
-struct AppQueue: Sendable {
-  let executor: AppExecutor
-  /// What the app does after a job that reduced an action (apply navigation requests).
-  let afterJob: @Sendable () -> Void
-}
-
-/// One plugin generation's instance behind a handle: what a swap replaces.
-final class Implementation: @unchecked Sendable {
-  let feature: LoadedFeature
-  let context: HostContext
-  let host: UnsafePointer<pb_host>
-  let instance: UnsafeMutableRawPointer
-
-  init(
-    feature: LoadedFeature, restoring state: [UInt8]?,
-    log: @escaping @Sendable (pb_log_level, String) -> Void
-  ) throws(FeatureCallError) {
-    let context = HostContext(log: log)
-    let host = HostTable.make(context)
-    let created: UnsafeMutableRawPointer? =
-      if let state {
-        state.withUnsafeBufferPointer {
-          feature.vtable.create(feature.descriptor, host, $0.baseAddress ?? emptyBytes, $0.count)
-        }
-      } else {
-        feature.vtable.create(feature.descriptor, host, nil, 0)
-      }
-    guard let created else {
-      throw FeatureCallError(
-        featureID: feature.id, call: "create",
-        reason: context.takeErrors() ?? "the plugin returned NULL without a reason"
-      )
-    }
-    self.feature = feature
-    self.context = context
-    self.host = host
-    self.instance = created
-  }
-
-  /// The state's snapshot bytes. Call with the instance held.
-  func snapshot() throws(FeatureCallError) -> [UInt8] {
-    let (status, bytes) = ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
-    guard status == PB_OK else {
-      throw FeatureCallError(
-        featureID: self.feature.id, call: "snapshot",
-        reason: self.context.takeErrors() ?? "status \(status.rawValue)"
-      )
-    }
-    return bytes
-  }
-
-  /// An instance of `feature` holding this one's state, migrated when the schemas differ.
-  /// Call with the instance held.
-  func successor(
-    _ feature: LoadedFeature, log: @escaping @Sendable (pb_log_level, String) -> Void
-  ) throws(FeatureCallError) -> Implementation {
-    var state = try self.snapshot()
-    if feature.schemaVersion != self.feature.schemaVersion {
-      state = try feature.migrate(from: self.feature.schemaVersion, state: state)
-    }
-    // The new code gets only bytes that are a value: what the old one (or migrate) wrote may
-    // be anything.
-    do {
-      _ = try WireValue(decoding: state)
-    } catch {
-      throw FeatureCallError(
-        featureID: self.feature.id,
-        call: feature.schemaVersion != self.feature.schemaVersion ? "migrate" : "snapshot",
-        reason: "the state bytes are not a value (\(error)); the new implementation was not "
-          + "given them")
-    }
-    return try Implementation(feature: feature, restoring: state, log: log)
-  }
-
-  /// Cancels the instance's effects and frees it. Call with the instance held, once.
-  func destroy() {
-    self.context.setSendTarget(nil)
-    self.feature.vtable.cancel_effects(self.instance)
-    self.feature.vtable.destroy(self.instance)
-  }
-}
-
-/// Which ``Implementation`` a handle runs. Changed only with both the instance lock (held by
-/// the swapping thread) and this slot's lock held, so either lock makes a read safe: the
-/// reduce path, which holds the instance lock, reads without another lock.
-final class ImplementationSlot: @unchecked Sendable {
-  private let lock = Mutex<Void>(())
-  private var stored: Implementation
-
-  init(_ implementation: Implementation) { self.stored = implementation }
-
-  /// The implementation, from any thread.
-  var current: Implementation { self.lock.withLock { _ in self.stored } }
-
-  /// The implementation, for a caller that holds the instance lock.
-  var currentWhileHoldingInstance: Implementation { self.stored }
-
-  /// Installs `next`. Call with the instance lock held.
-  func replace(with next: Implementation) {
-    self.lock.withLock { _ in self.stored = next }
-  }
-}
-
-extension LoadedFeature {
-  /// Parses an action's text form with a throwaway host table.
-  public func parseAction(_ text: String) throws(FeatureCallError) -> [UInt8] {
-    let context = HostContext { _, _ in }
-    return try self.parseAction(text, context: context, host: HostTable.make(context))
-  }
-
-  /// Formats action bytes with a throwaway host table.
-  public func formatAction(_ bytes: [UInt8]) throws(FeatureCallError) -> String {
-    let context = HostContext { _, _ in }
-    return try self.formatAction(bytes, context: context, host: HostTable.make(context))
-  }
-
-  /// Turns snapshot bytes of an older state schema into bytes of this feature's schema.
-  public func migrate(from schema: UInt32, state: [UInt8]) throws(FeatureCallError) -> [UInt8] {
-    guard let migrate = self.vtable.migrate else {
-      throw FeatureCallError(
-        featureID: self.id, call: "migrate",
-        reason: "the feature has no migrate function, so it cannot restore state of schema "
-          + "\(schema) into schema \(self.schemaVersion)"
-      )
-    }
-    let context = HostContext { _, _ in }
-    let host = HostTable.make(context)
-    let (status, bytes) = ByteSink.collect { out in
-      state.withUnsafeBufferPointer {
-        migrate(self.descriptor, host, schema, $0.baseAddress, $0.count, out)
-      }
-    }
-    guard status == PB_OK else {
-      throw FeatureCallError(
-        featureID: self.id, call: "migrate",
-        reason: context.takeErrors() ?? "status \(status.rawValue)"
-      )
-    }
-    return bytes
-  }
-
-  func parseAction(
-    _ text: String, context: HostContext, host: UnsafePointer<pb_host>
-  ) throws(FeatureCallError) -> [UInt8] {
-    let (status, bytes) = ByteSink.collect { out in
-      Array(text.utf8).withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) {
-          self.vtable.parse_action(self.descriptor, host, $0.baseAddress, $0.count, out)
-        }
-      }
-    }
-    guard status == PB_OK else {
-      throw FeatureCallError(
-        featureID: self.id, call: "parse_action",
-        reason: context.takeErrors() ?? "'\(text)' is not an action of this feature"
-      )
-    }
-    return bytes
-  }
-
-  func formatAction(
-    _ action: [UInt8], context: HostContext, host: UnsafePointer<pb_host>
-  ) throws(FeatureCallError) -> String {
-    let (status, bytes) = ByteSink.collect { out in
-      action.withUnsafeBufferPointer {
-        self.vtable.format_action(self.descriptor, host, $0.baseAddress, $0.count, out)
-      }
-    }
-    guard status == PB_OK else {
-      throw FeatureCallError(
-        featureID: self.id, call: "format_action",
-        reason: context.takeErrors() ?? "the bytes are not an action of this feature"
-      )
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-}
-
-/// A valid pointer for an empty state, so `create` can tell "restore nothing" from "no state".
-nonisolated(unsafe) private let emptyBytes: UnsafePointer<UInt8> = {
-  let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-  pointer.initialize(to: 0)
-  return UnsafePointer(pointer)
-}()
-
-/// An instance pointer, shared with the queue that alone calls into it.
-struct UncheckedPointer: @unchecked Sendable {
-  let pointer: UnsafeMutableRawPointer
-  init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
-}
-
-/// Whether a feature's effects are heard: muted for replays.
-final class EffectSwitch: Sendable {
-  private let muted = Atomic<Bool>(false)
-  var isMuted: Bool { self.muted.load(ordering: .relaxed) }
-  func mute() { self.muted.store(true, ordering: .relaxed) }
 }
