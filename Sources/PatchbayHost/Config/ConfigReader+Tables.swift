@@ -1,0 +1,218 @@
+import Foundation
+
+/// `AppConfig`'s reader, one table at a time. Each method collects what is wrong with its
+/// table (file, line, key, reason) and reads what it can, so one run lists every error.
+extension ConfigReader {
+  /// The tables there may be, and nothing outside them.
+  mutating func checkLayout(_ document: TOMLDocument) {
+    for header in document.headers
+    where !["app", "plugins", "feature", "routes"].contains(header.name) {
+      self.error(
+        header.line, "[\(header.name)]",
+        "unknown table."
+          + suggestion(for: header.name, among: ["app", "plugins", "feature", "routes"])
+          + " Expected [app], [plugins], [[feature]] or [routes].")
+    }
+    for entry in document.root.entries {
+      self.error(
+        entry.value.line, entry.key,
+        "keys belong in a table ([app], [plugins], [[feature]], [routes]).")
+    }
+    if document.tables["feature"] != nil {
+      self.error(
+        document.tables["feature"]!.line, "[feature]",
+        "write [[feature]] (double brackets): there is one per feature.")
+    }
+  }
+
+  /// `[app]`: the name, the root feature, the route to start at.
+  mutating func readApp(_ app: TOMLDocument.Table?) -> (
+    name: String, root: String, initialRoute: String?
+  ) {
+    if app == nil {
+      self.error(nil, "[app]", "missing: add an [app] table with `root = \"<feature key>\"`.")
+    }
+    app.map { self.checkKeys($0, allowed: ["name", "root", "initial-route"]) }
+    let name =
+      app.flatMap { self.string($0, "name") }
+      ?? URL(fileURLWithPath: self.file).deletingPathExtension().lastPathComponent
+    let root = app.flatMap { self.string($0, "root", required: true) } ?? ""
+    let initialRoute = app.flatMap { self.string($0, "initial-route") }
+    return (name, root, initialRoute)
+  }
+
+  /// `[plugins]`: where to look, and what to load.
+  mutating func readPlugins(_ plugins: TOMLDocument.Table?, folder: URL) -> (
+    searchPaths: [String], load: [(value: String, line: Int)]
+  ) {
+    if plugins == nil {
+      self.error(nil, "[plugins]", "missing: add a [plugins] table with `load = [\"Name\", …]`.")
+    }
+    plugins.map { self.checkKeys($0, allowed: ["search-paths", "load"]) }
+    let searchPaths = (plugins.flatMap { self.strings($0, "search-paths") } ?? []).map {
+      $0.value
+    }
+    .map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).standardizedFileURL.path }
+    let load = plugins.flatMap { self.strings($0, "load", required: true) } ?? []
+    return (searchPaths, load)
+  }
+
+  /// `[[feature]]`: one node of the tree each.
+  mutating func readFeatures(_ tables: [TOMLDocument.Table]) -> [AppConfig.Node] {
+    var nodes: [AppConfig.Node] = []
+    for table in tables {
+      self.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe", "ids"])
+      guard let key = self.string(table, "key", required: true),
+        let id = self.string(table, "id", required: true)
+      else { continue }
+      let parent = self.string(table, "parent")
+      var kind = AppConfig.Kind.child
+      if let text = self.string(table, "kind") {
+        if let parsed = AppConfig.Kind(rawValue: text) {
+          kind = parsed
+        } else {
+          self.error(
+            table["kind"]!.line, "\(table.name).kind",
+            "'\(text)' is not a kind; expected one of \(AppConfig.Kind.allCases.map(\.rawValue).joined(separator: ", "))."
+          )
+        }
+      }
+      if nodes.contains(where: { $0.key == key }) {
+        self.error(
+          table["key"]!.line, "\(table.name).key",
+          "'\(key)' is used by another feature; keys must be unique.")
+        continue
+      }
+      let observes = (self.strings(table, "observe") ?? []).map(\.value)
+      var ids: [String] = []
+      if let entries = self.strings(table, "ids") {
+        if kind != .collection {
+          self.error(
+            table["ids"]!.line, "\(table.name).ids",
+            "only a collection has ids; add `kind = \"collection\"` or remove `ids`.")
+        }
+        for (index, entry) in entries.enumerated() {
+          if let problem = AppConfig.problem(withInstanceID: entry.value) {
+            self.error(entry.line, "\(table.name).ids[\(index)]", problem)
+          } else if ids.contains(entry.value) {
+            self.error(
+              entry.line, "\(table.name).ids[\(index)]",
+              "'\(entry.value)' is listed twice; ids in a collection are unique.")
+          } else {
+            ids.append(entry.value)
+          }
+        }
+      }
+      nodes.append(
+        AppConfig.Node(
+          key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids,
+          line: table.line))
+    }
+    if nodes.isEmpty {
+      self.error(nil, "[[feature]]", "no features: add at least the root feature.")
+    }
+    return nodes
+  }
+
+  /// `[routes]`: deep links to nodes.
+  mutating func readRoutes(_ table: TOMLDocument.Table?) -> [AppConfig.Route] {
+    var routes: [AppConfig.Route] = []
+    if let table {
+      for entry in table.entries {
+        guard case .string(let target) = entry.value.kind else {
+          self.error(
+            entry.value.line, "routes.\"\(entry.key)\"",
+            "expected a string (a feature key), found \(entry.value.typeName).")
+          continue
+        }
+        if !entry.key.hasPrefix("/") {
+          self.error(entry.value.line, "routes.\"\(entry.key)\"", "a route path starts with '/'.")
+        }
+        routes.append(AppConfig.Route(path: entry.key, node: target, line: entry.value.line))
+      }
+    }
+    return routes
+  }
+
+  /// The tree as a whole: known parents, one root, no cycles, routes to known nodes.
+  mutating func checkTree(
+    nodes: [AppConfig.Node], routes: [AppConfig.Route],
+    app: (name: String, root: String, initialRoute: String?), table: TOMLDocument.Table?
+  ) {
+    let root = app.root
+    let initialRoute = app.initialRoute
+    // The tree: known parents, one root, no cycles; routes lead to known nodes.
+    let keys = nodes.map(\.key)
+    for node in nodes {
+      if let parent = node.parent, !keys.contains(parent) {
+        self.error(
+          node.line, "feature \"\(node.key)\".parent",
+          "'\(parent)' is not a feature key.\(suggestion(for: parent, among: keys))")
+      }
+      var seen: [String] = [node.key]
+      var current = node.parent
+      while let key = current, let next = nodes.first(where: { $0.key == key }) {
+        if seen.contains(key) {
+          self.error(
+            node.line, "feature \"\(node.key)\".parent",
+            "the tree has a cycle: \((seen + [key]).joined(separator: " → ")). Every chain of parents must end at the root."
+          )
+          break
+        }
+        seen.append(key)
+        current = next.parent
+      }
+    }
+    if !root.isEmpty {
+      if let rootNode = nodes.first(where: { $0.key == root }) {
+        if rootNode.parent != nil {
+          self.error(
+            rootNode.line, "feature \"\(root)\".parent", "the root feature has no parent.")
+        }
+      } else if !nodes.isEmpty {
+        self.error(
+          table?["root"]?.line, "app.root",
+          "'\(root)' is not a feature key.\(suggestion(for: root, among: keys))")
+      }
+    }
+    for node in nodes where node.parent == nil && node.key != root && !root.isEmpty {
+      self.error(
+        node.line, "feature \"\(node.key)\"",
+        "has no parent: give it `parent = \"…\"` (only the root, '\(root)', has none).")
+    }
+    for node in nodes {
+      for child in node.observes
+      where !nodes.contains(where: { $0.key == child && $0.parent == node.key }) {
+        self.error(
+          node.line, "feature \"\(node.key)\".observe",
+          "'\(child)' is not a child of '\(node.key)'.")
+      }
+    }
+    for route in routes where !keys.contains(route.node) {
+      self.error(
+        route.line, "routes.\"\(route.path)\"",
+        "'\(route.node)' is not a feature key.\(suggestion(for: route.node, among: keys))")
+    }
+    for route in routes {
+      if let node = nodes.first(where: { $0.key == route.node }), node.kind == .collection {
+        self.error(
+          route.line, "routes.\"\(route.path)\"",
+          "'\(route.node)' is a collection, whose instances live with its parent; route to the parent instead."
+        )
+      }
+    }
+    for node in nodes where node.kind != .child {
+      if let parent = nodes.first(where: { $0.key == node.parent }), parent.kind == .collection {
+        self.error(
+          node.line, "feature \"\(node.key)\".kind",
+          "'\(parent.key)' is a collection; what lives under its instances is a `child`, not a \(node.kind.rawValue)."
+        )
+      }
+    }
+    if let initialRoute, !routes.contains(where: { $0.path == initialRoute }) {
+      self.error(
+        table?["initial-route"]?.line, "app.initial-route",
+        "'\(initialRoute)' is not a route in [routes].")
+    }
+  }
+}

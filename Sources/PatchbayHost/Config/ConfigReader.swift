@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reads typed values out of tables, collecting errors instead of stopping at the first.
+struct ConfigReader {
+  let file: String
+  var errors: [ConfigError] = []
+
+  mutating func error(_ line: Int?, _ keyPath: String, _ reason: String) {
+    self.errors.append(ConfigError(file: self.file, line: line, keyPath: keyPath, reason))
+  }
+
+  mutating func checkKeys(_ table: TOMLDocument.Table, allowed: [String]) {
+    for entry in table.entries where !allowed.contains(entry.key) {
+      self.error(
+        entry.value.line, "\(table.name).\(entry.key)",
+        "unknown key.\(suggestion(for: entry.key, among: allowed)) Expected: \(allowed.joined(separator: ", "))."
+      )
+    }
+  }
+
+  mutating func string(_ table: TOMLDocument.Table, _ key: String, required: Bool = false)
+    -> String?
+  {
+    guard let value = table[key] else {
+      if required {
+        self.error(
+          table.line == 0 ? nil : table.line, "\(table.name).\(key)", "missing: expected a string.")
+      }
+      return nil
+    }
+    guard case .string(let string) = value.kind else {
+      self.error(value.line, "\(table.name).\(key)", "expected a string, found \(value.typeName).")
+      return nil
+    }
+    return string
+  }
+
+  mutating func strings(_ table: TOMLDocument.Table, _ key: String, required: Bool = false) -> [(
+    value: String, line: Int
+  )]? {
+    guard let value = table[key] else {
+      if required {
+        self.error(table.line, "\(table.name).\(key)", "missing: expected an array of strings.")
+      }
+      return nil
+    }
+    guard case .array(let elements) = value.kind else {
+      self.error(
+        value.line, "\(table.name).\(key)", "expected an array of strings, found \(value.typeName)."
+      )
+      return nil
+    }
+    var result: [(String, Int)] = []
+    for (index, element) in elements.enumerated() {
+      guard case .string(let string) = element.kind else {
+        self.error(
+          element.line, "\(table.name).\(key)[\(index)]",
+          "expected a string, found \(element.typeName).")
+        continue
+      }
+      result.append((string, element.line))
+    }
+    return result
+  }
+}
