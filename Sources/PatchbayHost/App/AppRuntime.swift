@@ -163,11 +163,11 @@ public final class AppRuntime: @unchecked Sendable {
       let handle = try self.instanceHere(path)
       let bytes: [UInt8]
       do throws(FeatureCallError) {
-        bytes = try handle.parseAction(actionText)
+        bytes = try handle.parseActionHere(actionText)
       } catch {
         throw AppError("\(path): \(error.reason)")
       }
-      try self.command { handle.send(bytes) }
+      try self.command { handle.sendOnAppQueue(bytes) }
     }
   }
 

@@ -171,6 +171,11 @@ public final class FeatureHandle: @unchecked Sendable {
   }
 
   /// Sends encoded action bytes as if an effect had sent them (for replay).
+  /// Sends from code already on the app queue: no check, no hop (the per-action path).
+  func sendOnAppQueue(_ action: [UInt8]) {
+    self.queue.send(action, source: .command)
+  }
+
   public func send(_ action: [UInt8], as source: ActionSource) {
     guard let app = self.app.load(), !app.executor.isCurrent else {
       return self.queue.send(action, source: source)
@@ -192,6 +197,7 @@ public final class FeatureHandle: @unchecked Sendable {
     try self.onAppQueue { () throws(FeatureCallError) in try self.parseActionHere(text) }
   }
 
+  /// Parses from code already on the app queue (or with no app): no check, no hop.
   func parseActionHere(_ text: String) throws(FeatureCallError) -> [UInt8] {
     if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
     let current = self.slot.current
