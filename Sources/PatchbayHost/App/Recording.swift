@@ -142,7 +142,12 @@ public struct Recording: Sendable {
       }
     }
     guard let config else { throw AppError("\(file): the recording is empty.") }
-    self.config = config
+    // A relative config path is the recording's neighbour (a recording kept with a project).
+    self.config =
+      config.hasPrefix("/")
+      ? config
+      : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(config)
+        .standardizedFileURL.path
     self.lines = lines
     self.stateHash = stateHash
   }
