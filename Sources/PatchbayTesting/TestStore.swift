@@ -3,10 +3,6 @@ import Dependencies
 import IssueReporting
 import Patchbay
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A store for tests: send an action and describe how the state must change, then receive
 /// the actions effects feed back and describe those changes too.
 ///
@@ -48,12 +44,12 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
   public var timeout: Duration = .seconds(1)
 
   /// The state as of the last assertion.
-  public private(set) var state: State
+  public internal(set) var state: State
 
-  private let core: StoreCore<State, TestAction<Action>>
-  private let log: TestLog<State, Action>
-  private let executor = SettlingExecutor()
-  private let currentDependencies: LockedValue<DependencyValues>
+  let core: StoreCore<State, TestAction<Action>>
+  let log: TestLog<State, Action>
+  let executor = SettlingExecutor()
+  let currentDependencies: LockedValue<DependencyValues>
 
   /// The dependencies the reducer and effects see. Change them mid-test, as TCA allows:
   /// `store.dependencies.continuousClock = ImmediateClock()` applies to the actions sent
@@ -62,14 +58,12 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     get { self.currentDependencies.value }
     set {
       self.currentDependencies.withValue { $0 = newValue }
-      for clock in [newValue.continuousClock, newValue.suspendingClock] {
-        (clock as? Patchbay.TestClock<Duration>)?.waitsFor(self.executor)
-      }
+      self.settleTestClocks(in: newValue)
     }
   }
-  private var sends = 0
-  private let requestLog = LockedValue<[any Sendable]>([])
-  private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+  var sends = 0
+  let requestLog = LockedValue<[any Sendable]>([])
+  let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
   /// Creates a test store running `reducer`, with dependencies overridden for the reducer and
   /// its effects. Dependencies not overridden use their `testValue`.
@@ -99,6 +93,11 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
       effectExecutor: self.executor
     )
     self.origin = (fileID, filePath, line, column)
+    self.settleTestClocks(in: dependencies)
+  }
+
+  /// Makes the test clocks among `dependencies` wait for this store's effects.
+  func settleTestClocks(in dependencies: DependencyValues) {
     for clock in [dependencies.continuousClock, dependencies.suspendingClock] {
       (clock as? Patchbay.TestClock<Duration>)?.waitsFor(self.executor)
     }
@@ -281,228 +280,12 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     return try await operation()
   }
 
-  /// Waits for an effect to send `expected` and asserts how it changed the state.
-  public nonisolated(nonsending) func receive(
-    _ expected: Action,
-    timeout: Duration? = nil,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async where Action: Equatable {
-    await self.receive(
-      describing: describeAction(expected), expected: expected, matching: { $0 == expected },
-      timeout: timeout, updateStateToExpectedResult, at: (fileID, filePath, line, column)
-    )
-  }
-
-  /// Waits for an effect to send an action in the case at `casePath`, and asserts how it
-  /// changed the state: `await store.receive(\.loginResponse.success)`.
-  public nonisolated(nonsending) func receive<Value>(
-    _ casePath: CaseKeyPath<Action, Value>,
-    timeout: Duration? = nil,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async where Action: CasePathable {
-    await self.receive(
-      describing: "an action at \(describeCaseKeyPath(casePath))", expected: nil,
-      matching: { $0[case: casePath] != nil }, timeout: timeout, updateStateToExpectedResult,
-      at: (fileID, filePath, line, column)
-    )
-  }
-
-  /// Waits for an effect to send the action at `casePath` with `value`, and asserts how it
-  /// changed the state: `await store.receive(\.factResponse, "0 is a good number.")`.
-  public nonisolated(nonsending) func receive<Value: Equatable>(
-    _ casePath: CaseKeyPath<Action, Value>,
-    _ value: Value,
-    timeout: Duration? = nil,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async where Action: CasePathable {
-    var expectedValue = ""
-    customDump(value, to: &expectedValue, maxDepth: 2)
-    await self.receive(
-      describing: "\(describeCaseKeyPath(casePath)) with \(expectedValue)", expected: nil,
-      matching: { $0[case: casePath] == value }, timeout: timeout, updateStateToExpectedResult,
-      at: (fileID, filePath, line, column)
-    )
-  }
-
-  /// Waits for an effect to send an action for which `isMatching` is true, and asserts how it
-  /// changed the state.
-  public nonisolated(nonsending) func receive(
-    _ isMatching: @escaping (_ action: Action) -> Bool,
-    timeout: Duration? = nil,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    await self.receive(
-      describing: "an action matching the predicate", expected: nil, matching: isMatching,
-      timeout: timeout, updateStateToExpectedResult, at: (fileID, filePath, line, column)
-    )
-  }
-
-  /// The host requests (``Effect/request(_:)``) effects made since the last call, in order.
-  public func takeRequests() -> [any Sendable] {
-    self.requestLog.withValue { requests in
-      defer { requests.removeAll() }
-      return requests
-    }
-  }
-
-  /// Drops every action received so far without asserting it; the state moves on to the
-  /// state after the last one. With `strict`, having nothing to skip is a failure.
-  public nonisolated(nonsending) func skipReceivedActions(
-    strict: Bool = true,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    await Task.yield()
-    let skipped = self.log.takeAllReceived()
-    if let last = skipped.last {
-      self.state = last.after
-    } else if strict {
-      self.fail(
-        "There were no received actions to skip. Fix: remove the call, or pass 'strict: false'.",
-        at: (fileID, filePath, line, column)
-      )
-    }
-  }
-
-  /// Cancels every effect still running. With `strict`, having none running is a failure.
-  public nonisolated(nonsending) func skipInFlightEffects(
-    strict: Bool = true,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    if self.core.effects.count == 0 {
-      if strict {
-        self.fail(
-          "There were no in-flight effects to skip. Fix: remove the call, or pass 'strict: false'.",
-          at: (fileID, filePath, line, column)
-        )
-      }
-      return
-    }
-    self.core.effects.cancelAll()
-    _ = await poll(until: { self.core.effects.count == 0 }, timeout: self.timeout)
-  }
-
-  /// Waits until every effect has finished; fails if one is still running after `timeout`.
-  public nonisolated(nonsending) func finish(
-    timeout: Duration? = nil,
-    fileID: StaticString = #fileID,
-    file filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) async {
-    let timeout = timeout ?? self.timeout
-    let finished = await poll(
-      until: { self.core.effects.count == 0 && !self.core.isBusy }, timeout: timeout
-    )
-    if !finished {
-      self.fail(
-        """
-        Expected all effects to finish, but \(self.core.effects.count) were still running \
-        after \(timeout).
-
-        Fix: make the effect finish (advance the test clock, complete its stream), cancel it \
-        with an action, or call 'skipInFlightEffects()'.
-        """,
-        at: (fileID, filePath, line, column)
-      )
-    }
-  }
-
-  // MARK: - Assertions
-
-  private typealias Location = (
+  typealias Location = (
     fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   )
 
-  private nonisolated(nonsending) func receive(
-    describing expectedDescription: String,
-    expected: Action?,
-    matching: @escaping (Action) -> Bool,
-    timeout: Duration?,
-    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    at location: Location
-  ) async {
-    let exhaustive = self.exhaustivity == .on
-    let timeout = timeout ?? self.timeout
-    var taken: (skipped: [TestLog<State, Action>.Entry], match: TestLog<State, Action>.Entry?) =
-      ([], nil)
-    _ = await poll(
-      until: {
-        if exhaustive {
-          return !self.log.received.isEmpty
-        }
-        taken = self.log.takeReceived(onlyFirst: false, where: matching)
-        return taken.match != nil
-      },
-      timeout: timeout
-    )
-    if exhaustive {
-      guard let first = self.log.received.first else {
-        self.fail(
-          """
-          Expected to receive \(expectedDescription), but received no action within \
-          \(timeout).
-
-          Fix: check the effect sends it, advance the test clock far enough, or pass a longer \
-          'timeout:'.
-          """,
-          at: location
-        )
-        return
-      }
-      taken = self.log.takeReceived(onlyFirst: true, where: matching)
-      if taken.match == nil {
-        let actual = self.log.takeReceived(onlyFirst: true, where: { _ in true }).match ?? first
-        let difference =
-          expected.flatMap { diff($0, actual.action, format: .proportional) }
-          .map { "\n\n\($0.indent())\n\n(Expected: −, Received: +)" } ?? ""
-        self.fail(
-          """
-          Received an unexpected action. Expected \(expectedDescription), received \
-          \(describeAction(actual.action)).\(difference)
-          """,
-          at: location
-        )
-        self.state = actual.after
-        return
-      }
-    }
-    guard let entry = taken.match else {
-      self.fail(
-        """
-        Expected to receive \(expectedDescription), but no matching action arrived within \
-        \(timeout).
-        """,
-        at: location
-      )
-      return
-    }
-    self.check(entry, updateStateToExpectedResult, at: location)
-  }
-
   /// Compares the state after `entry` with what the test expects.
-  private func check(
+  func check(
     _ entry: TestLog<State, Action>.Entry,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: Location
@@ -524,7 +307,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     }
   }
 
-  private func compare(expected: State, actual: State, action: Action, at location: Location) {
+  func compare(expected: State, actual: State, action: Action, at location: Location) {
     guard expected != actual else { return }
     let difference =
       diff(expected, actual, format: .proportional) ?? "\(expected)\n  ≠\n\(actual)"
@@ -540,7 +323,7 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     )
   }
 
-  private nonisolated(nonsending) func waitForSent() async -> TestLog<State, Action>.Entry? {
+  nonisolated(nonsending) func waitForSent() async -> TestLog<State, Action>.Entry? {
     var entry = self.log.takeSent()
     if entry != nil { return entry }
     _ = await poll(
@@ -553,34 +336,11 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     return entry
   }
 
-  private func fail(_ message: String, at location: Location) {
+  func fail(_ message: String, at location: Location) {
     reportIssue(
       message, fileID: location.fileID, filePath: location.filePath, line: location.line,
       column: location.column
     )
-  }
-}
-
-/// Blocks the calling thread until `isDone`; gives up once `executor` has been idle for 20 ms,
-/// or after `timeout`. For `deinit`, which cannot suspend: the effects it waits for run on the
-/// executor's own thread, and the short quiet limit keeps a thread of the cooperative pool
-/// from being held while nothing can change.
-private func waitBlocking(
-  until isDone: () -> Bool, whileBusy executor: SettlingExecutor, timeout: Duration
-) {
-  let start = ContinuousClock.now
-  var quietSince: ContinuousClock.Instant?
-  while !isDone() {
-    let now = ContinuousClock.now
-    if now - start >= timeout { return }
-    if executor.isIdle {
-      let since = quietSince ?? now
-      if now - since >= .milliseconds(20) { return }
-      quietSince = since
-    } else {
-      quietSince = nil
-    }
-    usleep(50)
   }
 }
 
@@ -591,7 +351,7 @@ func describeAction<Action>(_ action: Action) -> String {
 }
 
 extension String {
-  fileprivate func indent() -> String {
+  func indent() -> String {
     self.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
       .joined(separator: "\n")
   }

@@ -71,6 +71,27 @@ import Testing
   }
 }
 
+/// A folder holding the misbehaving fixture as `<mode>.so` and an `app.toml` whose root, `key`,
+/// is the fixture's feature `id` (see Plugins/Fixtures/Misbehaving).
+private func fixtureApp(mode: String, key: String, id: String) throws -> (URL, String) {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let plugin = folder.appendingPathComponent("\(mode).so").path
+  try FileManager.default.copyItem(
+    atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
+  let config = folder.appendingPathComponent("app.toml").path
+  try """
+  [app]
+  root = "\(key)"
+  [plugins]
+  load = ["\(plugin)"]
+  [[feature]]
+  key = "\(key)"
+  id = "\(id)"
+  """.write(toFile: config, atomically: true, encoding: .utf8)
+  return (folder, config)
+}
+
 /// `patchbay run` with the app queue (issue 13): what a script sees no longer depends on timing.
 @Suite struct RunDeterminismTests {
   /// `printf 'send home open\nstate\n' | patchbay run host-config/app.toml` once showed the
@@ -92,21 +113,8 @@ import Testing
 extension RunDeterminismTests {
   /// `host->log` went nowhere in `patchbay run`; a script now shows it on stderr.
   @Test func aPluginsLogReachesStderrNamingItsFeature() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let plugin = folder.appendingPathComponent("errorlater.so").path
-    try FileManager.default.copyItem(
-      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
-    let config = folder.appendingPathComponent("app.toml").path
-    try """
-    [app]
-    root = "fixture"
-    [plugins]
-    load = ["\(plugin)"]
-    [[feature]]
-    key = "fixture"
-    id = "dev.patchbay.fixture-errors-later"
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let (folder, config) = try fixtureApp(
+      mode: "errorlater", key: "fixture", id: "dev.patchbay.fixture-errors-later")
     let script = folder.appendingPathComponent("log.script").path
     try "send fixture first\nsend fixture second\n".write(
       toFile: script, atomically: true, encoding: .utf8)
@@ -123,21 +131,8 @@ extension RunDeterminismTests {
 extension RunDeterminismTests {
   /// `--record` after bad state bytes used to write `stateHash "unknown"` and exit 0.
   @Test func aRecordingWithoutAFinalStateFails() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let plugin = folder.appendingPathComponent("counterbadstate.so").path
-    try FileManager.default.copyItem(
-      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
-    let config = folder.appendingPathComponent("app.toml").path
-    try """
-    [app]
-    root = "counter"
-    [plugins]
-    load = ["\(plugin)"]
-    [[feature]]
-    key = "counter"
-    id = "dev.patchbay.counter"
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let (folder, config) = try fixtureApp(
+      mode: "counterbadstate", key: "counter", id: "dev.patchbay.counter")
     let script = folder.appendingPathComponent("render.script").path
     try "render\n".write(toFile: script, atomically: true, encoding: .utf8)
     let recording = folder.appendingPathComponent("run.jsonl").path
