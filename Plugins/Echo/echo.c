@@ -245,7 +245,7 @@ static const pb_plugin_desc plugin = {
 };
 
 __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    uint32_t host_abi_major) {
+    pb_abi_version host_abi_major) {
   (void)host_abi_major; /* The host checks abi_major itself and says what is wrong. */
   return &plugin;
 }

@@ -13,7 +13,7 @@ import PatchbayABI
 ///
 /// ```swift
 /// @_cdecl("patchbay_plugin_entry")
-/// public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+/// public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
 ///   PluginExport.entry(
 ///     id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
 ///     features: [.feature(Counter.self)], hostABIMajor: hostABIMajor
@@ -32,7 +32,7 @@ public enum PluginExport {
   /// specializes its code in the plugin's module, where the feature's types are known.
   public static func entry(
     id: String, name: String, version: String, features drivers: [FeatureDriver],
-    hostABIMajor: UInt32
+    hostABIMajor: UInt16
   ) -> UnsafeRawPointer? {
     self.built.withValue { built in
       if let built { return built }
@@ -85,8 +85,8 @@ enum DescriptorBuilder {
     return self.allocate(
       pb_plugin_desc(
         magic: PATCHBAY_MAGIC,
-        abi_major: UInt16(PATCHBAY_ABI_MAJOR),
-        abi_minor: UInt16(PATCHBAY_ABI_MINOR),
+        abi_major: pb_abi_version(PATCHBAY_ABI_MAJOR),
+        abi_minor: pb_abi_version(PATCHBAY_ABI_MINOR),
         struct_size: UInt32(MemoryLayout<pb_plugin_desc>.size),
         id: self.string(id),
         name: self.string(name),

@@ -165,7 +165,7 @@ struct PluginTemplate {
     }
 
     @_cdecl("patchbay_plugin_entry")
-    public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+    public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
       PluginExport.entry(
         id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
         features: [.feature(\(self.name).self)], hostABIMajor: hostABIMajor

@@ -160,8 +160,8 @@ enum ChangeLine {
       "[swap] \(report)"
     case .collection(let path, let id, let added, _):
       "[collection] \(path) \(added ? "+" : "-") \(id)"
-    case .failure(let path, let message):
-      "[failure] \(path): \(message)"
+    case .failure(let error):
+      "[failure] \(error)"
     }
   }
 }

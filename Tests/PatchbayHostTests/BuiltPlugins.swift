@@ -41,6 +41,16 @@ enum BuiltPlugins {
 }
 
 /// The message of the error `body` throws, or a note that it threw none.
+/// The reason of the ``AppError`` `body` throws; nil when it throws nothing, or another error.
+func refusal(_ body: () throws -> Void) -> AppError.Reason? {
+  do {
+    try body()
+    return nil
+  } catch {
+    return (error as? AppError)?.reason
+  }
+}
+
 func errorMessage(_ body: () throws -> Void) -> String {
   do {
     try body()

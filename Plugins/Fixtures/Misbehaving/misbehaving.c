@@ -209,7 +209,7 @@ static void mode(char *out, size_t size) {
 }
 
 __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    uint32_t host_abi_major) {
+    pb_abi_version host_abi_major) {
   (void)host_abi_major;
   char name[64];
   mode(name, sizeof name);

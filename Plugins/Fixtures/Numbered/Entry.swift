@@ -7,7 +7,7 @@ import PatchbayPlugin
 /// The startup benchmark loads ten of them (real Swift plugins of real size), which a build of
 /// ten separate packages would otherwise have to provide.
 @_cdecl("patchbay_plugin_entry")
-public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   let name = loadedFileStem() ?? "numbered"
   return PluginExport.entry(
     id: "dev.patchbay.fixture.\(name)-plugin", name: "Fixture \(name)", version: "1.0.0",

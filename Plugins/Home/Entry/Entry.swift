@@ -3,7 +3,7 @@ import PatchbayPlugin
 
 /// The plugin library's one exported function (patchbay/plugin.h).
 @_cdecl("patchbay_plugin_entry")
-public func patchbayPluginEntry(_ hostABIMajor: UInt32) -> UnsafeRawPointer? {
+public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   PluginExport.entry(
     id: "dev.patchbay.home-plugin", name: "Home", version: "1.0.0",
     features: [.feature(Home.self)], hostABIMajor: hostABIMajor

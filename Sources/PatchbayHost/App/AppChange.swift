@@ -17,5 +17,6 @@ public enum AppChange: Sendable {
   case collection(path: String, id: String, added: Bool, state: [UInt8]?)
   /// A feature's implementation swapped.
   case swap(SwapReport)
-  case failure(path: String, message: String)
+  /// Something the app refused or a plugin failed, outside or inside a command.
+  case failure(AppError)
 }

@@ -7,10 +7,10 @@ import PatchbayEncoding
 /// On the app queue.
 extension AppRuntime {
   /// Creates the instance of `node` at `path` (from `state` when given), and its `child`
-  /// features under it.
-  func create(node key: String, at path: String, state: [UInt8]? = nil) throws(AppError) {
+  /// features and collections under it.
+  func create(node key: String, at path: InstancePath, state: [UInt8]? = nil) throws(AppError) {
     guard let node = self.config.node(key), let feature = self.features[node.featureID] else {
-      throw AppError("'\(key)' has no loaded feature; run `patchbay check` on the config.")
+      throw AppError(.noLoadedFeature(node: key))
     }
     let handle: FeatureHandle
     do {
@@ -20,7 +20,7 @@ extension AppRuntime {
         logs.value?(id, PluginLogLevel(level), message)
       }
     } catch {
-      throw AppError(error.description)
+      throw AppError(.failed(path: path.description, reason: error.description))
     }
     if !self.replaying {
       // A replay applies the recorded navigation instead.
@@ -28,42 +28,33 @@ extension AppRuntime {
         self?.navigationRequested(request, from: path)
       }
     }
-    let changes = self.changeHandler
-    handle.onFailure { [weak self] message in self?.fail(path: path, message) }
+    handle.onFailure { [weak self] message in
+      self?.fail(AppError(.failed(path: path.description, reason: message)))
+    }
     handle.attach(to: self.executor) { [weak self] in self?.afterJob() }
+    self.changes.track(path, state: try? handle.stateValue())
     let parentObserves =
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
-    if self.tracksStateChanges, let initial = try? handle.stateValue() {
-      self.lastStates.withValue { $0?[path] = initial }
-    }
-    let lastStates = self.lastStates
+    let changes = self.changes
     handle.onReduced { [weak self, weak handle] bytes, source in
-      if let handler = changes.value {
-        let text = (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes"
-        var diff: String?
-        if lastStates.value != nil, let after = handle?.stateDuringCallback() {
-          let before = lastStates.withValue { states in
-            defer { states?[path] = after }
-            return states?[path]
-          }
-          diff = stateDiff(before, after)
-        }
-        handler(
-          .action(
-            path: path, text: text, source: source == .effect ? .effect : .command, diff: diff))
-      }
+      changes.reduced(
+        path: path, text: (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes",
+        source: source == .effect ? .effect : .command
+      ) { handle?.stateDuringCallback() }
       // A replay applies the recorded parent actions instead.
       if node.parent != nil, self?.replaying == false {
         self?.forwardToParent(bytes, from: node, at: path, everything: parentObserves)
       }
     }
     if self.replaying { handle.muteEffects() }
-    self.instances.append((path, handle))
+    self.instances.insert(handle, at: path)
     for child in self.config.children(of: key) {
       switch child.kind {
-      case .child: try self.create(node: child.key, at: "\(path)/\(child.key)")
+      case .child: try self.create(node: child.key, at: path.appending(child.key))
       case .collection:
-        for id in child.ids { try self.create(node: child.key, at: "\(path)/\(child.key)#\(id)") }
+        for id in child.ids {
+          try self.create(node: child.key, at: path.appending(child.key, instance: id))
+        }
       case .stack, .presented: break
       }
     }
@@ -74,37 +65,24 @@ extension AppRuntime {
   /// instance `<key>(element(id: "a", action: <action>))`, like TCA's `forEach` — delegate
   /// actions (`delegate(…)`) always, every action when the parent observes the child.
   func forwardToParent(
-    _ bytes: [UInt8], from node: AppConfig.Node, at path: String, everything: Bool
+    _ bytes: [UInt8], from node: AppConfig.Node, at path: InstancePath, everything: Bool
   ) {
     // Most actions are not for the parent: look at the name before decoding anything.
     guard let parentKey = node.parent,
       everything || WireValue.caseName(of: bytes) == "delegate",
       let action = try? WireValue(decoding: bytes)
     else { return }
-    let parentPath: String? = {
-      if node.kind == .child || node.kind == .collection {
-        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-      }
-      // A screen's parent is the nearest live instance of the parent node below it.
-      return self.instances.last { Self.strip($0.path) == parentKey || $0.path == parentKey }?.path
-    }()
-    guard let parentPath,
-      let parent = self.instances.first(where: { $0.path == parentPath })?.handle
-    else { return }
+    // A child's parent is the path above it; a screen's is the nearest live instance of the
+    // parent node below it.
+    let parentPath =
+      path.parent
+      ?? self.instances.paths.last { $0.matches(InstancePath(root: parentKey)) }
+    guard let parentPath, let parent = self.instances[parentPath] else { return }
     var wrapped = action
-    if node.kind == .collection, let hash = path.lastIndex(of: "#") {
-      let id = String(path[path.index(after: hash)...])
+    if node.kind == .collection, let id = path.last.instance {
       wrapped = .case(
         "element", [WireValue.Field("id", .string(id)), WireValue.Field("action", action)])
     }
     parent.send(WireValue.case(node.key, [WireValue.Field("_0", wrapped)]).bytes)
-  }
-
-  /// Takes the instance at `path` and everything under it out of the app; the caller cancels
-  /// and releases them.
-  func remove(prefix path: String) -> [FeatureHandle] {
-    let removed = self.instances.filter { $0.path == path || $0.path.hasPrefix(path + "/") }
-    self.instances.removeAll { $0.path == path || $0.path.hasPrefix(path + "/") }
-    return removed.map(\.handle)
   }
 }

@@ -37,28 +37,16 @@ public final class AppRuntime: @unchecked Sendable {
   // App queue:
   var features: FeatureRegistry
   var navigationState = NavigationState()
-  var instances: [(path: String, handle: FeatureHandle)] = []
+  var instances = InstanceTree()
   /// Navigation requests made during the current job, applied when its action is done.
-  var pendingNavigation: [(request: NavigationRequest, path: String)] = []
+  var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
   /// The failures of the command running now; nil outside commands.
-  var commandFailures: [String]?
-  let changeHandler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
+  var commandFailures: [AppError]?
+  // Any thread:
+  let changes = ChangeRecorder()
+  let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
-  /// Whether action changes carry the state diff they caused (costs a snapshot per action).
-  public var tracksStateChanges: Bool {
-    get { self.lastStates.withValue { $0 != nil } }
-    set {
-      self.lastStates.withValue { $0 = newValue ? [:] : nil }
-      guard newValue else { return }
-      for (path, handle) in self.executor.sync({ self.instances }) {
-        if let state = try? handle.stateValue() { self.lastStates.withValue { $0?[path] = state } }
-      }
-    }
-  }
-  /// The state each instance had after its last action, for diffs.
-  let lastStates = LockedValue<[String: WireValue]?>(nil)
-  let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
 
   /// Creates the root instance and its children, then follows the initial route.
   ///
@@ -75,7 +63,7 @@ public final class AppRuntime: @unchecked Sendable {
     self.replaying = replaying
     do {
       try self.executor.sync { () throws(AppError) in
-        try self.create(node: config.root, at: config.root)
+        try self.create(node: config.root, at: InstancePath(root: config.root))
       }
       if let initial = config.initialRoute, initial != "/" {
         try self.follow(route: initial)
@@ -110,7 +98,18 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// Called after every change, on the thread that made it.
   public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
-    self.changeHandler.value = handler
+    self.changes.onChange(handler)
+  }
+
+  /// Whether action changes carry the state diff they caused (costs a snapshot per action).
+  public var tracksStateChanges: Bool {
+    get { self.changes.tracksStateChanges }
+    set {
+      self.changes.tracksStateChanges = newValue
+      for entry in self.executor.sync({ self.instances.entries }) {
+        self.changes.track(entry.path, state: try? entry.handle.stateValue())
+      }
+    }
   }
 
   /// The navigation state.
@@ -120,37 +119,13 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// Live instance paths, root first.
   public var paths: [String] {
-    self.executor.sync { self.instances.map(\.path) }
+    self.executor.sync { self.instances.paths.map(\.description) }
   }
 
-  /// The instance at `path` (see the type's documentation for paths).
+  /// The instance at `path`, or the one live instance a short form of it names (see
+  /// ``InstancePath``).
   public func instance(_ path: String) throws(AppError) -> FeatureHandle {
-    try self.executor.sync { () throws(AppError) in try self.instanceHere(path) }
-  }
-
-  /// ``instance(_:)``, on the app queue.
-  func instanceHere(_ path: String) throws(AppError) -> FeatureHandle {
-    let found = { () -> FeatureHandle? in
-      if let exact = self.instances.first(where: { $0.path == path }) { return exact.handle }
-      // `echo` for the only live `echo#n`; `practice/quiz` for `practice#n/quiz`; `tallies#a`
-      // for `home/tallies#a`.
-      var matches = self.instances.filter { Self.strip($0.path) == path }
-      if matches.isEmpty { matches = self.instances.filter { $0.path.hasSuffix("/" + path) } }
-      return matches.count == 1 ? matches[0].handle : nil
-    }()
-    guard let found else {
-      let live = self.instances.map(\.path)
-      throw AppError(
-        "no feature at '\(path)'.\(suggestion(for: path, among: live.map(Self.strip)))"
-          + " Live paths: \(live.joined(separator: ", ")).")
-    }
-    return found
-  }
-
-  /// `practice#1/quiz` → `practice/quiz`.
-  static func strip(_ path: String) -> String {
-    path.split(separator: "/").map { $0.split(separator: "#").first.map(String.init) ?? "" }
-      .joined(separator: "/")
+    try self.executor.sync { () throws(AppError) in try self.instances.resolve(path).handle }
   }
 
   /// Sends the text form of an action to the instance at `path`.
@@ -160,12 +135,12 @@ public final class AppRuntime: @unchecked Sendable {
   /// as the refusal left it.
   public func send(_ path: String, _ actionText: String) throws(AppError) {
     try self.executor.sync { () throws(AppError) in
-      let handle = try self.instanceHere(path)
+      let handle = try self.instances.resolve(path).handle
       let bytes: [UInt8]
       do throws(FeatureCallError) {
         bytes = try handle.parseActionHere(actionText)
       } catch {
-        throw AppError("\(path): \(error.reason)")
+        throw AppError(.actionText(path: path, reason: error.reason))
       }
       try self.command { handle.sendOnAppQueue(bytes) }
     }
@@ -178,15 +153,15 @@ public final class AppRuntime: @unchecked Sendable {
     defer { self.commandFailures = nil }
     try work()
     self.applyPendingNavigation()
-    if let failure = self.commandFailures?.first { throw AppError(failure) }
+    if let failure = self.commandFailures?.first { throw failure }
   }
 
   /// Reports a failure: to the command running, if any, and to the change handler.
-  func fail(path: String, _ message: String) {
+  func fail(_ error: AppError) {
     if self.executor.isCurrent, self.commandFailures != nil {
-      self.commandFailures?.append("\(path): \(message)")
+      self.commandFailures?.append(error)
     }
-    self.changeHandler.value?(.failure(path: path, message: message))
+    self.changes.publish(.failure(error))
   }
 
   /// What follows a job that reduced actions outside a command (an effect's action).
@@ -194,72 +169,12 @@ public final class AppRuntime: @unchecked Sendable {
     self.applyPendingNavigation()
   }
 
-  /// The whole app as a value: navigation and every instance's state.
-  public func stateValue() throws(AppError) -> WireValue {
-    let (navigation, instances) = self.executor.sync { (self.navigationState, self.instances) }
-    var features: [WireValue.Field] = []
-    for (path, handle) in instances {
-      do {
-        features.append(WireValue.Field(path, try handle.stateValue()))
-      } catch {
-        throw AppError(error.description)
-      }
-    }
-    return .record(
-      fields: (
-        "navigation",
-        .record(
-          fields: ("stack", .list(navigation.stack.map { .string($0.description) })),
-          ("presented", navigation.presented.map { .string($0.description) } ?? .nil))
-      ),
-      ("features", .record(features)))
-  }
-
-  /// The state of one instance, or of the whole app.
-  public func state(_ path: String? = nil) throws(AppError) -> WireValue {
-    guard let path else { return try self.stateValue() }
-    do {
-      return try self.instance(path).stateValue()
-    } catch let error as AppError {
-      throw error
-    } catch {
-      throw AppError("\(error)")
-    }
-  }
-
-  /// The screen on top: the presented feature, else the top of the stack, else the root.
-  public var currentPath: String {
-    self.executor.sync {
-      self.navigationState.presented?.description ?? self.navigationState.stack.last?.description
-        ?? self.config.root
-    }
-  }
-
-  /// The rendered view of the screen on top, with its `child` features' views below it.
-  public func renderCurrent() throws(AppError) -> String {
-    let path = self.currentPath
-    let children = self.executor.sync {
-      self.instances.filter { $0.path.hasPrefix(path + "/") }
-    }
-    do {
-      var text = try self.instance(path).render()
-      for child in children {
-        text += "\n\n── \(child.path.dropFirst(path.count + 1)) ──\n" + (try child.handle.render())
-      }
-      return text
-    } catch let error as AppError {
-      throw error
-    } catch {
-      throw AppError("\(error)")
-    }
-  }
-
   /// Whether every instance is quiet: no queued action, no running effect, no navigation
   /// request waiting.
   public var isQuiet: Bool {
     // A job of its own on the app queue: the effects' actions enqueued before it have run.
     self.executor.sync {
-      self.pendingNavigation.isEmpty && self.instances.allSatisfy(\.handle.isQuiet)
+      self.pendingNavigation.isEmpty && self.instances.handles.allSatisfy(\.isQuiet)
     }
   }
 

@@ -15,7 +15,8 @@ extension AppConfig {
       } catch {
         errors.append(
           ConfigError(
-            file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]", error.description
+            file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]",
+            .plugin(error.description)
           ))
       }
     }
@@ -23,8 +24,7 @@ extension AppConfig {
       errors.append(
         ConfigError(
           file: self.file, line: node.line, keyPath: "feature \"\(node.key)\".id",
-          "no loaded plugin declares '\(node.featureID)'.\(suggestion(for: node.featureID, among: registry.featureIDs)) "
-            + "Known: \(registry.featureIDs.joined(separator: ", ")).")
+          .undeclaredFeature(id: node.featureID, known: registry.featureIDs))
       )
     }
     guard errors.isEmpty else { throw ConfigErrors(errors: errors) }

@@ -127,7 +127,7 @@ extension AppConfig {
     } catch {
       throw ConfigErrors(errors: [
         ConfigError(
-          file: file, line: nil, keyPath: "", "cannot read the file: \(error.localizedDescription)")
+          file: file, line: nil, keyPath: "", .unreadable(error.localizedDescription))
       ])
     }
     try self.init(parsing: text, file: file)
@@ -141,7 +141,7 @@ extension AppConfig {
     } catch {
       throw ConfigErrors(errors: [
         ConfigError(
-          file: file, line: error.line, keyPath: "", "\(error.reason) (column \(error.column))")
+          file: file, line: error.line, keyPath: "", .syntax(error.reason, column: error.column))
       ])
     }
     var reader = ConfigReader(file: file)

@@ -9,19 +9,15 @@ extension ConfigReader {
     where !["app", "plugins", "feature", "routes"].contains(header.name) {
       self.error(
         header.line, "[\(header.name)]",
-        "unknown table."
-          + suggestion(for: header.name, among: ["app", "plugins", "feature", "routes"])
-          + " Expected [app], [plugins], [[feature]] or [routes].")
+        .unknownTable(header.name))
     }
     for entry in document.root.entries {
-      self.error(
-        entry.value.line, entry.key,
-        "keys belong in a table ([app], [plugins], [[feature]], [routes]).")
+      self.error(entry.value.line, entry.key, .keyOutsideTables)
     }
     if document.tables["feature"] != nil {
       self.error(
         document.tables["feature"]!.line, "[feature]",
-        "write [[feature]] (double brackets): there is one per feature.")
+        .singleBracketFeature)
     }
   }
 
@@ -30,7 +26,7 @@ extension ConfigReader {
     name: String, root: String, initialRoute: String?
   ) {
     if app == nil {
-      self.error(nil, "[app]", "missing: add an [app] table with `root = \"<feature key>\"`.")
+      self.error(nil, "[app]", .missingTable("app"))
     }
     app.map { self.checkKeys($0, allowed: ["name", "root", "initial-route"]) }
     let name =
@@ -46,7 +42,7 @@ extension ConfigReader {
     searchPaths: [String], load: [(value: String, line: Int)]
   ) {
     if plugins == nil {
-      self.error(nil, "[plugins]", "missing: add a [plugins] table with `load = [\"Name\", …]`.")
+      self.error(nil, "[plugins]", .missingTable("plugins"))
     }
     plugins.map { self.checkKeys($0, allowed: ["search-paths", "load"]) }
     let searchPaths = (plugins.flatMap { self.strings($0, "search-paths") } ?? []).map {
@@ -73,14 +69,13 @@ extension ConfigReader {
         } else {
           self.error(
             table["kind"]!.line, "\(table.name).kind",
-            "'\(text)' is not a kind; expected one of \(AppConfig.Kind.allCases.map(\.rawValue).joined(separator: ", "))."
-          )
+            .notAKind(text))
         }
       }
       if nodes.contains(where: { $0.key == key }) {
         self.error(
           table["key"]!.line, "\(table.name).key",
-          "'\(key)' is used by another feature; keys must be unique.")
+          .duplicateKey(key))
         continue
       }
       let observes = (self.strings(table, "observe") ?? []).map(\.value)
@@ -89,15 +84,15 @@ extension ConfigReader {
         if kind != .collection {
           self.error(
             table["ids"]!.line, "\(table.name).ids",
-            "only a collection has ids; add `kind = \"collection\"` or remove `ids`.")
+            .idsOutsideCollection)
         }
         for (index, entry) in entries.enumerated() {
           if let problem = AppConfig.problem(withInstanceID: entry.value) {
-            self.error(entry.line, "\(table.name).ids[\(index)]", problem)
+            self.error(entry.line, "\(table.name).ids[\(index)]", .invalidID(problem))
           } else if ids.contains(entry.value) {
             self.error(
               entry.line, "\(table.name).ids[\(index)]",
-              "'\(entry.value)' is listed twice; ids in a collection are unique.")
+              .duplicateID(entry.value))
           } else {
             ids.append(entry.value)
           }
@@ -109,7 +104,7 @@ extension ConfigReader {
           line: table.line))
     }
     if nodes.isEmpty {
-      self.error(nil, "[[feature]]", "no features: add at least the root feature.")
+      self.error(nil, "[[feature]]", .noFeatures)
     }
     return nodes
   }
@@ -122,11 +117,11 @@ extension ConfigReader {
         guard case .string(let target) = entry.value.kind else {
           self.error(
             entry.value.line, "routes.\"\(entry.key)\"",
-            "expected a string (a feature key), found \(entry.value.typeName).")
+            .wrongType(expected: "a string (a feature key)", found: entry.value.typeName))
           continue
         }
         if !entry.key.hasPrefix("/") {
-          self.error(entry.value.line, "routes.\"\(entry.key)\"", "a route path starts with '/'.")
+          self.error(entry.value.line, "routes.\"\(entry.key)\"", .routeNotAbsolute)
         }
         routes.append(AppConfig.Route(path: entry.key, node: target, line: entry.value.line))
       }
@@ -147,7 +142,7 @@ extension ConfigReader {
       if let parent = node.parent, !keys.contains(parent) {
         self.error(
           node.line, "feature \"\(node.key)\".parent",
-          "'\(parent)' is not a feature key.\(suggestion(for: parent, among: keys))")
+          .notAFeatureKey(parent, keys: keys))
       }
       var seen: [String] = [node.key]
       var current = node.parent
@@ -155,8 +150,7 @@ extension ConfigReader {
         if seen.contains(key) {
           self.error(
             node.line, "feature \"\(node.key)\".parent",
-            "the tree has a cycle: \((seen + [key]).joined(separator: " → ")). Every chain of parents must end at the root."
-          )
+            .parentCycle(seen + [key]))
           break
         }
         seen.append(key)
@@ -167,52 +161,50 @@ extension ConfigReader {
       if let rootNode = nodes.first(where: { $0.key == root }) {
         if rootNode.parent != nil {
           self.error(
-            rootNode.line, "feature \"\(root)\".parent", "the root feature has no parent.")
+            rootNode.line, "feature \"\(root)\".parent", .rootHasParent)
         }
       } else if !nodes.isEmpty {
         self.error(
           table?["root"]?.line, "app.root",
-          "'\(root)' is not a feature key.\(suggestion(for: root, among: keys))")
+          .notAFeatureKey(root, keys: keys))
       }
     }
     for node in nodes where node.parent == nil && node.key != root && !root.isEmpty {
       self.error(
         node.line, "feature \"\(node.key)\"",
-        "has no parent: give it `parent = \"…\"` (only the root, '\(root)', has none).")
+        .noParent(root: root))
     }
     for node in nodes {
       for child in node.observes
       where !nodes.contains(where: { $0.key == child && $0.parent == node.key }) {
         self.error(
           node.line, "feature \"\(node.key)\".observe",
-          "'\(child)' is not a child of '\(node.key)'.")
+          .observesNonChild(child: child, parent: node.key))
       }
     }
     for route in routes where !keys.contains(route.node) {
       self.error(
         route.line, "routes.\"\(route.path)\"",
-        "'\(route.node)' is not a feature key.\(suggestion(for: route.node, among: keys))")
+        .notAFeatureKey(route.node, keys: keys))
     }
     for route in routes {
       if let node = nodes.first(where: { $0.key == route.node }), node.kind == .collection {
         self.error(
           route.line, "routes.\"\(route.path)\"",
-          "'\(route.node)' is a collection, whose instances live with its parent; route to the parent instead."
-        )
+          .routeToCollection(route.node))
       }
     }
     for node in nodes where node.kind != .child {
       if let parent = nodes.first(where: { $0.key == node.parent }), parent.kind == .collection {
         self.error(
           node.line, "feature \"\(node.key)\".kind",
-          "'\(parent.key)' is a collection; what lives under its instances is a `child`, not a \(node.kind.rawValue)."
-        )
+          .kindUnderCollection(collection: parent.key, kind: node.kind.rawValue))
       }
     }
     if let initialRoute, !routes.contains(where: { $0.path == initialRoute }) {
       self.error(
         table?["initial-route"]?.line, "app.initial-route",
-        "'\(initialRoute)' is not a route in [routes].")
+        .unknownInitialRoute(initialRoute))
     }
   }
 }

@@ -5,7 +5,7 @@ struct ConfigReader {
   let file: String
   var errors: [ConfigError] = []
 
-  mutating func error(_ line: Int?, _ keyPath: String, _ reason: String) {
+  mutating func error(_ line: Int?, _ keyPath: String, _ reason: ConfigError.Reason) {
     self.errors.append(ConfigError(file: self.file, line: line, keyPath: keyPath, reason))
   }
 
@@ -13,8 +13,7 @@ struct ConfigReader {
     for entry in table.entries where !allowed.contains(entry.key) {
       self.error(
         entry.value.line, "\(table.name).\(entry.key)",
-        "unknown key.\(suggestion(for: entry.key, among: allowed)) Expected: \(allowed.joined(separator: ", "))."
-      )
+        .unknownKey(entry.key, allowed: allowed))
     }
   }
 
@@ -24,12 +23,14 @@ struct ConfigReader {
     guard let value = table[key] else {
       if required {
         self.error(
-          table.line == 0 ? nil : table.line, "\(table.name).\(key)", "missing: expected a string.")
+          table.line == 0 ? nil : table.line, "\(table.name).\(key)", .missing(expected: "a string")
+        )
       }
       return nil
     }
     guard case .string(let string) = value.kind else {
-      self.error(value.line, "\(table.name).\(key)", "expected a string, found \(value.typeName).")
+      self.error(
+        value.line, "\(table.name).\(key)", .wrongType(expected: "a string", found: value.typeName))
       return nil
     }
     return string
@@ -40,14 +41,14 @@ struct ConfigReader {
   )]? {
     guard let value = table[key] else {
       if required {
-        self.error(table.line, "\(table.name).\(key)", "missing: expected an array of strings.")
+        self.error(table.line, "\(table.name).\(key)", .missing(expected: "an array of strings"))
       }
       return nil
     }
     guard case .array(let elements) = value.kind else {
       self.error(
-        value.line, "\(table.name).\(key)", "expected an array of strings, found \(value.typeName)."
-      )
+        value.line, "\(table.name).\(key)",
+        .wrongType(expected: "an array of strings", found: value.typeName))
       return nil
     }
     var result: [(String, Int)] = []
@@ -55,7 +56,7 @@ struct ConfigReader {
       guard case .string(let string) = element.kind else {
         self.error(
           element.line, "\(table.name).\(key)[\(index)]",
-          "expected a string, found \(element.typeName).")
+          .wrongType(expected: "a string", found: element.typeName))
         continue
       }
       result.append((string, element.line))

@@ -71,8 +71,8 @@ enum HostTable {
     table.initialize(
       to: pb_host(
         struct_size: UInt32(MemoryLayout<pb_host>.size),
-        abi_major: PATCHBAY_ABI_MAJOR,
-        abi_minor: PATCHBAY_ABI_MINOR,
+        abi_major: pb_abi_version(PATCHBAY_ABI_MAJOR),
+        abi_minor: pb_abi_version(PATCHBAY_ABI_MINOR), reserved: 0,
         host_data: Unmanaged.passRetained(context).toOpaque(),
         get_service: getService,
         send: send,

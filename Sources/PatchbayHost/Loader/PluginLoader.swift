@@ -90,7 +90,7 @@ public struct PluginLoader: Sendable {
       )
     }
     let entry = unsafeBitCast(symbol, to: pb_plugin_entry_fn.self)
-    guard let descriptor = entry(PATCHBAY_ABI_MAJOR) else {
+    guard let descriptor = entry(pb_abi_version(PATCHBAY_ABI_MAJOR)) else {
       throw PluginLoadError(
         file: file,
         "patchbay_plugin_entry returned NULL for host ABI \(PATCHBAY_ABI_MAJOR): the plugin "

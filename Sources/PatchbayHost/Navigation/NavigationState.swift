@@ -15,6 +15,11 @@ public struct NavigationState: Equatable, Sendable {
 
     /// `echo#2`: how paths and logs name the instance.
     public var description: String { "\(self.node)#\(self.instance)" }
+
+    /// Where the screen's instance lives: `echo#2`, at the top of the app.
+    public var path: InstancePath {
+      InstancePath([InstancePath.Segment(key: self.node, instance: String(self.instance))])
+    }
   }
 
   /// Screens pushed on the root, bottom first.

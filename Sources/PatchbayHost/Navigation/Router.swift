@@ -94,13 +94,9 @@ public struct Router: Reducer {
   }
 
   /// The navigation a route path asks for: `/echo` → deep link to [echo].
-  public func deepLink(_ path: String) -> Result<NavigationAction, RouteError> {
+  public func deepLink(_ path: String) -> Result<NavigationAction, AppError> {
     guard let route = self.config.route(path) else {
-      let known = self.config.routes.map(\.path)
-      return .failure(
-        RouteError(
-          "no route '\(path)'.\(suggestion(for: path, among: known)) Routes: \(known.joined(separator: ", "))."
-        ))
+      return .failure(AppError(.noRoute(path: path, routes: self.config.routes.map(\.path))))
     }
     var chain: [String] = []
     var current: String? = route.node
@@ -112,10 +108,4 @@ public struct Router: Reducer {
     let screens = chain.filter { self.config.node($0)?.kind != .child }
     return .success(.deepLink(nodes: screens))
   }
-}
-
-/// A route path that does not lead anywhere.
-public struct RouteError: Error, Equatable, CustomStringConvertible {
-  public let description: String
-  init(_ description: String) { self.description = description }
 }

@@ -45,7 +45,7 @@ final class InteractiveSession {
     }
     self.app.onChange { change in
       changes.increment()
-      if case .failure(_, let message) = change { changes.note(message) }
+      if case .failure(let error) = change { changes.note(error.description) }
       if case .swap(let report) = change { changes.note("⇄ \(report)") }
     }
     var drawn = -1

@@ -64,17 +64,28 @@ func makeDemoApp() throws -> AppRuntime {
     try app.send("counter", "increment")
     let before = try app.stateValue()
     #expect(
+      refusal { try app.send("countr", "increment") }
+        == .noInstance(path: "countr", live: ["counter"]))
+    #expect(
       errorMessage { try app.send("countr", "increment") }
         == "no feature at 'countr'. Did you mean 'counter'? Live paths: counter.")
+    guard
+      case .actionText("counter", let reason) = refusal({ try app.send("counter", "incrementt") })
+    else {
+      Issue.record("bad action text should be refused as such")
+      return
+    }
+    #expect(reason.hasPrefix("dev.patchbay.counter: cannot parse action 'incrementt'"))
     #expect(
-      errorMessage { try app.send("counter", "incrementt") }.hasPrefix(
-        "counter: dev.patchbay.counter: cannot parse action 'incrementt'"))
+      refusal { try app.navigate(.pop) }
+        == .navigationRefused("nothing to pop: the root 'counter' is showing."))
+    #expect(refusal { try app.navigate(.dismiss) } == .navigationRefused("nothing is presented."))
     #expect(
-      errorMessage { try app.navigate(.pop) } == "nothing to pop: the root 'counter' is showing.")
-    #expect(errorMessage { try app.navigate(.dismiss) } == "nothing is presented.")
+      refusal { try app.navigate(.push(node: "nope")) }
+        == .navigationRefused("'nope' is not a feature of this app."))
     #expect(
-      errorMessage { try app.navigate(.push(node: "nope")) }
-        == "'nope' is not a feature of this app.")
+      refusal { try app.follow(route: "/ech") }
+        == .noRoute(path: "/ech", routes: ["/", "/echo"]))
     #expect(
       errorMessage { try app.follow(route: "/ech") }.hasPrefix(
         "no route '/ech'. Did you mean '/echo'?"))

@@ -56,9 +56,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
 
   @Test func aScreenBelowTheTopCanStillAskToPush() async throws {
     let app = try makeFullDemoApp()
-    let failures = LockedBox<[String]>([])
+    let failures = LockedBox<[AppError]>([])
     app.onChange { change in
-      if case .failure(_, let message) = change { failures.mutate { $0.append(message) } }
+      if case .failure(let error) = change { failures.mutate { $0.append(error) } }
     }
     try app.follow(route: "/echo")
     try app.send("home", "open")  // home is under the echo screen; it pushes counter on top
@@ -127,14 +127,20 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     try app.send("home/tallies#a", "increment")
     let before = try app.stateValue()
     #expect(
+      refusal { try app.add(to: "home/tallies", id: "a") }
+        == .duplicateID(collection: "home/tallies", id: "a"))
+    #expect(
       errorMessage { try app.add(to: "home/tallies", id: "a") }
         == "'home/tallies' already has 'a'; remove it first, or pick another id.")
     #expect(
-      errorMessage { try app.add(to: "home/tally", id: "c") }
-        == "'home/tally' is not a collection. Collections: tallies.")
+      refusal { try app.add(to: "home/tally", id: "c") }
+        == .notACollection(path: "home/tally", collections: ["tallies"]))
     #expect(
       errorMessage { try app.add(to: "home/tallies", id: "c d") }
         == "'c d' cannot be an instance id: it contains ' '. Use letters, digits, '-', '_' or '.'.")
+    #expect(
+      refusal { try app.remove(from: "home/tallies", id: "z") }
+        == .noSuchID(collection: "home/tallies", id: "z", ids: ["a", "b"]))
     #expect(
       errorMessage { try app.remove(from: "home/tallies", id: "z") }
         == "'home/tallies' has no 'z'. Did you mean 'a'? It has: a, b.")
@@ -148,6 +154,9 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func aCollectionUnderAScreenNeedsItsScreenLive() throws {
     let app = try makeFullDemoApp()
     try app.follow(route: "/echo")
+    #expect(
+      refusal { try app.add(to: "nowhere/tallies", id: "c") }
+        == .collectionParentNotLive(path: "nowhere/tallies", parent: "home"))
     #expect(
       errorMessage { try app.add(to: "nowhere/tallies", id: "c") }
         == "'nowhere/tallies': its parent 'home' is not live; navigate to it first.")

@@ -84,6 +84,34 @@ private let valid = """
       ])
   }
 
+  private func reasons(_ text: String) -> [ConfigError.Reason] {
+    do {
+      _ = try AppConfig(parsing: text, file: "app.toml")
+      return []
+    } catch {
+      return error.errors.map(\.reason)
+    }
+  }
+
+  /// Tests match what is wrong as a case; the words are made from it.
+  @Test func problemsAreReasonsWithTheirLineAndKey() throws {
+    let text = valid.replacingOccurrences(
+      of: "id = \"dev.patchbay.counter\"", with: "id = \"dev.patchbay.counter\"\nparent = \"echo\""
+    )
+    .replacingOccurrences(of: "kind = \"stack\"", with: "kind = \"stacked\"")
+    #expect(
+      reasons(text) == [
+        .notAKind("stacked"), .parentCycle(["home", "echo", "home"]),
+        .parentCycle(["echo", "home", "echo"]), .rootHasParent,
+      ])
+    let error = try #require(throws: ConfigErrors.self) {
+      try AppConfig(parsing: text, file: "app.toml")
+    }
+    #expect(error.errors[1].line == 10)
+    #expect(error.errors[1].keyPath == "feature \"home\".parent")
+    #expect(reasons("[routes]\n\"/\" = \"x\"").last == .notAFeatureKey("x", keys: []))
+  }
+
   @Test func cycleInTheTree() {
     let text = valid.replacingOccurrences(
       of: "id = \"dev.patchbay.counter\"", with: "id = \"dev.patchbay.counter\"\nparent = \"echo\"")

@@ -2,7 +2,9 @@ import PatchbayHost
 import PatchbayTesting
 import Testing
 
-private func makeConfig() throws -> AppConfig {
+/// A home with a practice screen (a quiz child, a results screen above it) and a settings
+/// sheet: the navigation tree the router and plan tests walk.
+func makeConfig() throws -> AppConfig {
   try AppConfig(
     parsing: """
       [app]
@@ -108,10 +110,13 @@ private func makeConfig() throws -> AppConfig {
       _ = router.reduce(into: &state, action: action)
       #expect(state == NavigationState())
     }
-    if case .failure(let error) = router.deepLink("/practise") {
-      #expect(error.description.hasPrefix("no route '/practise'. Did you mean '/practice'?"))
-    } else {
+    guard case .failure(let error) = router.deepLink("/practise"),
+      case .noRoute("/practise", let routes) = error.reason
+    else {
       Issue.record("expected an unknown route")
+      return
     }
+    #expect(routes.contains("/practice"))
+    #expect(error.description.hasPrefix("no route '/practise'. Did you mean '/practice'?"))
   }
 }

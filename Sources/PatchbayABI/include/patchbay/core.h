@@ -27,6 +27,9 @@ extern "C" {
 #define PATCHBAY_ABI_MAJOR 1u
 #define PATCHBAY_ABI_MINOR 0u
 
+/* An ABI version number (a major or a minor), the one type every struct and call uses. */
+typedef uint16_t pb_abi_version;
+
 /*
  * Thread annotations, as in CLAP. Every function pointer in the ABI carries one:
  *

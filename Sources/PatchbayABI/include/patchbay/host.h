@@ -66,8 +66,10 @@ typedef struct pb_navigation_service {
  */
 struct pb_host {
   uint32_t struct_size; /* sizeof(pb_host) at the host's ABI version */
-  uint32_t abi_major;
-  uint32_t abi_minor;
+  pb_abi_version abi_major;
+  pb_abi_version abi_minor;
+  /* Zero. Keeps `host_data` where 1.0 hosts put it (they had 32-bit versions here). */
+  uint32_t reserved;
   void *host_data; /* The host's; the plugin must not touch it. */
 
   /* [thread-safe] The table of a service by versioned id, or NULL when the host does not

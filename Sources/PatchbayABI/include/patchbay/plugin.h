@@ -22,8 +22,8 @@ extern "C" {
  */
 typedef struct pb_plugin_desc {
   uint32_t magic;
-  uint16_t abi_major;
-  uint16_t abi_minor;
+  pb_abi_version abi_major;
+  pb_abi_version abi_minor;
   uint32_t struct_size;
 
   const char *id;      /* Reverse-DNS: "dev.patchbay.counter-plugin". */
@@ -44,7 +44,7 @@ typedef struct pb_plugin_desc {
  * the host would have to free. A function, not a data symbol, because only functions are
  * guaranteed through dlsym.
  */
-typedef const pb_plugin_desc *(*pb_plugin_entry_fn)(uint32_t host_abi_major);
+typedef const pb_plugin_desc *(*pb_plugin_entry_fn)(pb_abi_version host_abi_major);
 
 #ifdef __cplusplus
 }

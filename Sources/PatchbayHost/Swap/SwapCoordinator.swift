@@ -1,0 +1,116 @@
+import Foundation
+import Patchbay
+import PatchbayABI
+import PatchbayEncoding
+
+/// A swap in two halves (docs/ARCHITECTURE.md, "Swapping a feature"): ``prepare(_:to:)``
+/// finds and loads the new plugin and checks it implements the feature, off the app queue
+/// and changing nothing; ``AppRuntime/swap(_:to:)`` then switches every live instance in one
+/// job on the app queue, so no action interleaves.
+struct SwapCoordinator {
+  /// What a prepared swap switches to.
+  struct Prepared {
+    let featureID: String
+    let plugin: LoadedPlugin
+    let replacement: LoadedFeature
+  }
+
+  let config: AppConfig
+  let loader: PluginLoader
+
+  /// Loads `plugin` and finds the feature `feature` names (a node key or a feature id) in
+  /// it. `registry` is the app's, read once on the app queue.
+  func prepare(_ feature: String, to plugin: String, registry: FeatureRegistry) throws(AppError)
+    -> Prepared
+  {
+    let id = try self.featureID(named: feature, registry: registry)
+    let loaded: LoadedPlugin
+    do {
+      loaded = try self.plugin(plugin, registry: registry)
+    } catch {
+      throw AppError(.swapPlugin(feature: feature, reason: error.description))
+    }
+    guard let replacement = loaded.features.first(where: { $0.id == id }) else {
+      throw AppError(
+        .swapPlugin(
+          feature: feature,
+          reason: "\(loaded.path) has no feature '\(id)' (it has: "
+            + "\(loaded.features.map(\.id).joined(separator: ", "))). A swap replaces a feature "
+            + "with another implementation of the same id."))
+    }
+    return Prepared(featureID: id, plugin: loaded, replacement: replacement)
+  }
+
+  /// The plugin `reference` names: the load already made of that file when it has not changed
+  /// since (swapping back and forth maps no new code), else a new generation.
+  func plugin(_ reference: String, registry: FeatureRegistry) throws(PluginLoadError)
+    -> LoadedPlugin
+  {
+    let file = try self.loader.locate(reference).path
+    if let identity = FileIdentity(path: file),
+      let loaded = registry.plugins.last(where: { $0.path == file && $0.fileIdentity == identity })
+    {
+      return loaded
+    }
+    return try self.loader.load(file)
+  }
+
+  /// The feature id a node key or an id names.
+  func featureID(named name: String, registry: FeatureRegistry) throws(AppError) -> String {
+    if let node = self.config.node(name) { return node.featureID }
+    let ids = registry.featureIDs
+    if ids.contains(name) { return name }
+    throw AppError(.noFeature(name: name, nodes: self.config.nodes.map(\.key), ids: ids))
+  }
+}
+
+extension AppRuntime {
+  /// Swaps the implementation of a feature — named by a node key (`counter`) or its id
+  /// (`dev.patchbay.counter`) — for the one in `plugin` (a name searched on the app's plugin
+  /// paths, or a path), in every live instance and for every instance created later. Each
+  /// instance keeps its state (migrated when the schemas differ); actions sent meanwhile wait
+  /// and then reach the new code in order. Any failure changes nothing and says why.
+  ///
+  /// ```swift
+  /// try app.swap("counter", to: "CounterAlt")
+  /// try app.send("counter", "increment")   // CounterAlt reduces it, from Counter's count
+  /// ```
+  @discardableResult
+  public func swap(_ feature: String, to plugin: String) throws(AppError) -> SwapReport {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let coordinator = SwapCoordinator(config: self.config, loader: self.loader)
+    let prepared = try coordinator.prepare(feature, to: plugin, registry: self.registry)
+    let (id, replacement) = (prepared.featureID, prepared.replacement)
+    let (previous, swapped, held) = try self.executor.sync {
+      () throws(AppError) -> (LoadedFeature?, [InstancePath], Duration) in
+      let previous = self.features[id]
+      let targets = self.instances.entries.filter {
+        $0.handle.feature.id == id && $0.handle.feature !== replacement
+      }
+      let holding = clock.now
+      do throws(FeatureCallError) {
+        try FeatureHandle.swap(targets.map(\.handle), to: replacement)
+      } catch {
+        throw AppError(
+          .swapRefused(
+            feature: feature, plugin: prepared.plugin.path, reason: error.description))
+      }
+      self.features.replace(with: replacement)
+      let held = clock.now - holding
+      // Diffs start again from the new schema.
+      for target in targets {
+        self.changes.track(target.path, state: try? target.handle.stateValue())
+      }
+      return (previous, targets.map(\.path), held)
+    }
+    let report = SwapReport(
+      featureID: id, from: previous?.plugin.path ?? "", to: prepared.plugin.path,
+      generation: prepared.plugin.generation,
+      fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
+      toSchema: replacement.schemaVersion, instances: swapped.map(\.description),
+      duration: clock.now - start, held: held)
+    self.changes.publish(.swap(report))
+    return report
+  }
+}
