@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Echo", type: .dynamic, targets: ["EchoPlugin"]),
     .library(name: "Home", type: .dynamic, targets: ["HomePlugin"]),
     .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
+    .library(name: "Metronome", type: .dynamic, targets: ["MetronomePlugin"]),
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
@@ -98,7 +99,8 @@ let package = Package(
     .target(
       name: "PatchbayHost",
       dependencies: [
-        "Patchbay", "PatchbayABI", "PatchbayEncoding",
+        "Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayRealtime", "PatchbayAudio",
+        "PatchbayMIDI",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
@@ -164,6 +166,13 @@ let package = Package(
       name: "PracticePlugin", dependencies: ["PracticeFeature"], path: "Plugins/Practice/Entry"
     ),
     .target(
+      name: "MetronomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Metronome",
+      exclude: ["Entry"]
+    ),
+    .target(
+      name: "MetronomePlugin", dependencies: ["MetronomeFeature"], path: "Plugins/Metronome/Entry"
+    ),
+    .target(
       name: "MisbehavingFixture", dependencies: ["PatchbayABI"],
       path: "Plugins/Fixtures/Misbehaving"
     ),
@@ -182,6 +191,8 @@ let package = Package(
       name: "CounterAltFeatureTests", dependencies: ["CounterAltFeature", "PatchbayTesting"]),
     .testTarget(
       name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
+    .testTarget(
+      name: "MetronomeFeatureTests", dependencies: ["MetronomeFeature", "PatchbayTesting"]),
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
     .testTarget(name: "patchbayTests", exclude: ["Fixtures"]),

@@ -215,7 +215,6 @@ static const pb_feature_vtable vtable = {
     .format_action = echo_format_action,
     .cancel_effects = echo_cancel_effects,
     .migrate = NULL,
-    .process = NULL,
     .running_effects = NULL, /* Echo starts no effects. */
 };
 

@@ -19,6 +19,8 @@ public final class FeatureDriver: @unchecked Sendable {
   let parseAction: (String, HostConnection) -> [UInt8]?
   let formatAction: ([UInt8], HostConnection) -> String?
   let migrate: (UInt32, [UInt8], HostConnection) -> (pb_status, [UInt8])
+  /// The processor's descriptor values, for an ``AudioFeature``.
+  let processor: ProcessorDriver?
 
   @usableFromInline
   init(
@@ -27,7 +29,8 @@ public final class FeatureDriver: @unchecked Sendable {
     create: @escaping (HostConnection, [UInt8]?) -> FeatureInstanceBox?,
     parseAction: @escaping (String, HostConnection) -> [UInt8]?,
     formatAction: @escaping ([UInt8], HostConnection) -> String?,
-    migrate: @escaping (UInt32, [UInt8], HostConnection) -> (pb_status, [UInt8])
+    migrate: @escaping (UInt32, [UInt8], HostConnection) -> (pb_status, [UInt8]),
+    processor: ProcessorDriver? = nil
   ) {
     self.id = id
     self.name = name
@@ -39,6 +42,7 @@ public final class FeatureDriver: @unchecked Sendable {
     self.parseAction = parseAction
     self.formatAction = formatAction
     self.migrate = migrate
+    self.processor = processor
   }
 
   /// The driver of `Feature`, specialized where this is called: `.feature(Counter.self)`.
@@ -51,6 +55,16 @@ public final class FeatureDriver: @unchecked Sendable {
   /// features of one app (`.feature(Counter.self, id: "dev.example.second-counter")`).
   @inlinable
   public static func feature<Feature: PluginFeature>(_: Feature.Type, id: String) -> FeatureDriver {
+    .make(Feature.self, id: id, processor: nil, audio: nil)
+  }
+
+  /// The driver of any feature; an ``AudioFeature`` adds its processor and `audio`, the
+  /// instance's side of it.
+  @inlinable
+  static func make<Feature: PluginFeature>(
+    _: Feature.Type, id: String, processor: ProcessorDriver?,
+    audio: ((FeatureInstance<Feature>) -> InstanceAudio)?
+  ) -> FeatureDriver {
     FeatureDriver(
       id: id, name: Feature.name, summary: Feature.summary,
       schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
@@ -59,20 +73,55 @@ public final class FeatureDriver: @unchecked Sendable {
           return nil
         }
         let instance = FeatureInstance<Feature>(host: host, state: initial)
-        return FeatureInstanceBox(
+        let box = FeatureInstanceBox(
           reduce: { instance.reduce($0) },
           snapshot: { instance.snapshot() },
           render: { instance.render() },
           cancelEffects: { instance.cancelEffects() },
           runningEffects: { instance.runtime.runningEffects }
         )
+        box.audio = audio?(instance)
+        return box
       },
       parseAction: { text, host in parseFeatureAction(Feature.self, text, host: host) },
       formatAction: { bytes, host in formatFeatureAction(Feature.self, bytes, host: host) },
       migrate: { schema, bytes, host in
         migrateFeatureState(Feature.self, from: schema, bytes, host: host)
-      }
+      },
+      processor: processor
     )
+  }
+}
+
+extension FeatureDriver {
+  /// The driver of an ``AudioFeature``: the feature, and its processor.
+  @inlinable
+  public static func feature<Feature: AudioFeature>(_ feature: Feature.Type) -> FeatureDriver {
+    .feature(feature, id: Feature.id)
+  }
+
+  /// ``feature(_:)`` under another id.
+  @inlinable
+  public static func feature<Feature: AudioFeature>(_: Feature.Type, id: String) -> FeatureDriver {
+    .make(
+      Feature.self, id: id,
+      processor: ProcessorDriver(
+        // The host passes a block only when there is one: even an empty one is a byte.
+        parameterSize: max(MemoryLayout<Feature.Processor.Parameters>.size, 1),
+        maxOutputEvents: min(max(Feature.maxProcessorEvents, 0), Int(PB_MAX_PROCESSOR_EVENTS))),
+      audio: { instance in
+        InstanceAudio(
+          writeParameters: { block in
+            block.storeBytes(
+              of: Feature.parameters(for: instance.runtime.state),
+              as: Feature.Processor.Parameters.self)
+          },
+          createProcessor: { ProcessorBox<Feature>(configuration: $0) },
+          eventAction: { event in
+            guard let action = Feature.action(for: event) else { return nil }
+            return try? WireValueEncoder().encodeAction(action).bytes
+          })
+      })
   }
 }
 

@@ -11,6 +11,8 @@ public final class FeatureInstanceBox {
   let render: () -> String
   let cancelEffects: () -> Void
   let runningEffects: () -> Int
+  /// The processor side, for an ``AudioFeature``.
+  @usableFromInline var audio: InstanceAudio?
 
   @usableFromInline
   init(

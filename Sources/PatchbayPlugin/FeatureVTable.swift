@@ -123,7 +123,6 @@ enum FeatureVTable {
       format_action: Self.formatAction,
       cancel_effects: Self.cancelEffects,
       migrate: migrates ? Self.migrate : nil,
-      process: nil,
       running_effects: Self.runningEffects
     )
   }

@@ -127,7 +127,8 @@ enum DescriptorBuilder {
         state_schema_version: driver.schemaVersion,
         action_count: UInt32(actions.count),
         actions: self.array(actions),
-        vtable: UnsafePointer(self.allocate(FeatureVTable.make(migrates: driver.migrates)))
+        vtable: UnsafePointer(self.allocate(FeatureVTable.make(migrates: driver.migrates))),
+        processor: driver.processor.map { UnsafePointer(self.allocate(ProcessorVTable.make($0))) }
       )
     )
     DriverRegistry.register(driver, for: descriptor)

@@ -245,6 +245,13 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     return element
   }
 
+  /// The oldest element, left in the ring; nil when the ring is empty. [consumer]
+  @inlinable public func peek() -> Element? {
+    let read = self.consumerLine[0]
+    guard self.readySpace(at: read, needed: 1) > 0 else { return nil }
+    return self.storage[read & self.mask]
+  }
+
   /// The ready elements as up to two regions of the ring's memory, oldest first: read them,
   /// then ``commitRead(_:)`` how many you consumed. [consumer]
   @inlinable

@@ -18,12 +18,18 @@ import Testing
     #expect(MemoryLayout<pb_plugin_desc>.offset(of: \.struct_size) == 8)
   }
 
-  /// 1.0 hosts had 32-bit versions in pb_host; with 16-bit ones and `reserved`, every field a
-  /// 1.0 plugin reads is where it was, and reads the same value (little-endian major, minor 0).
-  @Test func theHostTableKeepsTheOneZeroLayout() {
+  /// The host table's header: a size, then the two versions, then the host's pointer.
+  @Test func theHostTableHeaderIsPacked() {
     #expect(MemoryLayout<pb_host>.offset(of: \.abi_major) == 4)
-    #expect(MemoryLayout<pb_host>.offset(of: \.host_data) == 16)
-    #expect(MemoryLayout<pb_host>.offset(of: \.get_service) == 24)
-    #expect(MemoryLayout<pb_host>.size == 56)
+    #expect(MemoryLayout<pb_host>.offset(of: \.abi_minor) == 6)
+    #expect(MemoryLayout<pb_host>.offset(of: \.host_data) == 8)
+  }
+
+  /// A processor's period: what a C processor reads, where it reads it.
+  @Test func theProcessStructIsWhereProcessorsReadIt() {
+    #expect(MemoryLayout<pb_midi_event>.size == 8)
+    #expect(MemoryLayout<pb_processor_event>.size == 24)
+    #expect(MemoryLayout<pb_process>.offset(of: \.steady_time) == 16)
+    #expect(MemoryLayout<pb_process>.offset(of: \.output) == 24)
   }
 }

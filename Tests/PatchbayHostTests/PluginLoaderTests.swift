@@ -9,7 +9,7 @@ import Testing
     let echo = try loader.load(try BuiltPlugins.path("Echo"))
     #expect(counter.id == "dev.patchbay.counter-plugin")
     #expect(counter.version == "1.0.0")
-    #expect(counter.abiMajor == 1)
+    #expect(counter.abiMajor == 2)
     #expect(counter.features.map(\.id) == ["dev.patchbay.counter"])
     #expect(counter.features[0].actions.map(\.signature).contains("setStep(by: int)"))
     #expect(echo.features.map(\.id) == ["dev.patchbay.echo"])
@@ -146,16 +146,16 @@ import Testing
   }
 
   @Test(arguments: [
-    ("null", "patchbay_plugin_entry returned NULL for host ABI 1: the plugin refused to start."),
+    ("null", "patchbay_plugin_entry returned NULL for host ABI 2: the plugin refused to start."),
     ("magic", "wrong magic 0x12345678 in the plugin descriptor (expected 0x59414250 \"PBAY\")"),
     (
       "abi",
-      "built for plugin ABI 2.0, but this host speaks ABI 1.0. Rebuild the plugin against this host's patchbay.h."
+      "built for plugin ABI 3.0, but this host speaks ABI 2.0. Rebuild the plugin against this host's patchbay.h."
     ),
-    ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 1.0 requires."),
+    ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 2.0 requires."),
     (
       "smallfeature",
-      "feature 0: pb_feature_desc.struct_size is 12, smaller than the 56 bytes ABI 1.0 requires."
+      "feature 0: pb_feature_desc.struct_size is 12, smaller than the 64 bytes ABI 2.0 requires."
     ),
     (
       "noreduce",

@@ -58,7 +58,7 @@ struct Plain: PluginFeature {
     let plugin = try self.load()
     #expect(plugin.id == "dev.patchbay.test-plugin")
     #expect(plugin.version == "2.1.0")
-    #expect(plugin.abiMajor == 1)
+    #expect(plugin.abiMajor == 2)
     #expect(
       plugin.features.map(\.id) == ["dev.patchbay.test.versioned", "dev.patchbay.test.plain"])
     #expect(plugin.features[0].schemaVersion == 2)

@@ -1,6 +1,13 @@
 import Foundation
 import Synchronization
 
+/// Renders into the engine's mix each period: the host's processors (DESIGN §8).
+public protocol AudioRenderer: AnyObject, Sendable {
+  /// Adds one period of `frames` interleaved frames into `mix`; `steadyTime` counts the frames
+  /// before this period. [audio-thread]: no allocation, no lock, no logging.
+  func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64)
+}
+
 /// The audio thread: every period it reads one period from each source ring, mixes them, and
 /// writes the mix to the output (DESIGN §8).
 ///
@@ -40,6 +47,8 @@ public final class AudioEngine: @unchecked Sendable {
 
   public let output: any AudioOutput
   public let sources: [SPSCRing<Float>]
+  /// What renders into each period after the sources are mixed: the app's processors.
+  public let renderer: (any AudioRenderer)?
   /// Events from the audio thread, oldest first. [consumer: the app]
   public let events = SPSCRing<Event>(minimumCapacity: 1024)
   private let periodsDone = Atomic<Int>(0)
@@ -53,9 +62,12 @@ public final class AudioEngine: @unchecked Sendable {
   private let scratch: UnsafeMutablePointer<Float>
   private var thread: RealtimeThread?
 
-  public init(output: any AudioOutput, sources: [SPSCRing<Float>]) {
+  public init(
+    output: any AudioOutput, sources: [SPSCRing<Float>] = [], renderer: (any AudioRenderer)? = nil
+  ) {
     self.output = output
     self.sources = sources
+    self.renderer = renderer
     self.sourceList = .allocate(capacity: max(1, sources.count))
     self.sourceList.initialize(from: sources, count: sources.count)
     let samples = output.format.periodSamples
@@ -123,6 +135,8 @@ public final class AudioEngine: @unchecked Sendable {
     let samples = self.output.format.periodSamples
     let waitsForSources = !self.output.pacesItself
     let sourceCount = self.sources.count
+    let frames = self.output.format.periodFrames
+    let renderer = self.renderer
     var period = 0
     while period < periods && self.running.load(ordering: .relaxed) {
       self.mix.update(repeating: 0, count: samples)
@@ -140,6 +154,7 @@ public final class AudioEngine: @unchecked Sendable {
         if read < samples { starved = true }
         for index in 0..<read { self.mix[index] += self.scratch[index] }
       }
+      renderer?.render(into: self.mix, frames: frames, steadyTime: UInt64(period * frames))
       if starved {
         self.starvedCount.add(1, ordering: .relaxed)
         self.events.push(Event(kind: .starved, period: period, code: 0))

@@ -5,7 +5,7 @@ import PatchbayEncoding
 
 /// Something that happened in a running app, for `--print-changes` and `--record`.
 public enum AppChange: Sendable {
-  public enum Source: String, Sendable { case command, effect, navigation }
+  public enum Source: String, Sendable { case command, effect, midi, processor, navigation }
   /// An action an instance reduced; `diff` (with ``AppRuntime/tracksStateChanges``) is its
   /// state change as `- old` / `+ new` lines of JSON, empty when nothing changed.
   case action(path: String, text: String, source: Source, diff: String? = nil)
@@ -19,4 +19,16 @@ public enum AppChange: Sendable {
   case swap(SwapReport)
   /// Something the app refused or a plugin failed, outside or inside a command.
   case failure(AppError)
+}
+
+extension AppChange.Source {
+  /// Where an action came from, as a change says it.
+  init(_ source: ActionSource) {
+    switch source {
+    case .command: self = .command
+    case .effect: self = .effect
+    case .midi: self = .midi
+    case .processor: self = .processor
+    }
+  }
 }

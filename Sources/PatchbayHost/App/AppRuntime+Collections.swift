@@ -38,9 +38,9 @@ extension AppRuntime {
         let ids = self.instances.ids(inCollection: node.key, under: parent)
         throw AppError(.noSuchID(collection: collection, id: id, ids: ids))
       }
-      for handle in self.instances.removeSubtree(at: instancePath).reversed() {
-        handle.cancelEffects()
-      }
+      let removed = self.instances.removeSubtree(at: instancePath)
+      self.stopProcessors(of: removed)
+      for handle in removed.reversed() { handle.cancelEffects() }
       self.changes.publish(.collection(path: collection, id: id, added: false, state: nil))
     }
   }

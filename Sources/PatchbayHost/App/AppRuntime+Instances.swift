@@ -37,9 +37,10 @@ extension AppRuntime {
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     let changes = self.changes
     handle.onReduced { [weak self, weak handle] bytes, source in
+      if let handle { self?.reducedForAudio(handle) }
       changes.reduced(
         path: path, text: (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes",
-        source: source == .effect ? .effect : .command
+        source: AppChange.Source(source)
       ) { handle?.stateDuringCallback() }
       // A replay applies the recorded parent actions instead.
       if node.parent != nil, self?.replaying == false {
@@ -48,6 +49,7 @@ extension AppRuntime {
     }
     if self.replaying { handle.muteEffects() }
     self.instances.insert(handle, at: path)
+    try self.startProcessor(of: handle, at: path)
     for child in self.config.children(of: key) {
       switch child.kind {
       case .child: try self.create(node: child.key, at: path.appending(child.key))

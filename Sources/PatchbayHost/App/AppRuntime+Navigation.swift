@@ -61,6 +61,7 @@ extension AppRuntime {
     for case .destroy(let route) in plan.steps {
       removed += self.instances.removeSubtree(at: route.path)
     }
+    self.stopProcessors(of: removed)
     for handle in removed.reversed() { handle.cancelEffects() }
     self.changes.publish(.navigation(action, self.navigationState, initial: state))
   }
@@ -72,6 +73,7 @@ extension AppRuntime {
     do {
       try body()
     } catch {
+      self.stopProcessors(of: Array(self.instances.handles[count...]))
       self.instances.truncate(to: count)
       throw error
     }

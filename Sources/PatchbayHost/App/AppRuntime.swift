@@ -2,6 +2,7 @@ import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import Synchronization
 
 /// A composed app, running: one instance per live feature node, navigation as state, and the
 /// commands a person or a script gives it.
@@ -42,6 +43,12 @@ public final class AppRuntime: @unchecked Sendable {
   var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
   /// The failures of the command running now; nil outside commands.
   var commandFailures: [AppError]?
+  /// The graph the app's processors play in, once attached.
+  var audio: ProcessorGraph? {
+    get { self.audioReference.load() }
+    set { if let newValue { _ = self.audioReference.storeIfNil(newValue) } }
+  }
+  let audioReference = AtomicLazyReference<ProcessorGraph>()
   // Any thread:
   let changes = ChangeRecorder()
   let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)

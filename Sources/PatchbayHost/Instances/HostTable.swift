@@ -12,6 +12,8 @@ final class HostContext: @unchecked Sendable {
   /// Whether the plugin is outside any host call right now (set once an app owns it).
   private let isOutsideCall = LockedValue<(@Sendable () -> Bool)?>(nil)
   let log: @Sendable (pb_log_level, String) -> Void
+  /// The MIDI channels the instance listens to ("patchbay.midi/1"): bit 0 is channel 1.
+  let midiChannels = Atomic<UInt16>(0)
 
   init(log: @escaping @Sendable (pb_log_level, String) -> Void) {
     self.log = log
@@ -72,7 +74,7 @@ enum HostTable {
       to: pb_host(
         struct_size: UInt32(MemoryLayout<pb_host>.size),
         abi_major: pb_abi_version(PATCHBAY_ABI_MAJOR),
-        abi_minor: pb_abi_version(PATCHBAY_ABI_MINOR), reserved: 0,
+        abi_minor: pb_abi_version(PATCHBAY_ABI_MINOR),
         host_data: Unmanaged.passRetained(context).toOpaque(),
         get_service: getService,
         send: send,
@@ -94,6 +96,7 @@ enum HostTable {
       switch id.map({ String(cString: $0) }) {
       case PB_SERVICE_CLOCK?: return UnsafeRawPointer(clockService)
       case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
+      case PB_SERVICE_MIDI?: return UnsafeRawPointer(midiService)
       default: return nil
       }
     }

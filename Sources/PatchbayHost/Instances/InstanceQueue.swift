@@ -66,8 +66,11 @@ final class InstanceQueue: Sendable {
   }
 }
 
-/// Where an action came from: a command of the host, or an effect of the plugin.
-public enum ActionSource: String, Sendable {
+/// Where an action came from: a command of the host, an effect of the plugin, MIDI input
+/// ("patchbay.midi/1"), or an event its processor sent (patchbay/process.h).
+public enum ActionSource: String, Sendable, CaseIterable {
   case command
   case effect
+  case midi
+  case processor
 }

@@ -228,7 +228,10 @@ public struct PluginLoader: Sendable {
         )
       )
     }
-    return LoadedFeature(plugin: plugin, descriptor: descriptor, vtable: vtable, actions: actions)
+    let processor = try validateProcessor(descriptor.pointee.processor, feature: id, file: file)
+    return LoadedFeature(
+      plugin: plugin, descriptor: descriptor, vtable: vtable, processor: processor,
+      actions: actions)
   }
 }
 

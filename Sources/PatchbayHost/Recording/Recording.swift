@@ -83,10 +83,10 @@ public struct Recording: Sendable {
     throws(AppError)
   {
     switch step {
-    case .action(let path, let text, let fromEffect):
+    case .action(let path, let text, let source):
       let handle = try app.instance(path)
       do {
-        handle.send(try handle.parseAction(text), as: fromEffect ? .effect : .command)
+        handle.send(try handle.parseAction(text), as: source)
       } catch {
         throw AppError(.actionText(path: path, reason: error.reason))
       }

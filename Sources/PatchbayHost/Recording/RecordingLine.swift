@@ -29,8 +29,9 @@ public enum RecordingLine: Equatable, Sendable {
 
   /// What a recorded step did.
   public enum Step: Equatable, Sendable {
-    /// An action reduced by the instance at `path`: sent by a command, or by an effect.
-    case action(path: String, text: String, fromEffect: Bool)
+    /// An action reduced by the instance at `path`, and who sent it: a command, an effect,
+    /// MIDI input, or the instance's processor.
+    case action(path: String, text: String, source: ActionSource)
     /// A navigation step; `state` is the text of the state a new instance started from.
     case navigation(NavigationAction, state: String?)
     /// An instance added to (from `state`, when given) or removed from a collection.
@@ -80,10 +81,11 @@ extension RecordingLine: Codable {
       let source: String = try required(.source, "a step line")
       let state = try line.decodeIfPresent(String.self, forKey: .state)
       switch source {
-      case "command", "effect":
+      case "command", "effect", "midi", "processor":
         let path: String = try required(.path, "an action line")
         let text: String = try required(.action, "an action line")
-        self = .step(seq: seq, .action(path: path, text: text, fromEffect: source == "effect"))
+        let from = ActionSource(rawValue: source) ?? .command
+        self = .step(seq: seq, .action(path: path, text: text, source: from))
       case "navigation":
         let name: String = try required(.navigation, "a navigation line")
         let action: NavigationAction
@@ -117,8 +119,8 @@ extension RecordingLine: Codable {
             plugin: try required(.plugin, "a swap line")))
       default:
         throw RecordingLineProblem(
-          description: "unknown source '\(source)' (command, effect, navigation, collection "
-            + "or swap).")
+          description: "unknown source '\(source)' (command, effect, midi, processor, "
+            + "navigation, collection or swap).")
       }
     }
   }
@@ -135,8 +137,8 @@ extension RecordingLine: Codable {
     case .step(let seq, let step):
       try line.encode(seq, forKey: .seq)
       switch step {
-      case .action(let path, let text, let fromEffect):
-        try line.encode(fromEffect ? "effect" : "command", forKey: .source)
+      case .action(let path, let text, let source):
+        try line.encode(source.rawValue, forKey: .source)
         try line.encode(path, forKey: .path)
         try line.encode(text, forKey: .action)
       case .navigation(let action, let state):

@@ -33,7 +33,8 @@ public final class RunRecorder: Sendable {
     let step: RecordingLine.Step
     switch change {
     case .action(let path, let text, let source, _):
-      step = .action(path: path, text: text, fromEffect: source == .effect)
+      guard let from = ActionSource(rawValue: source.rawValue) else { return }
+      step = .action(path: path, text: text, source: from)
     case .navigation(let action, _, let initial):
       step = .navigation(action, state: Self.text(of: initial))
     case .collection(let path, let id, let added, let initial):

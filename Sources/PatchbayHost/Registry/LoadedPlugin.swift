@@ -69,17 +69,22 @@ public final class LoadedFeature: @unchecked Sendable {
   public unowned let plugin: LoadedPlugin
   let descriptor: UnsafePointer<pb_feature_desc>
   let vtable: pb_feature_vtable
+  /// The realtime half, validated at load (patchbay/process.h); nil for a feature without sound.
+  let processor: pb_processor_desc?
 
   /// Whether the feature can migrate older state.
   public var migrates: Bool { self.vtable.migrate != nil }
+  /// Whether the feature makes sound: it has a processor the audio thread calls.
+  public var hasProcessor: Bool { self.processor != nil }
 
   init(
     plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, vtable: pb_feature_vtable,
-    actions: [ActionInfo]
+    processor: pb_processor_desc?, actions: [ActionInfo]
   ) {
     self.plugin = plugin
     self.descriptor = descriptor
     self.vtable = vtable
+    self.processor = processor
     self.id = string(descriptor.pointee.id)
     self.name = string(descriptor.pointee.name)
     self.summary = string(descriptor.pointee.summary)

@@ -98,6 +98,15 @@ extension AppRuntime {
       }
       self.features.replace(with: replacement)
       let held = clock.now - holding
+      // The new code's processors play from the next period; the old ones are freed once
+      // the audio thread has let go of them.
+      for target in targets {
+        do throws(AppError) {
+          try self.startProcessor(of: target.handle, at: target.path)
+        } catch {
+          self.fail(error)
+        }
+      }
       // Diffs start again from the new schema.
       for target in targets {
         self.changes.track(target.path, state: try? target.handle.stateValue())

@@ -5,13 +5,7 @@ import Testing
 
 /// The shipped app config, with the plugins `swift build` made.
 func makeDemoApp() throws -> AppRuntime {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let config = try AppConfig(
-    contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
-  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
-  return try AppRuntime(
-    config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+  try makeApp("counter-echo")
 }
 
 @Suite struct AppRuntimeTests {

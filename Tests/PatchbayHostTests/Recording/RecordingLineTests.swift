@@ -25,7 +25,7 @@ import Testing
     #expect(decoded.first == .header(config: "../../../host-config/counter-echo.toml"))
     #expect(
       decoded[4]
-        == .step(seq: 4, .action(path: "counter", text: "delayedIncrement", fromEffect: true)))
+        == .step(seq: 4, .action(path: "counter", text: "delayedIncrement", source: .effect)))
     #expect(decoded[5] == .step(seq: 5, .navigation(.push(node: "echo"), state: nil)))
     #expect(
       decoded[8] == .step(seq: 8, .swap(feature: "dev.patchbay.counter", plugin: "CounterAlt")))

@@ -23,8 +23,12 @@ extern "C" {
  * MINOR changes only append: new fields at the end of structs (found through each struct's
  * leading `struct_size`), new functions in vtables, new service ids. A host reads no field
  * past a struct's `struct_size`, so older plugins keep working with newer hosts.
+ *
+ * History: 2.0 gave features a realtime processor (patchbay/process.h, replacing 1.0's
+ * never-called `process` slot in the vtable), added "patchbay.midi/1", and made
+ * `abi_major`/`abi_minor` one type (pb_abi_version) everywhere.
  */
-#define PATCHBAY_ABI_MAJOR 1u
+#define PATCHBAY_ABI_MAJOR 2u
 #define PATCHBAY_ABI_MINOR 0u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */

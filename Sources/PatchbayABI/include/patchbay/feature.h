@@ -6,7 +6,7 @@
 #ifndef PATCHBAY_FEATURE_H
 #define PATCHBAY_FEATURE_H
 
-#include "host.h"
+#include "process.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,10 +88,6 @@ typedef struct pb_feature_vtable {
                        uint32_t from_schema, const uint8_t *state, size_t length,
                        const pb_writer *out);
 
-  /* [audio-thread] Optional (NULL when absent). Renders `frame_count` interleaved frames of
-   * `channel_count` channels into `frames`, adding to what is there. Realtime rules apply. */
-  void (*process)(void *instance, float *frames, uint32_t frame_count, uint32_t channel_count);
-
   /* [thread-safe] Optional (NULL when the feature starts no effects). How many of the
    * instance's effects are still running. With the host's queue empty, 0 means the instance
    * is quiet: nothing more will arrive through `host->send` until the host sends again. */
@@ -108,6 +104,8 @@ struct pb_feature_desc {
   uint32_t action_count;
   const pb_action_desc *const *actions;
   const pb_feature_vtable *vtable;
+  /* The feature's realtime half (patchbay/process.h); NULL for a feature without sound. */
+  const pb_processor_desc *processor;
 };
 
 #ifdef __cplusplus

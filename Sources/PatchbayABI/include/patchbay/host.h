@@ -28,6 +28,8 @@ typedef enum pb_log_level {
 #define PB_SERVICE_FUNCTIONS "patchbay.functions/1"
 #define PB_SERVICE_NAVIGATION "patchbay.navigation/1"
 
+typedef struct pb_host pb_host;
+
 /* "patchbay.clock/1": monotonic time. */
 typedef struct pb_clock_service {
   uint32_t struct_size;
@@ -35,7 +37,30 @@ typedef struct pb_clock_service {
   uint64_t (*now_ns)(void);
 } pb_clock_service;
 
-typedef struct pb_host pb_host;
+/* "patchbay.midi/1": MIDI input for a feature instance.
+ *
+ * A listening instance's reducer gets each MIDI message as an action (value encoding) through
+ * the app queue, in the order the messages arrived:
+ *
+ *   midi(noteOn(channel: 1, note: 60, velocity: 100))      channels are 1–16
+ *   midi(noteOff(channel: 1, note: 60, velocity: 0))       also a note-on with velocity 0
+ *   midi(controlChange(channel: 1, controller: 7, value: 100))
+ *   midi(programChange(channel: 1, program: 5))
+ *   midi(pitchBend(channel: 1, value: -8192))              -8192 to 8191
+ *   midi(channelPressure(channel: 1, pressure: 64))
+ *   midi(polyPressure(channel: 1, note: 60, pressure: 64))
+ *   midi(start)   midi(stop)   midi(continue)
+ *
+ * and its processor, if it has one, gets the same messages as pb_midi_events at their frames
+ * (patchbay/process.h). */
+typedef struct pb_midi_service {
+  uint32_t struct_size;
+  /* [main-thread] From now on, messages on the channels in `channel_mask` (bit 0 = channel 1;
+   * 0xFFFF: all) and system start/stop/continue reach this instance; 0 stops them. */
+  void (*listen)(const pb_host *host, uint16_t channel_mask);
+} pb_midi_service;
+
+#define PB_MIDI_ALL_CHANNELS 0xFFFFu
 
 /* What a navigation request asks for. */
 typedef enum pb_navigation_kind {
@@ -68,8 +93,6 @@ struct pb_host {
   uint32_t struct_size; /* sizeof(pb_host) at the host's ABI version */
   pb_abi_version abi_major;
   pb_abi_version abi_minor;
-  /* Zero. Keeps `host_data` where 1.0 hosts put it (they had 32-bit versions here). */
-  uint32_t reserved;
   void *host_data; /* The host's; the plugin must not touch it. */
 
   /* [thread-safe] The table of a service by versioned id, or NULL when the host does not

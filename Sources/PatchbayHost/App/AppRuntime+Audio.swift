@@ -1,0 +1,126 @@
+import Foundation
+import PatchbayABI
+import PatchbayAudio
+import PatchbayMIDI
+
+/// Sound and MIDI: the app's processors in a ``ProcessorGraph``, their events back as actions,
+/// MIDI to listening features (DESIGN §8; docs/ARCHITECTURE.md, "Audio and MIDI").
+extension AppRuntime {
+  /// Plays every instance that has a processor through `graph`, now and as instances come,
+  /// go and swap. Render `graph` from an audio thread (``AudioEngine``) or offline
+  /// (``OfflineRender``).
+  ///
+  /// ```swift
+  /// let graph = ProcessorGraph(format: format)
+  /// try app.attach(graph)
+  /// let engine = AudioEngine(output: try ALSAOutput(device: "default", format: format), renderer: graph)
+  /// engine.start()
+  /// ```
+  public func attach(_ graph: ProcessorGraph) throws(AppError) {
+    try self.executor.sync { () throws(AppError) in
+      precondition(self.audio == nil, "an app plays through one graph")
+      self.audio = graph
+      for entry in self.instances.entries {
+        try self.startProcessor(of: entry.handle, at: entry.path)
+      }
+    }
+  }
+
+  /// Creates the processor of `handle`'s current implementation, publishes its parameters
+  /// and puts it in the graph (replacing one it had). On the app queue.
+  func startProcessor(of handle: FeatureHandle, at path: InstancePath) throws(AppError) {
+    guard let graph = self.audio else { return }
+    let implementation = handle.slot.current
+    guard let descriptor = implementation.feature.processor, let create = descriptor.create else {
+      graph.set(nil, for: ObjectIdentifier(handle))
+      return
+    }
+    var config = pb_processor_config(
+      struct_size: UInt32(MemoryLayout<pb_processor_config>.size),
+      sample_rate: UInt32(graph.format.sampleRate), channel_count: UInt32(graph.format.channels),
+      max_frame_count: UInt32(graph.format.periodFrames))
+    guard let processor = create(implementation.instance, &config) else {
+      throw AppError(
+        .failed(
+          path: path.description,
+          reason: "\(implementation.feature.id): the processor's create failed: "
+            + (implementation.context.takeErrors() ?? "it returned NULL without a reason")))
+    }
+    let slot = ProcessorSlot(
+      featureID: implementation.feature.id, processor: processor, descriptor: descriptor,
+      instance: implementation.instance, context: implementation.context)
+    slot.handle = handle
+    slot.publishParameters()
+    graph.set(slot, for: ObjectIdentifier(handle))
+  }
+
+  /// Takes the processors of `handles` out of the graph; they are freed once the audio
+  /// thread lets go. On the app queue.
+  func stopProcessors(of handles: [FeatureHandle]) {
+    guard let graph = self.audio else { return }
+    for handle in handles where graph.slot(for: ObjectIdentifier(handle)) != nil {
+      graph.set(nil, for: ObjectIdentifier(handle))
+    }
+  }
+
+  /// Publishes `handle`'s parameters after an action. On the app queue, instance held.
+  func reducedForAudio(_ handle: FeatureHandle) {
+    self.audio?.slot(for: ObjectIdentifier(handle))?.publishParameters()
+  }
+
+  /// Sends every event the processors pushed since the last call to its instance, as the
+  /// action `event_action` makes of it, and frees what the audio thread let go of. The
+  /// live runner calls it at least 60 times a second; the offline renderer after each period.
+  public func deliverProcessorEvents() {
+    self.executor.sync {
+      guard let graph = self.audio else { return }
+      for (_, slot) in graph.slots {
+        guard let handle = slot.handle, let eventAction = slot.descriptor.event_action else {
+          continue
+        }
+        while var event = slot.events.pop() {
+          let (status, bytes) = ByteSink.collect { eventAction(slot.instance, &event, $0) }
+          if status == PB_OK {
+            handle.send(bytes, as: .processor)
+          } else if status != PB_ERR_UNSUPPORTED {
+            self.fail(
+              AppError(
+                .failed(
+                  path: self.instances.entries.first { $0.handle === handle }?.path.description
+                    ?? slot.featureID,
+                  reason: "event_action failed for event kind \(event.kind): "
+                    + (slot.context.takeErrors() ?? "status \(status.rawValue)"))))
+          }
+        }
+      }
+      self.afterJob()
+      graph.collect()
+    }
+  }
+
+  /// Delivers a MIDI message: as an action to every listening instance's reducer, in order
+  /// with everything else on the app queue, and to the processors at steady frame `frame`
+  /// (offline: the frame it plays at; live: 0, the next period). Call from one thread (the
+  /// MIDI pump, or the offline renderer).
+  public func receive(_ event: MIDIEvent, atFrame frame: UInt64 = 0) {
+    if let graph = self.audioGraph, var raw = event.processorEvent {
+      raw.frame = 0
+      _ = graph.midiInbox.push(ScheduledMIDI(frame: frame, event: raw))
+    }
+    guard let action = event.action?.bytes else { return }
+    let mask = event.channelMask
+    self.executor.enqueue { [weak self] in
+      guard let self else { return }
+      for entry in self.instances.entries
+      where entry.handle.slot.current.context.midiChannels.load(ordering: .relaxed) & mask != 0 {
+        entry.handle.send(action, as: .midi)
+      }
+      self.afterJob()
+    }
+  }
+
+  /// The graph the app plays through, if any. [thread-safe]
+  public var audioGraph: ProcessorGraph? {
+    self.audioReference.load()
+  }
+}

@@ -1,0 +1,160 @@
+import PatchbayABI
+import PatchbayAudio
+import PatchbayRealtime
+import Synchronization
+
+/// The app's processors, as the audio thread renders them (DESIGN §8).
+///
+/// The app queue adds, replaces and removes processors with their instances; each change
+/// publishes a new immutable set that the audio thread picks up at its next period. A set or
+/// processor taken out is freed on the app queue only once the ``PeriodGate`` shows the audio
+/// thread has finished every period that might still use it. The audio thread never waits,
+/// locks, allocates or frees.
+///
+/// ```swift
+/// let graph = ProcessorGraph(format: AudioFormat(sampleRate: 48_000, channels: 2))
+/// app.attach(graph)                              // every instance with a processor plays
+/// AudioEngine(output: output, renderer: graph).start()
+/// // or offline: graph.render(into: mix, frames: 128, steadyTime: 0)
+/// ```
+public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
+  public let format: AudioFormat
+  let gate = PeriodGate()
+  /// The set the audio thread renders (a retained `SlotSet`), swapped atomically.
+  private let published = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// MIDI for the processors. [producer: the MIDI pump or the offline renderer; consumer:
+  /// the audio thread]
+  let midiInbox = SPSCRing<ScheduledMIDI>(minimumCapacity: 4096)
+  private let periodMIDI: UnsafeMutablePointer<pb_midi_event>
+  private static let periodMIDICapacity = 512
+  // App queue:
+  private(set) var slots: [(key: ObjectIdentifier, slot: ProcessorSlot)] = []
+  private var retired: [(mark: UInt64, set: UnsafeMutableRawPointer?, slots: [ProcessorSlot])] =
+    []
+
+  public init(format: AudioFormat) {
+    self.format = format
+    self.periodMIDI = .allocate(capacity: Self.periodMIDICapacity)
+  }
+
+  deinit {
+    if let raw = self.published.exchange(nil, ordering: .acquiringAndReleasing) {
+      Unmanaged<SlotSet>.fromOpaque(raw).release()
+    }
+    for entry in self.retired {
+      entry.set.map { Unmanaged<SlotSet>.fromOpaque($0).release() }
+    }
+    for (_, slot) in self.slots { slot.descriptor.destroy?(slot.processor) }
+    for entry in self.retired { entry.slots.forEach { $0.descriptor.destroy?($0.processor) } }
+    self.periodMIDI.deallocate()
+  }
+
+  /// Events dropped so far because a processor pushed more than it declared, or the app queue
+  /// fell a second behind. [app queue]
+  public var droppedEvents: Int {
+    self.slots.reduce(0) { $0 + $1.slot.droppedEvents.load(ordering: .relaxed) }
+  }
+
+  /// How many processors play now. [app queue]
+  public var count: Int { self.slots.count }
+
+  // MARK: The app side
+
+  /// Adds, replaces (with `slot`) or removes (with nil) the processor of `key`, and publishes
+  /// the new set. [app queue]
+  func set(_ slot: ProcessorSlot?, for key: ObjectIdentifier) {
+    var removed: [ProcessorSlot] = []
+    if let index = self.slots.firstIndex(where: { $0.key == key }) {
+      removed.append(self.slots[index].slot)
+      if let slot { self.slots[index].slot = slot } else { self.slots.remove(at: index) }
+    } else if let slot {
+      self.slots.append((key, slot))
+    }
+    self.publish(retiring: removed)
+  }
+
+  /// The processor of `key`, if it has one. [app queue]
+  func slot(for key: ObjectIdentifier) -> ProcessorSlot? {
+    self.slots.first { $0.key == key }?.slot
+  }
+
+  private func publish(retiring removed: [ProcessorSlot]) {
+    let set = SlotSet(self.slots.map(\.slot))
+    let old = self.published.exchange(
+      Unmanaged.passRetained(set).toOpaque(), ordering: .sequentiallyConsistent)
+    self.retired.append((self.gate.mark(), old, removed))
+    self.collect()
+  }
+
+  /// Frees what the audio thread has let go of. [app queue]
+  func collect() {
+    self.retired.removeAll { entry in
+      guard self.gate.hasPassed(entry.mark) else { return false }
+      entry.set.map { Unmanaged<SlotSet>.fromOpaque($0).release() }
+      for slot in entry.slots { slot.descriptor.destroy?(slot.processor) }
+      return true
+    }
+  }
+
+  /// How many sets and processors wait for the audio thread to let go. [app queue]
+  var retiredCount: Int { self.retired.count }
+
+  // MARK: The audio side
+
+  /// Renders every processor into `mix` for one period. [audio-thread]
+  public func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
+    self.gate.enter()
+    defer { self.gate.leave() }
+    let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
+    guard let raw = self.published.load(ordering: .sequentiallyConsistent) else { return }
+    let set = Unmanaged<SlotSet>.fromOpaque(raw).takeUnretainedValue()
+    for index in 0..<set.count {
+      set.slots[index].takeUnretainedValue().render(
+        into: mix, frames: frames, channels: self.format.channels,
+        sampleRate: self.format.sampleRate, steadyTime: steadyTime,
+        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount)
+    }
+  }
+
+  /// Takes this period's MIDI out of the inbox, at frame offsets. An event for a later
+  /// period stays. [audio-thread]
+  private func gatherMIDI(frames: Int, steadyTime: UInt64) -> Int {
+    var count = 0
+    let end = steadyTime + UInt64(frames)
+    while count < Self.periodMIDICapacity, let next = self.midiInbox.peek(), next.frame < end {
+      _ = self.midiInbox.pop()
+      var event = next.event
+      event.frame = UInt32(next.frame > steadyTime ? next.frame - steadyTime : 0)
+      self.periodMIDI[count] = event
+      count += 1
+    }
+    return count
+  }
+}
+
+/// A MIDI message for the processors, at the steady frame it plays at.
+struct ScheduledMIDI: BitwiseCopyable {
+  var frame: UInt64
+  var event: pb_midi_event
+}
+
+/// The processors of one published set, as plain memory (iterating an `Array` can allocate
+/// in unoptimized builds).
+final class SlotSet {
+  let slots: UnsafeMutablePointer<Unmanaged<ProcessorSlot>>
+  let count: Int
+  private let retained: [ProcessorSlot]
+
+  init(_ slots: [ProcessorSlot]) {
+    self.retained = slots
+    self.count = slots.count
+    self.slots = .allocate(capacity: max(1, slots.count))
+    for (index, slot) in slots.enumerated() {
+      (self.slots + index).initialize(to: Unmanaged.passUnretained(slot))
+    }
+  }
+
+  deinit {
+    self.slots.deallocate()
+  }
+}

@@ -1,0 +1,118 @@
+import PatchbayABI
+import PatchbayRealtime
+import Synchronization
+
+/// One live processor as the audio thread sees it: the plugin's processor, its parameter
+/// block, the buffers a period fills, and the ring its events go back through. Everything the
+/// audio thread touches is allocated here, on the app queue.
+final class ProcessorSlot: @unchecked Sendable {
+  let featureID: String
+  let processor: UnsafeMutableRawPointer
+  let descriptor: pb_processor_desc
+  /// The plugin's instance (for `write_parameters` and `event_action`). [app queue]
+  let instance: UnsafeMutableRawPointer
+  /// The instance's host context: which MIDI channels it listens to.
+  let context: HostContext
+  /// reducer → processor.
+  let parameters: TripleBuffer?
+  /// processor → reducer. [producer: the audio thread; consumer: the app queue]
+  let events: SPSCRing<pb_processor_event>
+  /// Events refused because a period's room was used up, or the ring was full.
+  let droppedEvents = Atomic<Int>(0)
+  /// The period's MIDI for this processor, when it listens to some channels only.
+  let midi: UnsafeMutablePointer<pb_midi_event>
+  let process: UnsafeMutablePointer<pb_process>
+  let output: UnsafeMutablePointer<pb_event_output>
+  /// The handle whose instance this plays. [app queue]
+  weak var handle: FeatureHandle?
+  // Audio thread only:
+  var pushed: UInt32 = 0
+  var periodStart: UInt64 = 0
+
+  static let midiCapacity = 256
+
+  init(
+    featureID: String, processor: UnsafeMutableRawPointer, descriptor: pb_processor_desc,
+    instance: UnsafeMutableRawPointer, context: HostContext
+  ) {
+    self.featureID = featureID
+    self.processor = processor
+    self.descriptor = descriptor
+    self.instance = instance
+    self.context = context
+    self.parameters =
+      descriptor.parameter_size > 0 ? TripleBuffer(byteCount: Int(descriptor.parameter_size)) : nil
+    // Room for a second of periods' events before the app queue drains them.
+    self.events = SPSCRing(minimumCapacity: max(64, Int(descriptor.max_output_events) * 512))
+    self.midi = .allocate(capacity: Self.midiCapacity)
+    self.process = .allocate(capacity: 1)
+    self.process.initialize(to: pb_process())
+    self.output = .allocate(capacity: 1)
+    self.output.initialize(to: pb_event_output(context: nil, push: ProcessorSlot.push))
+    self.output.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+  }
+
+  deinit {
+    self.midi.deallocate()
+    self.process.deallocate()
+    self.output.deallocate()
+  }
+
+  /// Publishes the parameters for the instance's state now. [app queue, instance held]
+  func publishParameters() {
+    guard let parameters, let write = self.descriptor.write_parameters else { return }
+    parameters.write { write(self.instance, $0) }
+  }
+
+  /// Renders one period into `mix`, with the period's MIDI. [audio-thread]
+  @inline(__always)
+  func render(
+    into mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int, sampleRate: Int,
+    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int
+  ) {
+    let listening = self.context.midiChannels.load(ordering: .relaxed)
+    var events: UnsafePointer<pb_midi_event>? = nil
+    var eventCount = 0
+    if listening == UInt16(PB_MIDI_ALL_CHANNELS) {
+      (events, eventCount) = (midiCount > 0 ? midi : nil, midiCount)
+    } else if listening != 0 {
+      for index in 0..<midiCount where eventCount < Self.midiCapacity {
+        let status = midi[index].bytes.0
+        let channelBit: UInt16 = status < 0xF0 ? 1 << UInt16(status & 0x0F) : 0xFFFF
+        if listening & channelBit != 0 {
+          self.midi[eventCount] = midi[index]
+          eventCount += 1
+        }
+      }
+      events = eventCount > 0 ? UnsafePointer(self.midi) : nil
+    }
+    self.pushed = 0
+    self.periodStart = steadyTime
+    self.process.pointee = pb_process(
+      struct_size: UInt32(MemoryLayout<pb_process>.size), frame_count: UInt32(frames),
+      sample_rate: UInt32(sampleRate), channel_count: UInt32(channels), steady_time: steadyTime,
+      output: mix, parameters: self.parameters?.read(), midi: events,
+      midi_count: UInt32(eventCount), events: UnsafePointer(self.output))
+    self.descriptor.process?(self.processor, self.process)
+  }
+
+  /// `pb_process.events->push`. [audio-thread]
+  static let push:
+    @convention(c) (UnsafePointer<pb_event_output>?, UnsafePointer<pb_processor_event>?) -> Bool =
+      { output, event in
+        guard let context = output?.pointee.context, let event else { return false }
+        let slot = Unmanaged<ProcessorSlot>.fromOpaque(context).takeUnretainedValue()
+        guard slot.pushed < slot.descriptor.max_output_events else {
+          slot.droppedEvents.add(1, ordering: .relaxed)
+          return false
+        }
+        var copy = event.pointee
+        copy.time = slot.periodStart + UInt64(copy.frame)
+        guard slot.events.push(copy) else {
+          slot.droppedEvents.add(1, ordering: .relaxed)
+          return false
+        }
+        slot.pushed += 1
+        return true
+      }
+}

@@ -1,0 +1,66 @@
+import MetronomeFeature
+import PatchbayPlugin
+import PatchbayTesting
+import Testing
+
+@MainActor
+@Suite struct MetronomeTests {
+  @Test func startCountsBeatsFromOne() async {
+    let store = TestStore(initialState: Metronome.State()) { Metronome() }
+    await store.send(.start) {
+      $0.running = true
+      $0.run = 1
+    }
+    await store.send(.beat(index: 0)) {
+      $0.lastBeat = 0
+      $0.beatsPlayed = 1
+    }
+    #expect(store.state.beatInBar == 1)
+    await store.send(.beat(index: 1)) {
+      $0.lastBeat = 1
+      $0.beatsPlayed = 2
+    }
+    #expect(store.state.beatInBar == 2)
+  }
+
+  /// A beat that is not the next one (a late event of an earlier run) changes nothing.
+  @Test func aBeatOutOfOrderOrWhileStoppedIsIgnored() async {
+    let store = TestStore(initialState: Metronome.State()) { Metronome() }
+    await store.send(.beat(index: 0))
+    await store.send(.start) {
+      $0.running = true
+      $0.run = 1
+    }
+    await store.send(.beat(index: 5))
+  }
+
+  @Test func tempoAndMeterStayInRange() async {
+    let store = TestStore(initialState: Metronome.State()) { Metronome() }
+    await store.send(.setTempo(bpm: 1_000)) { $0.tempo = 400 }
+    await store.send(.setTempo(bpm: 90)) { $0.tempo = 90 }
+    await store.send(.setBeatsPerBar(0)) { $0.beatsPerBar = 1 }
+    await store.send(.setBeatsPerBar(3)) { $0.beatsPerBar = 3 }
+    await store.send(.setAccent(false)) { $0.accent = false }
+  }
+
+  @Test func theViewShowsTheCurrentBeat() {
+    var state = Metronome.State()
+    state.running = true
+    state.lastBeat = 5
+    #expect(Metronome.render(state) == "Metronome — 120 BPM, 4/4, playing\n○ ● ○ ○")
+  }
+
+  @Test func parametersCarryWhatTheProcessorNeeds() {
+    var state = Metronome.State()
+    state.tempo = 90
+    state.running = true
+    state.run = 2
+    #expect(
+      Metronome.parameters(for: state)
+        == .init(running: true, run: 2, tempo: 90, beatsPerBar: 4, accent: true))
+    #expect(
+      Metronome.action(for: ProcessorEvent(frame: 3, kind: Metronome.beatEvent, value: 7))
+        == .beat(index: 7))
+    #expect(Metronome.action(for: ProcessorEvent(frame: 3, kind: 99)) == nil)
+  }
+}
