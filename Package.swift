@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "Home", type: .dynamic, targets: ["HomePlugin"]),
     .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
     .library(name: "Metronome", type: .dynamic, targets: ["MetronomePlugin"]),
+    .library(name: "Synth", type: .dynamic, targets: ["SynthPlugin"]),
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
@@ -153,6 +154,9 @@ let package = Package(
       path: "Plugins/CounterAlt/Entry"
     ),
     .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
+    .target(
+      name: "SynthPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Synth",
+      linkerSettings: [.linkedLibrary("m")]),
     .target(
       name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home",
       exclude: ["Entry"]

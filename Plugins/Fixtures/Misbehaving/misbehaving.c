@@ -127,30 +127,26 @@ static pb_status fixture_migrate_fails(const pb_feature_desc *feature, const pb_
 
 static const pb_feature_vtable vtable = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
-    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_migrate_fails = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
-    fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL,
-    NULL};
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL};
 static const pb_feature_vtable vtable_refuses = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_refuses,
-    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
-    NULL};
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_navigates = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_navigates,
-    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
-    NULL};
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_errors_later = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_errors_later,
-    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL,
-    NULL};
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_bad_state = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce,
     fixture_snapshot_garbage, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL,
-    NULL, NULL};
+    NULL};
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
-    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL, NULL};
+    fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};

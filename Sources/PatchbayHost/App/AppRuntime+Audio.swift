@@ -48,7 +48,7 @@ extension AppRuntime {
     }
     let slot = ProcessorSlot(
       featureID: implementation.feature.id, processor: processor, descriptor: descriptor,
-      instance: implementation.instance, context: implementation.context)
+      instance: implementation.instance, context: implementation.context, dropped: graph.dropped)
     slot.handle = handle
     slot.publishParameters()
     graph.set(slot, for: ObjectIdentifier(handle))

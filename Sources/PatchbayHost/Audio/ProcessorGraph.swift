@@ -50,10 +50,10 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   }
 
   /// Events dropped so far because a processor pushed more than it declared, or the app queue
-  /// fell a second behind. [app queue]
-  public var droppedEvents: Int {
-    self.slots.reduce(0) { $0 + $1.slot.droppedEvents.load(ordering: .relaxed) }
-  }
+  /// fell a second behind. [thread-safe]
+  public var droppedEvents: Int { self.dropped.count.load(ordering: .relaxed) }
+  /// Shared with every slot, which counts what it drops here too.
+  let dropped = DropCounter()
 
   /// How many processors play now. [app queue]
   public var count: Int { self.slots.count }

@@ -17,8 +17,9 @@ final class ProcessorSlot: @unchecked Sendable {
   let parameters: TripleBuffer?
   /// processor → reducer. [producer: the audio thread; consumer: the app queue]
   let events: SPSCRing<pb_processor_event>
-  /// Events refused because a period's room was used up, or the ring was full.
-  let droppedEvents = Atomic<Int>(0)
+  /// Events refused because a period's room was used up, or the ring was full: the graph's
+  /// count.
+  let dropped: DropCounter
   /// The period's MIDI for this processor, when it listens to some channels only.
   let midi: UnsafeMutablePointer<pb_midi_event>
   let process: UnsafeMutablePointer<pb_process>
@@ -33,8 +34,9 @@ final class ProcessorSlot: @unchecked Sendable {
 
   init(
     featureID: String, processor: UnsafeMutableRawPointer, descriptor: pb_processor_desc,
-    instance: UnsafeMutableRawPointer, context: HostContext
+    instance: UnsafeMutableRawPointer, context: HostContext, dropped: DropCounter
   ) {
+    self.dropped = dropped
     self.featureID = featureID
     self.processor = processor
     self.descriptor = descriptor
@@ -103,16 +105,21 @@ final class ProcessorSlot: @unchecked Sendable {
         guard let context = output?.pointee.context, let event else { return false }
         let slot = Unmanaged<ProcessorSlot>.fromOpaque(context).takeUnretainedValue()
         guard slot.pushed < slot.descriptor.max_output_events else {
-          slot.droppedEvents.add(1, ordering: .relaxed)
+          slot.dropped.count.add(1, ordering: .relaxed)
           return false
         }
         var copy = event.pointee
         copy.time = slot.periodStart + UInt64(copy.frame)
         guard slot.events.push(copy) else {
-          slot.droppedEvents.add(1, ordering: .relaxed)
+          slot.dropped.count.add(1, ordering: .relaxed)
           return false
         }
         slot.pushed += 1
         return true
       }
+}
+
+/// Counts events processors pushed that were dropped. [thread-safe]
+final class DropCounter: Sendable {
+  let count = Atomic<Int>(0)
 }

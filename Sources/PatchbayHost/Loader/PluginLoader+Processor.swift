@@ -20,7 +20,8 @@ extension PluginLoader {
     }
     let required: [(String, Bool)] = [
       ("create", processor.create != nil), ("process", processor.process != nil),
-      ("destroy", processor.destroy != nil), ("event_action", processor.event_action != nil),
+      ("destroy", processor.destroy != nil),
+      ("event_action", processor.event_action != nil || processor.max_output_events == 0),
     ]
     if let missing = required.first(where: { !$0.1 }) {
       throw refuse(

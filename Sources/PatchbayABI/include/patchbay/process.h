@@ -119,7 +119,8 @@ typedef struct pb_processor_desc {
   void (*destroy)(void *processor);
 
   /* [main-thread] Turns an event the processor pushed into an action for `instance` (value
-   * encoding) written to `out`. PB_ERR_UNSUPPORTED drops the event. */
+   * encoding) written to `out`. PB_ERR_UNSUPPORTED drops the event. NULL when
+   * max_output_events is 0. */
   pb_status (*event_action)(void *instance, const pb_processor_event *event,
                             const pb_writer *out);
 } pb_processor_desc;

@@ -74,6 +74,15 @@ int pb_skip_value(pb_reader *in);
 /* 1 when the borrowed name equals the NUL-terminated `expected`. */
 int pb_name_equals(const char *name, size_t length, const char *expected);
 
+/* Text. `pb_parse_action_text` writes the encoding of an action's text form
+ * (`midi(noteOn(channel: 1, note: 60, velocity: 100))`; see above) to `out`. It returns 0, or
+ * -1 with a static `*error` and the byte `*offset` where the text went wrong (either may be
+ * NULL). `pb_format_value_text` writes any encoded value as text; 0 or -1 (malformed bytes, or
+ * `out` full). Both are what the Swift SDK does for its features, for plugins written in C. */
+int pb_parse_action_text(const char *text, size_t length, const pb_writer *out,
+                         const char **error, size_t *offset);
+int pb_format_value_text(const uint8_t *bytes, size_t length, const pb_writer *out);
+
 #ifdef __cplusplus
 }
 #endif

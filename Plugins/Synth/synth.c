@@ -1,0 +1,520 @@
+/*
+ * Synth — a polyphonic synthesizer written in plain C, against patchbay.h only.
+ *
+ * One feature, dev.patchbay.synth, in two halves (patchbay/process.h):
+ * - the reducer keeps the waveform, the volume and the notes held, and hears MIDI through
+ *   "patchbay.midi/1" as actions: midi(noteOn(channel: 1, note: 60, velocity: 100)), …;
+ * - the processor plays 16 voices on the audio thread, each note starting at its exact frame,
+ *   with a 2 ms attack and a 30 ms release; the oldest voice is taken when all are busy.
+ *
+ * Actions: setWaveform(name: "sine" | "square" | "saw" | "triangle"), setVolume(level: 0.5),
+ * allNotesOff, midi(…). MIDI controller 7 (channel volume) sets the volume too.
+ * State: {waveform: string, volume: double, held: [int], notesPlayed: int}.
+ */
+#include <patchbay.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VOICES 16
+
+static const char *const waveforms[] = {"sine", "square", "saw", "triangle"};
+enum { WAVEFORM_COUNT = 4 };
+
+typedef struct synth {
+  const pb_host *host;
+  int waveform;
+  double volume;
+  uint8_t held[128];
+  int64_t notes_played;
+} synth;
+
+/* What the processor reads each period. */
+typedef struct synth_parameters {
+  int32_t waveform;
+  float volume;
+} synth_parameters;
+
+static void report(const pb_host *host, const char *message) {
+  if (host && host->error) host->error(host, message);
+}
+
+static int write_all(const pb_writer *out, const void *bytes, size_t length) {
+  return out->write(out->context, bytes, length) == length ? 0 : -1;
+}
+
+static int waveform_named(const char *name, size_t length) {
+  for (int i = 0; i < WAVEFORM_COUNT; i++) {
+    if (pb_name_equals(name, length, waveforms[i])) return i;
+  }
+  return -1;
+}
+
+/* The actions, decoded. */
+typedef enum action_kind {
+  SET_WAVEFORM, SET_VOLUME, ALL_NOTES_OFF, NOTE_ON, NOTE_OFF, CONTROL_CHANGE, OTHER_MIDI
+} action_kind;
+
+typedef struct action {
+  action_kind kind;
+  int64_t a, b; /* waveform; note, velocity; controller, value */
+  double level;
+} action;
+
+/* Reads `label: int` into `value`; 0 when it is there. */
+static int read_int_field(pb_reader *in, const char *label, int64_t *value) {
+  const char *name;
+  size_t length;
+  return pb_read_name(in, &name, &length) || !pb_name_equals(name, length, label) ||
+                 pb_read_int(in, value)
+             ? -1
+             : 0;
+}
+
+/* Decodes an action; on failure writes why to `why`. */
+static int decode_action(const uint8_t *bytes, size_t length, action *out, char *why, size_t size) {
+  pb_reader in = {bytes, length, 0, NULL};
+  const char *name, *label;
+  size_t name_length, label_length;
+  uint32_t fields;
+  memset(out, 0, sizeof *out);
+  if (pb_read_case(&in, &name, &name_length, &fields)) goto malformed;
+  if (pb_name_equals(name, name_length, "allNotesOff") && fields == 0) {
+    out->kind = ALL_NOTES_OFF;
+  } else if (pb_name_equals(name, name_length, "setWaveform") && fields == 1) {
+    const char *text;
+    size_t text_length;
+    if (pb_read_name(&in, &label, &label_length) || !pb_name_equals(label, label_length, "name") ||
+        pb_read_string(&in, &text, &text_length))
+      goto malformed;
+    out->kind = SET_WAVEFORM;
+    out->a = waveform_named(text, text_length);
+    if (out->a < 0) {
+      snprintf(why, size, "dev.patchbay.synth: no waveform '%.*s'; use sine, square, saw or "
+               "triangle.", (int)text_length, text);
+      return -1;
+    }
+  } else if (pb_name_equals(name, name_length, "setVolume") && fields == 1) {
+    if (pb_read_name(&in, &label, &label_length) || !pb_name_equals(label, label_length, "level"))
+      goto malformed;
+    out->kind = SET_VOLUME;
+    if (in.offset < length && bytes[in.offset] == PB_VALUE_INT) {
+      int64_t whole;
+      if (pb_read_int(&in, &whole)) goto malformed;
+      out->level = (double)whole;
+    } else {
+      if (length - in.offset < 9 || bytes[in.offset] != PB_VALUE_DOUBLE) goto malformed;
+      memcpy(&out->level, bytes + in.offset + 1, 8);
+      in.offset += 9;
+    }
+  } else if (pb_name_equals(name, name_length, "midi") && fields == 1) {
+    uint32_t message_fields;
+    int64_t channel;
+    if (pb_read_name(&in, &label, &label_length) ||
+        pb_read_case(&in, &name, &name_length, &message_fields))
+      goto malformed;
+    int note_on = pb_name_equals(name, name_length, "noteOn");
+    int note_off = pb_name_equals(name, name_length, "noteOff");
+    if ((note_on || note_off) && message_fields == 3) {
+      out->kind = note_on ? NOTE_ON : NOTE_OFF;
+      if (read_int_field(&in, "channel", &channel) || read_int_field(&in, "note", &out->a) ||
+          read_int_field(&in, "velocity", &out->b) || out->a < 0 || out->a > 127)
+        goto malformed;
+    } else if (pb_name_equals(name, name_length, "controlChange") && message_fields == 3) {
+      out->kind = CONTROL_CHANGE;
+      if (read_int_field(&in, "channel", &channel) ||
+          read_int_field(&in, "controller", &out->a) || read_int_field(&in, "value", &out->b))
+        goto malformed;
+    } else {
+      out->kind = OTHER_MIDI; /* heard, not played */
+      for (uint32_t i = 0; i < message_fields; i++) {
+        if (pb_read_name(&in, &label, &label_length) || pb_skip_value(&in)) goto malformed;
+      }
+    }
+  } else {
+    snprintf(why, size, "dev.patchbay.synth: unknown action '%.*s'. Actions: setWaveform(name:), "
+             "setVolume(level:), allNotesOff, midi(…).", (int)name_length, name);
+    return -1;
+  }
+  if (in.offset != length) {
+    in.error = "unexpected bytes after the action";
+    goto malformed;
+  }
+  return 0;
+malformed:
+  snprintf(why, size, "dev.patchbay.synth: cannot decode action: byte %zu: %s.", in.offset,
+           in.error ? in.error : "unexpected fields");
+  return -1;
+}
+
+static void apply(synth *self, const action *act) {
+  switch (act->kind) {
+  case SET_WAVEFORM: self->waveform = (int)act->a; break;
+  case SET_VOLUME: self->volume = act->level < 0 ? 0 : act->level > 1 ? 1 : act->level; break;
+  case ALL_NOTES_OFF: memset(self->held, 0, sizeof self->held); break;
+  case NOTE_ON:
+    if (act->b > 0) {
+      self->held[act->a] = 1;
+      self->notes_played += 1;
+    } else {
+      self->held[act->a] = 0;
+    }
+    break;
+  case NOTE_OFF: self->held[act->a] = 0; break;
+  case CONTROL_CHANGE:
+    if (act->a == 7) self->volume = (double)act->b / 127.0;
+    break;
+  case OTHER_MIDI: break;
+  }
+}
+
+/* State: {waveform: string, volume: double, held: [int], notesPlayed: int}. */
+static int decode_state(synth *self, const uint8_t *bytes, size_t length, char *why, size_t size) {
+  pb_reader in = {bytes, length, 0, NULL};
+  uint32_t fields;
+  if (pb_read_record(&in, &fields)) goto malformed;
+  for (uint32_t i = 0; i < fields; i++) {
+    const char *name;
+    size_t name_length;
+    if (pb_read_name(&in, &name, &name_length)) goto malformed;
+    if (pb_name_equals(name, name_length, "waveform")) {
+      const char *text;
+      size_t text_length;
+      if (pb_read_string(&in, &text, &text_length)) goto malformed;
+      self->waveform = waveform_named(text, text_length);
+      if (self->waveform < 0) {
+        in.error = "unknown waveform";
+        goto malformed;
+      }
+    } else if (pb_name_equals(name, name_length, "volume")) {
+      if (length - in.offset < 9 || bytes[in.offset] != PB_VALUE_DOUBLE) goto malformed;
+      memcpy(&self->volume, bytes + in.offset + 1, 8);
+      in.offset += 9;
+    } else if (pb_name_equals(name, name_length, "held")) {
+      if (length - in.offset < 5 || bytes[in.offset] != PB_VALUE_LIST) goto malformed;
+      uint32_t count = 0;
+      for (int b = 0; b < 4; b++) count |= (uint32_t)bytes[in.offset + 1 + (size_t)b] << (8 * b);
+      in.offset += 5;
+      for (uint32_t n = 0; n < count; n++) {
+        int64_t note;
+        if (pb_read_int(&in, &note) || note < 0 || note > 127) goto malformed;
+        self->held[note] = 1;
+      }
+    } else if (pb_name_equals(name, name_length, "notesPlayed")) {
+      if (pb_read_int(&in, &self->notes_played)) goto malformed;
+    } else if (pb_skip_value(&in)) {
+      goto malformed;
+    }
+  }
+  if (in.offset != length) {
+    in.error = "unexpected bytes after the state";
+    goto malformed;
+  }
+  return 0;
+malformed:
+  snprintf(why, size, "dev.patchbay.synth: cannot restore state: byte %zu: %s. Pass a snapshot "
+           "made by this feature.", in.offset, in.error ? in.error : "malformed");
+  return -1;
+}
+
+static void *synth_create(const pb_feature_desc *feature, const pb_host *host,
+                          const uint8_t *state, size_t length) {
+  (void)feature;
+  synth *self = calloc(1, sizeof *self);
+  if (!self) return NULL;
+  self->host = host;
+  self->volume = 0.5;
+  if (state) {
+    char why[256];
+    if (decode_state(self, state, length, why, sizeof why)) {
+      report(host, why);
+      free(self);
+      return NULL;
+    }
+  }
+  const pb_midi_service *midi = host->get_service(host, PB_SERVICE_MIDI);
+  if (midi) midi->listen(host, PB_MIDI_ALL_CHANNELS);
+  return self;
+}
+
+static void synth_destroy(void *instance) { free(instance); }
+
+static pb_status synth_reduce(void *instance, const uint8_t *bytes, size_t length) {
+  synth *self = instance;
+  action act;
+  char why[256];
+  if (decode_action(bytes, length, &act, why, sizeof why)) {
+    report(self->host, why);
+    return PB_ERR_DECODE;
+  }
+  apply(self, &act);
+  return PB_OK;
+}
+
+static int held_count(const synth *self) {
+  int count = 0;
+  for (int note = 0; note < 128; note++) count += self->held[note];
+  return count;
+}
+
+static pb_status synth_snapshot(void *instance, const pb_writer *out) {
+  synth *self = instance;
+  const char *waveform = waveforms[self->waveform];
+  if (pb_write_record(out, 4) || pb_write_name(out, "waveform") ||
+      pb_write_string(out, waveform, strlen(waveform)) || pb_write_name(out, "volume") ||
+      pb_write_double(out, self->volume) || pb_write_name(out, "held"))
+    return PB_ERR_FAILED;
+  uint8_t list[5] = {PB_VALUE_LIST};
+  uint32_t count = (uint32_t)held_count(self);
+  for (int b = 0; b < 4; b++) list[1 + b] = (uint8_t)(count >> (8 * b));
+  if (write_all(out, list, sizeof list)) return PB_ERR_FAILED;
+  for (int note = 0; note < 128; note++) {
+    if (self->held[note] && pb_write_int(out, note)) return PB_ERR_FAILED;
+  }
+  return pb_write_name(out, "notesPlayed") || pb_write_int(out, self->notes_played)
+             ? PB_ERR_FAILED
+             : PB_OK;
+}
+
+static pb_status synth_render(void *instance, const pb_writer *out) {
+  synth *self = instance;
+  char text[160];
+  int length = snprintf(text, sizeof text,
+                        "Synth — %s, volume %d%%\n%d of %d voices held, %lld notes played",
+                        waveforms[self->waveform], (int)lround(self->volume * 100),
+                        held_count(self), VOICES, (long long)self->notes_played);
+  return write_all(out, text, (size_t)length) ? PB_ERR_FAILED : PB_OK;
+}
+
+/* A writer into a fixed buffer; it takes nothing once full. */
+typedef struct scratch {
+  uint8_t bytes[512];
+  size_t length;
+} scratch;
+
+static size_t scratch_write(void *context, const void *bytes, size_t length) {
+  scratch *buffer = context;
+  if (length > sizeof buffer->bytes - buffer->length) return 0;
+  memcpy(buffer->bytes + buffer->length, bytes, length);
+  buffer->length += length;
+  return length;
+}
+
+static pb_status synth_parse_action(const pb_feature_desc *feature, const pb_host *host,
+                                    const char *text, size_t length, const pb_writer *out) {
+  (void)feature;
+  scratch buffer = {{0}, 0};
+  pb_writer writer = {sizeof(pb_writer), &buffer, scratch_write};
+  const char *error = NULL;
+  size_t offset = 0;
+  char why[256];
+  if (pb_parse_action_text(text, length, &writer, &error, &offset)) {
+    snprintf(why, sizeof why, "dev.patchbay.synth: cannot parse '%.*s': column %zu: %s.",
+             (int)length, text, offset + 1, error ? error : "too long");
+    report(host, why);
+    return PB_ERR_DECODE;
+  }
+  action act;
+  if (decode_action(buffer.bytes, buffer.length, &act, why, sizeof why)) {
+    report(host, why);
+    return PB_ERR_DECODE;
+  }
+  return write_all(out, buffer.bytes, buffer.length) ? PB_ERR_FAILED : PB_OK;
+}
+
+static pb_status synth_format_action(const pb_feature_desc *feature, const pb_host *host,
+                                     const uint8_t *bytes, size_t length, const pb_writer *out) {
+  (void)feature;
+  action act;
+  char why[256];
+  if (decode_action(bytes, length, &act, why, sizeof why)) {
+    report(host, why);
+    return PB_ERR_DECODE;
+  }
+  return pb_format_value_text(bytes, length, out) ? PB_ERR_FAILED : PB_OK;
+}
+
+static void synth_cancel_effects(void *instance) { (void)instance; /* no effects */ }
+
+/* The processor: 16 voices, sample-accurate notes. */
+
+typedef struct voice {
+  int note; /* -1: free */
+  int releasing;
+  double phase, step; /* cycles */
+  float level, gain;
+  uint64_t started;
+} voice;
+
+typedef struct synth_processor {
+  double rate;
+  float attack_step, release_step;
+  uint64_t notes;
+  voice voices[VOICES];
+} synth_processor;
+
+static void *processor_create(void *instance, const pb_processor_config *config) {
+  (void)instance;
+  synth_processor *self = calloc(1, sizeof *self);
+  if (!self) return NULL;
+  self->rate = config->sample_rate;
+  self->attack_step = (float)(1.0 / (0.002 * config->sample_rate));
+  self->release_step = (float)(1.0 / (0.030 * config->sample_rate));
+  for (int v = 0; v < VOICES; v++) self->voices[v].note = -1;
+  return self;
+}
+
+static void processor_destroy(void *processor) { free(processor); }
+
+static void note_on(synth_processor *self, int note, int velocity) {
+  voice *chosen = NULL;
+  for (int v = 0; v < VOICES && !chosen; v++) {
+    if (self->voices[v].note < 0) chosen = &self->voices[v];
+  }
+  if (!chosen) { /* all busy: the oldest goes */
+    chosen = &self->voices[0];
+    for (int v = 1; v < VOICES; v++) {
+      if (self->voices[v].started < chosen->started) chosen = &self->voices[v];
+    }
+  }
+  chosen->note = note;
+  chosen->releasing = 0;
+  chosen->phase = 0;
+  chosen->step = 440.0 * pow(2.0, (note - 69) / 12.0) / self->rate;
+  /* The first sample already sounds: the onset is the note's own frame. */
+  chosen->level = self->attack_step;
+  chosen->gain = (float)velocity / 127.0f;
+  chosen->started = ++self->notes;
+}
+
+static void note_off(synth_processor *self, int note) {
+  for (int v = 0; v < VOICES; v++) {
+    if (self->voices[v].note == note && !self->voices[v].releasing) self->voices[v].releasing = 1;
+  }
+}
+
+static float oscillator(int waveform, double phase) {
+  switch (waveform) {
+  case 1: return phase < 0.5 ? 1.0f : -1.0f;
+  case 2: return (float)(2.0 * phase - 1.0);
+  case 3: return (float)(phase < 0.5 ? 4.0 * phase - 1.0 : 3.0 - 4.0 * phase);
+  default: return (float)cos(2.0 * M_PI * phase);
+  }
+}
+
+static void render_frames(synth_processor *self, const synth_parameters *parameters,
+                          float *output, uint32_t from, uint32_t to, uint32_t channels) {
+  for (int v = 0; v < VOICES; v++) {
+    voice *voice = &self->voices[v];
+    if (voice->note < 0) continue;
+    for (uint32_t frame = from; frame < to; frame++) {
+      float sample = oscillator(parameters->waveform, voice->phase) * voice->level * voice->gain *
+                     parameters->volume * 0.25f;
+      for (uint32_t c = 0; c < channels; c++) output[frame * channels + c] += sample;
+      voice->phase += voice->step;
+      if (voice->phase >= 1.0) voice->phase -= 1.0;
+      if (voice->releasing) {
+        voice->level -= self->release_step;
+        if (voice->level <= 0) {
+          voice->note = -1;
+          break;
+        }
+      } else if (voice->level < 1.0f) {
+        voice->level += self->attack_step;
+        if (voice->level > 1.0f) voice->level = 1.0f;
+      }
+    }
+  }
+}
+
+static void processor_process(void *processor, const pb_process *process) {
+  synth_processor *self = processor;
+  const synth_parameters *parameters = process->parameters;
+  uint32_t frame = 0;
+  for (uint32_t e = 0; e < process->midi_count; e++) {
+    const pb_midi_event *event = &process->midi[e];
+    uint32_t at = event->frame < process->frame_count ? event->frame : process->frame_count;
+    render_frames(self, parameters, process->output, frame, at, process->channel_count);
+    frame = at;
+    uint8_t kind = event->bytes[0] & 0xF0;
+    if (kind == 0x90 && event->bytes[2] > 0) note_on(self, event->bytes[1], event->bytes[2]);
+    else if (kind == 0x80 || kind == 0x90) note_off(self, event->bytes[1]);
+  }
+  render_frames(self, parameters, process->output, frame, process->frame_count,
+                process->channel_count);
+}
+
+static void processor_write_parameters(void *instance, void *block) {
+  synth *self = instance;
+  synth_parameters parameters = {self->waveform, (float)self->volume};
+  memcpy(block, &parameters, sizeof parameters);
+}
+
+static const pb_processor_desc processor = {
+    .struct_size = sizeof(pb_processor_desc),
+    .parameter_size = sizeof(synth_parameters),
+    .max_output_events = 0,
+    .write_parameters = processor_write_parameters,
+    .create = processor_create,
+    .process = processor_process,
+    .destroy = processor_destroy,
+    .event_action = NULL, /* it sends no events */
+};
+
+static const pb_field_desc name_field = {sizeof(pb_field_desc), "name", "string"};
+static const pb_field_desc level_field = {sizeof(pb_field_desc), "level", "double"};
+static const pb_field_desc *const waveform_fields[] = {&name_field};
+static const pb_field_desc *const volume_fields[] = {&level_field};
+static const pb_action_desc set_waveform = {sizeof(pb_action_desc), "setWaveform",
+                                            "sine, square, saw or triangle", 1, waveform_fields};
+static const pb_action_desc set_volume = {sizeof(pb_action_desc), "setVolume", "0.0 to 1.0", 1,
+                                          volume_fields};
+static const pb_action_desc all_notes_off = {sizeof(pb_action_desc), "allNotesOff",
+                                             "Lets go of every held note", 0, NULL};
+static const pb_action_desc *const actions[] = {&set_waveform, &set_volume, &all_notes_off};
+
+static const pb_feature_vtable vtable = {
+    .struct_size = sizeof(pb_feature_vtable),
+    .create = synth_create,
+    .destroy = synth_destroy,
+    .reduce = synth_reduce,
+    .snapshot = synth_snapshot,
+    .render = synth_render,
+    .parse_action = synth_parse_action,
+    .format_action = synth_format_action,
+    .cancel_effects = synth_cancel_effects,
+};
+
+static const pb_feature_desc feature = {
+    .struct_size = sizeof(pb_feature_desc),
+    .id = "dev.patchbay.synth",
+    .name = "Synth",
+    .summary = "A 16-voice synthesizer played by MIDI.",
+    .state_schema_version = 1,
+    .action_count = 3,
+    .actions = actions,
+    .vtable = &vtable,
+    .processor = &processor,
+};
+
+static const pb_feature_desc *const features[] = {&feature};
+
+static const pb_plugin_desc plugin = {
+    .magic = PATCHBAY_MAGIC,
+    .abi_major = PATCHBAY_ABI_MAJOR,
+    .abi_minor = PATCHBAY_ABI_MINOR,
+    .struct_size = sizeof(pb_plugin_desc),
+    .id = "dev.patchbay.synth-plugin",
+    .name = "Synth",
+    .version = "1.0.0",
+    .feature_count = 1,
+    .features = features,
+};
+
+__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
+    pb_abi_version host_abi_major) {
+  (void)host_abi_major;
+  return &plugin;
+}
