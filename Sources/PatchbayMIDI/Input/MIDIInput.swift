@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayRealtime
 import Synchronization
 
@@ -50,21 +51,46 @@ public final class MIDIInput: @unchecked Sendable {
   }
 
   /// The reader loop. [MIDI reader thread]
+  ///
+  /// A live source (a port, a FIFO, a pipe) has a deadline: when the app falls behind, an
+  /// event that does not fit is dropped and counted. A regular file has none: the reader
+  /// waits for room, and every byte and event gets through.
   private func run() {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     defer { buffer.deallocate() }
     var parser = MIDIParser()
+    let waits = !self.source.isLive
     while true {
       let count = self.source.read(into: buffer)
       if count < 0 { self.readError.store(-count, ordering: .relaxed) }
       if count <= 0 { break }
       let timestamp = monotonicNanoseconds()
       let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-      if let raw = self.rawBytes { raw.write(bytes.bindMemory(to: UInt8.self)) }
+      if let raw = self.rawBytes {
+        var rest = bytes.bindMemory(to: UInt8.self)
+        while !rest.isEmpty {
+          let written = raw.write(rest)
+          rest = UnsafeBufferPointer(rebasing: rest[written...])
+          guard waits, !rest.isEmpty else { break }
+          Self.pause()
+        }
+      }
       parser.parse(bytes, at: timestamp) { event in
-        if !self.events.push(event) { self.droppedEvents.add(1, ordering: .relaxed) }
+        while !self.events.push(event) {
+          guard waits else {
+            self.droppedEvents.add(1, ordering: .relaxed)
+            return
+          }
+          Self.pause()
+        }
       }
     }
     self.finished.store(true, ordering: .releasing)
+  }
+
+  /// A short wait for the app to make room (a file's reader only).
+  private static func pause() {
+    var pause = timespec(tv_sec: 0, tv_nsec: 100_000)
+    nanosleep(&pause, nil)
   }
 }

@@ -61,25 +61,21 @@ struct MIDICommand: AsyncParsableCommand {
     var raw = false
 
     func run() async throws {
-      if self.input.hasPrefix("smf:") {
-        try await self.play(String(self.input.dropFirst(4)))
+      let spec: MIDIInputSpec
+      do {
+        spec = try MIDIInputSpec(self.input)
+      } catch {
+        throw ValidationError(error.description)
+      }
+      if case .smf(let path) = spec {
+        try await self.play(path)
         return
       }
       let source: any MIDIByteSource
       do {
-        switch self.input {
-        case "stdin": source = FileByteSource()
-        case "seq": source = try SequencerSource()
-        case let input where input.hasPrefix("file:") || input.hasPrefix("fifo:"):
-          source = try FileByteSource(path: String(input.drop { $0 != ":" }.dropFirst()))
-        case let input where input.hasPrefix("hw:"):
-          source = try RawMIDISource(device: input)
-        default:
-          throw ValidationError(
-            "'\(self.input)' is not an input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq or hw:N (see `patchbay midi sources`)."
-          )
-        }
-      } catch let error as MIDIError {
+        guard let opened = try spec.openSource() else { return }
+        source = opened
+      } catch {
         throw CommandFailure(error.description)
       }
       let midi = MIDIInput(source: source, keepsRawBytes: self.raw)
@@ -125,7 +121,10 @@ struct MIDICommand: AsyncParsableCommand {
       player.start()
       while true {
         let finished = player.isFinished
-        while let event = player.events.pop() { print(event) }
+        var output = ""
+        while let event = player.events.pop() { output += event.description + "\n" }
+        // Written at once, not buffered: a run killed halfway has printed what it played.
+        if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
         if finished && player.events.availableToRead == 0 { break }
         try await Task.sleep(for: .milliseconds(1))
       }
