@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchbayHost
+import PatchbayMIDI
 
 /// `patchbay run [CONFIG]`: run the composed app.
 struct Run: AsyncParsableCommand {
@@ -54,6 +55,20 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Swap a feature when its plugin file is rebuilt (once the new file is whole).")
   var watch = false
 
+  @Option(
+    help: """
+      Where the app's sound goes (overrides [audio] device): auto, null (paced, silent), none, \
+      default, hw:0, file:out.wav, alsa:NAME.
+      """)
+  var audio: String?
+
+  @Option(
+    help: """
+      Where MIDI comes from (overrides [midi] input): none, seq, hw:1,0,0, fifo:PATH, \
+      file:PATH, smf:PATH, stdin.
+      """)
+  var midi: String?
+
   @OptionGroup var search: PluginSearchOptions
 
   func run() async throws {
@@ -67,6 +82,8 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
+    let live = try self.startSound(app)
+    defer { live?.stop() }
     var recorder: RunRecorder?
     if let record = self.record {
       do {
@@ -163,5 +180,35 @@ enum ChangeLine {
     case .failure(let error):
       "[failure] \(error)"
     }
+  }
+}
+
+extension Run {
+  /// Plays the app's processors and opens its MIDI input, when it has either: the config's
+  /// `[audio]` and `[midi]`, overridden by --audio and --midi. Notes go to stderr.
+  func startSound(_ app: AppRuntime) throws -> LiveAudio? {
+    var settings = app.config.sound
+    if let audio = self.audio { settings.device = audio }
+    if let midi = self.midi {
+      do {
+        settings.midi = try MIDIInputSpec(midi)
+      } catch {
+        throw ValidationError("--midi: \(error)")
+      }
+    }
+    let registry = app.registry
+    let makesSound = registry.featureIDs.contains { registry[$0]?.hasProcessor == true }
+    guard (makesSound && settings.playsAudio) || settings.midi != .none else { return nil }
+    let live: LiveAudio
+    do {
+      live = try LiveAudio(app: app, settings: settings)
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+    if let note = live.deviceNote {
+      FileHandle.standardError.write(Data("audio: \(note)\n".utf8))
+    }
+    live.start()
+    return live
   }
 }

@@ -55,6 +55,13 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// Shared with every slot, which counts what it drops here too.
   let dropped = DropCounter()
 
+  /// Periods rendered, and processor calls made in them: equal counts with one processor
+  /// playing mean it played every period (none lost to a swap). [thread-safe]
+  public var periodsRendered: Int { self.periods.load(ordering: .relaxed) }
+  public var processorCalls: Int { self.calls.load(ordering: .relaxed) }
+  private let periods = Atomic<Int>(0)
+  private let calls = Atomic<Int>(0)
+
   /// How many processors play now. [app queue]
   public var count: Int { self.slots.count }
 
@@ -106,8 +113,10 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     self.gate.enter()
     defer { self.gate.leave() }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
+    self.periods.add(1, ordering: .relaxed)
     guard let raw = self.published.load(ordering: .sequentiallyConsistent) else { return }
     let set = Unmanaged<SlotSet>.fromOpaque(raw).takeUnretainedValue()
+    self.calls.add(set.count, ordering: .relaxed)
     for index in 0..<set.count {
       set.slots[index].takeUnretainedValue().render(
         into: mix, frames: frames, channels: self.format.channels,

@@ -95,6 +95,8 @@ public struct AppConfig: Sendable, Equatable {
   public let plugins: [Plugin]
   public let nodes: [Node]
   public let routes: [Route]
+  /// `[audio]` and `[midi]`.
+  public var sound: SoundSettings
 
   /// The node with `key`.
   public func node(_ key: String) -> Node? { self.nodes.first { $0.key == key } }
@@ -151,6 +153,7 @@ extension AppConfig {
       document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
     let routes = reader.readRoutes(document.tables["routes"])
+    let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
     reader.checkTree(nodes: nodes, routes: routes, app: app, table: document.tables["app"])
 
     guard reader.errors.isEmpty else { throw ConfigErrors(errors: reader.errors) }
@@ -162,5 +165,6 @@ extension AppConfig {
     self.plugins = load.map { Plugin(reference: $0.value, line: $0.line) }
     self.nodes = nodes
     self.routes = routes
+    self.sound = sound
   }
 }

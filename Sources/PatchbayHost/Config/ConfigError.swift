@@ -1,3 +1,5 @@
+import PatchbayMIDI
+
 /// A problem in a host config: the file, the line, the key path, and what is expected.
 ///
 /// `host-config/app.toml:14: feature[1].parent: 'hom' is not a feature key. Did you mean 'home'?`
@@ -36,6 +38,9 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     /// A plugin in `load` that cannot be loaded (the loader's one line).
     case plugin(String)
     case undeclaredFeature(id: String, known: [String])
+    /// A number outside what the setting allows: the value, the least and the most.
+    case outOfRange(Int, Int, Int)
+    case badMIDIInput(String)
   }
 
   public let file: String
@@ -58,13 +63,13 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
   /// The reason in words, with what to do.
   public var explanation: String {
-    let tables = ["app", "plugins", "feature", "routes"]
+    let tables = ["app", "plugins", "feature", "routes", "audio", "midi"]
     switch self.reason {
     case .unreadable(let why): return "cannot read the file: \(why)"
     case .syntax(let why, let column): return "\(why) (column \(column))"
     case .unknownTable(let name):
       return "unknown table.\(suggestion(for: name, among: tables))"
-        + " Expected [app], [plugins], [[feature]] or [routes]."
+        + " Expected [app], [plugins], [[feature]], [routes], [audio] or [midi]."
     case .keyOutsideTables:
       return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
     case .singleBracketFeature:
@@ -106,6 +111,10 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         + "not a \(kind)."
     case .unknownInitialRoute(let route): return "'\(route)' is not a route in [routes]."
     case .plugin(let line): return line
+    case .outOfRange(let value, let least, let most):
+      return "\(value) is out of range: use \(least) to \(most)."
+    case .badMIDIInput(let input):
+      return "'\(input)' is not a MIDI input: use \(MIDIInputSpec.forms)."
     case .undeclaredFeature(let id, let known):
       return "no loaded plugin declares '\(id)'.\(suggestion(for: id, among: known)) "
         + "Known: \(known.joined(separator: ", "))."

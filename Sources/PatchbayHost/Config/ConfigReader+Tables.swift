@@ -6,7 +6,7 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where !["app", "plugins", "feature", "routes"].contains(header.name) {
+    where !["app", "plugins", "feature", "routes", "audio", "midi"].contains(header.name) {
       self.error(
         header.line, "[\(header.name)]",
         .unknownTable(header.name))

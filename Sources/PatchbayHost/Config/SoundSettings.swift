@@ -1,0 +1,82 @@
+import PatchbayAudio
+import PatchbayMIDI
+
+/// How an app plays and hears: `[audio]` and `[midi]` in its config, overridable by
+/// `patchbay run --audio DEVICE --midi INPUT`.
+///
+/// ```toml
+/// [audio]
+/// device = "auto"      # auto | null | none | default | hw:0 | file:out.wav | alsa:NAME
+/// rate = 48000         # frames per second
+/// period = 128         # frames per period
+/// channels = 2
+///
+/// [midi]
+/// input = "none"       # none | seq | hw:1,0,0 | fifo:PATH | file:PATH | smf:PATH | stdin
+/// ```
+///
+/// The defaults work on a machine without a sound card: `auto` picks ALSA `default` when the
+/// machine has a card and the paced null device when not, and no MIDI input is opened.
+public struct SoundSettings: Sendable, Equatable {
+  /// The output device (see ``AudioDevice``); `none` plays nothing.
+  public var device: String = "auto"
+  public var format = AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
+  public var midi: MIDIInputSpec = .none
+
+  public init() {}
+
+  /// Whether an audio output is to be opened.
+  public var playsAudio: Bool { self.device != "none" }
+
+  static let rates = 8_000...384_000
+  static let periods = 16...8_192
+  static let channels = 1...8
+}
+
+extension ConfigReader {
+  /// `[audio]` and `[midi]`: both optional.
+  mutating func readSound(audio: TOMLDocument.Table?, midi: TOMLDocument.Table?) -> SoundSettings {
+    var settings = SoundSettings()
+    if let audio {
+      self.checkKeys(audio, allowed: ["device", "rate", "period", "channels"])
+      if let device = self.string(audio, "device") { settings.device = device }
+      settings.format.sampleRate =
+        self.integer(audio, "rate", in: SoundSettings.rates) ?? settings.format.sampleRate
+      settings.format.periodFrames =
+        self.integer(audio, "period", in: SoundSettings.periods) ?? settings.format.periodFrames
+      settings.format.channels =
+        self.integer(audio, "channels", in: SoundSettings.channels) ?? settings.format.channels
+    }
+    if let midi {
+      self.checkKeys(midi, allowed: ["input"])
+      if let input = self.string(midi, "input") {
+        do {
+          settings.midi = try MIDIInputSpec(input)
+        } catch {
+          self.error(midi["input"]?.line, "midi.input", .badMIDIInput(input))
+        }
+      }
+    }
+    return settings
+  }
+
+  /// An integer in `range`, or nil (with an error) when it is something else.
+  mutating func integer(_ table: TOMLDocument.Table, _ key: String, in range: ClosedRange<Int>)
+    -> Int?
+  {
+    guard let value = table[key] else { return nil }
+    guard case .integer(let number) = value.kind else {
+      self.error(
+        value.line, "\(table.name).\(key)",
+        .wrongType(expected: "an integer", found: value.typeName))
+      return nil
+    }
+    guard range.contains(Int(number)) else {
+      self.error(
+        value.line, "\(table.name).\(key)",
+        .outOfRange(Int(number), range.lowerBound, range.upperBound))
+      return nil
+    }
+    return Int(number)
+  }
+}
