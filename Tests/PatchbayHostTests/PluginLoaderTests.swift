@@ -164,6 +164,22 @@ import Testing
     (
       "duplicate", "declares feature id 'dev.patchbay.fixture' twice. Give each feature its own id."
     ),
+    (
+      "bigevents",
+      "feature 'dev.patchbay.fixture': the processor declares 1000 output events a period; the most is 256."
+    ),
+    (
+      "bigparameters",
+      "feature 'dev.patchbay.fixture': the processor declares a 8192-byte parameter block; the most is 4096."
+    ),
+    (
+      "noparameterwriter",
+      "feature 'dev.patchbay.fixture': the processor declares 8 parameter bytes but no write_parameters."
+    ),
+    (
+      "noprocess",
+      "feature 'dev.patchbay.fixture': the processor function 'process' is NULL, but the feature claims a processor."
+    ),
   ])
   func misbehavingDescriptors(_ mode: String, _ expected: String) throws {
     let path = try BuiltPlugins.fixture(mode)

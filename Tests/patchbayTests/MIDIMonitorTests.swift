@@ -48,14 +48,15 @@ import Testing
     #expect(String(decoding: stdout, as: UTF8.self).split(separator: "\n").count == 30_000)
   }
 
-  /// A song played in real time, killed after a second: what it played is on stdout already
-  /// (it is not sitting in a buffer that dies with the process).
+  /// A song played in real time, killed once it has printed two events: those lines are on
+  /// stdout already, not in a buffer that dies with the process. (Before the fix nothing came
+  /// until the song ended, so this waited out its deadline and saw no line.)
   @Test func aKilledSongRunHasPrintedWhatItPlayed() async throws {
     let file = self.temporary("long.mid")
     defer { unlink(file) }
-    // 96 ticks a quarter at 120 BPM: a note-on every 48 ticks (0.25 s) for 10 s.
+    // 96 ticks a quarter at 120 BPM: a note-on every 48 ticks (0.25 s) for 100 s.
     var track: [UInt8] = []
-    for index in 0..<40 { track += [index == 0 ? 0 : 48, 0x90, 60, 100] }
+    for index in 0..<400 { track += [index == 0 ? 0 : 48, 0x90, 60, 100] }
     track += [0, 0xFF, 0x2F, 0]
     let header: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]
     let length = UInt32(track.count)
@@ -66,20 +67,30 @@ import Testing
           + [
             UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF),
             UInt8(length & 0xFF),
-          ]
-          + track))
+          ] + track))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(CLI.directory)/patchbay")
     process.arguments = ["midi", "monitor", "--input", "smf:\(file)"]
     let out = Pipe()
     process.standardOutput = out
     try process.run()
-    try await Task.sleep(for: .milliseconds(1_200))
+    let reader = out.fileHandleForReading
+    // The deadline: a run whose output never comes is killed, and shows nothing.
+    let killer = Task.detached {
+      try await Task.sleep(for: .seconds(20))
+      process.terminate()
+    }
+    var printed = Data()
+    while printed.filter({ $0 == 0x0A }).count < 2 {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      printed += chunk
+    }
+    killer.cancel()
     process.terminate()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n")
-    #expect(lines.count >= 2, "printed \(lines.count) line(s) in 1.2 s")
-    #expect(lines.count < 40)
+    let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count >= 2, "printed \(lines.count) line(s) before it was killed")
+    #expect(lines.allSatisfy { $0.hasSuffix("ch1 note-on 60 100") })
   }
 }

@@ -148,6 +148,40 @@ static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 
+/* Processors that break the rules of patchbay/process.h, and one that pushes too much. */
+static void *processor_create(void *instance, const pb_processor_config *config) {
+  (void)instance, (void)config;
+  static int processor;
+  return &processor;
+}
+static void processor_process(void *processor, const pb_process *process) {
+  (void)processor;
+  /* Pushes 10 events a period; it declares 2. */
+  for (uint32_t i = 0; i < 10; i++) {
+    pb_processor_event event = {i, 1, (int64_t)process->steady_time, 0};
+    process->events->push(process->events, &event);
+  }
+}
+static void processor_destroy(void *processor) { (void)processor; }
+static void processor_write(void *instance, void *block) { (void)instance, (void)block; }
+static pb_status processor_event_action(void *instance, const pb_processor_event *event,
+                                        const pb_writer *out) {
+  (void)instance, (void)event;
+  return pb_write_case(out, "increment", 0) ? PB_ERR_FAILED : PB_OK;
+}
+#define PROCESSOR(name, params, events, writer, process)                                      \
+  static const pb_processor_desc name = {sizeof(pb_processor_desc), params, events, writer,    \
+                                         processor_create, process, processor_destroy,         \
+                                         processor_event_action};
+PROCESSOR(chatty_processor, 8, 2, processor_write, processor_process)
+PROCESSOR(big_events_processor, 0, 1000, NULL, processor_process)
+PROCESSOR(big_params_processor, 8192, 2, processor_write, processor_process)
+PROCESSOR(no_writer_processor, 8, 2, NULL, processor_process)
+PROCESSOR(no_process_processor, 0, 2, NULL, NULL)
+#define WITH_PROCESSOR(name, feature_id, processor)                                            \
+  static const pb_feature_desc name = {sizeof(pb_feature_desc), feature_id, "Fixture", NULL,   \
+                                       1, 0, NULL, &vtable, processor};
+
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};
 #define COUNTER(name, summary, schema, table)                                                  \
@@ -167,6 +201,11 @@ COUNTER(counter_bad_state, NULL, 1, &vtable_bad_state)
 COUNTER(counter_schema3, NULL, 3, &vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
+WITH_PROCESSOR(chatty, "dev.patchbay.fixture-chatty", &chatty_processor)
+WITH_PROCESSOR(big_events, "dev.patchbay.fixture", &big_events_processor)
+WITH_PROCESSOR(big_params, "dev.patchbay.fixture", &big_params_processor)
+WITH_PROCESSOR(no_writer, "dev.patchbay.fixture", &no_writer_processor)
+WITH_PROCESSOR(no_process, "dev.patchbay.fixture", &no_process_processor)
 
 static const pb_feature_desc *const valid_features[] = {&valid};
 static const pb_feature_desc *const small_features[] = {&small_feature};
@@ -181,6 +220,12 @@ static const pb_feature_desc *const counter_bad_state_features[] = {&counter_bad
 static const pb_feature_desc *const counter_schema3_features[] = {&counter_schema3};
 static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
+
+static const pb_feature_desc *const chatty_features[] = {&chatty};
+static const pb_feature_desc *const big_events_features[] = {&big_events};
+static const pb_feature_desc *const big_params_features[] = {&big_params};
+static const pb_feature_desc *const no_writer_features[] = {&no_writer};
+static const pb_feature_desc *const no_process_features[] = {&no_process};
 
 static pb_plugin_desc descriptor(uint32_t count, const pb_feature_desc *const *features) {
   pb_plugin_desc plugin = {PATCHBAY_MAGIC, PATCHBAY_ABI_MAJOR, PATCHBAY_ABI_MINOR,
@@ -226,5 +271,10 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "counterschema3")) plugin = descriptor(1, counter_schema3_features);
   if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
   if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);
+  if (!strcmp(name, "chattyprocessor")) plugin = descriptor(1, chatty_features);
+  if (!strcmp(name, "bigevents")) plugin = descriptor(1, big_events_features);
+  if (!strcmp(name, "bigparameters")) plugin = descriptor(1, big_params_features);
+  if (!strcmp(name, "noparameterwriter")) plugin = descriptor(1, no_writer_features);
+  if (!strcmp(name, "noprocess")) plugin = descriptor(1, no_process_features);
   return &plugin;
 }

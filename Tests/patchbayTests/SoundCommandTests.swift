@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `patchbay render`, and `patchbay run` with sound, from the command line.
+@Suite struct SoundCommandTests {
+  static let studio = "\(CheckTests.root)/host-config/studio.toml"
+  static let song = "\(CheckTests.root)/host-config/songs/demo.mid"
+  static let script = "\(CheckTests.root)/host-config/songs/demo.script"
+
+  func temporary(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+      .path
+  }
+
+  /// The bundled song through the Synth and the Metronome: a WAV, the same bytes twice.
+  @Test func theDemoSongRendersTheSameTwice() async throws {
+    var files: [Data] = []
+    for _ in 0..<2 {
+      let out = self.temporary("demo.wav")
+      defer { unlink(out) }
+      let result = try await CLI.run(
+        "render", Self.studio, "--midi", "smf:\(Self.song)", "--script", Self.script, "--out", out,
+        "--plugin-path", CLI.directory)
+      #expect(result.exitCode == 0, "\(result.stderr)")
+      #expect(result.stdout.contains("68 MIDI events"))
+      #expect(result.stdout.contains("× real time"))
+      files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+    #expect(files[0].count > 44 + 17 * 48_000 * 4)
+    #expect(files[0] == files[1])
+    // Not silence: the synth and the clicks are in it.
+    let samples = files[0].dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    #expect(samples.contains { abs(Int($0)) > 5_000 })
+  }
+
+  @Test func badSoundArgumentsAreUsageErrors() async throws {
+    let out = self.temporary("x.wav")
+    let live = try await CLI.run("render", Self.studio, "--midi", "fifo:/tmp/x", "--out", out)
+    #expect(live.exitCode == 2)
+    #expect(live.stderr.contains("give smf:PATH"))
+    let rate = try await CLI.run("render", Self.studio, "--rate", "7", "--out", out)
+    #expect(rate.exitCode == 2)
+    #expect(rate.stderr.contains("--rate 7 is out of range: use 8000 to 384000."))
+    let missing = try await CLI.run(
+      "render", Self.studio, "--midi", "smf:/nowhere/song.mid", "--out", out, "--plugin-path",
+      CLI.directory)
+    #expect(missing.exitCode == 1)
+    #expect(missing.stderr.contains("/nowhere/song.mid"))
+    let input = try await CLI.run("run", Self.studio, "--midi", "usb")
+    #expect(input.exitCode == 2)
+    #expect(input.stderr.contains("'usb' is not a MIDI input"))
+  }
+
+  @Test func aMissingAudioDeviceIsNamed() async throws {
+    let result = try await CLI.run(
+      "run", Self.studio, "--audio", "hw:9", "--script", "/dev/null", "--plugin-path",
+      CLI.directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stderr.contains("hw:9"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  /// A script with the metronome playing on the paced null device: beats reach the reducer.
+  @Test func aScriptHearsTheMetronomeLive() async throws {
+    let script = self.temporary("live.script")
+    defer { unlink(script) }
+    try "send metronome start\nwait 1100\nstate metronome\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let result = try await CLI.run(
+      "run", Self.studio, "--audio", "null", "--script", script, "--plugin-path", CLI.directory)
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    // Beats at 0, 0.5 and 1.0 s (a loaded machine may be a period or two late to report).
+    let played = result.stdout.split(separator: "\n").first { $0.contains("\"beatsPlayed\"") }
+    #expect(played.map { $0.contains(": 2") || $0.contains(": 3") } == true, "\(result.stdout)")
+  }
+}
