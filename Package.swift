@@ -125,7 +125,7 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
+        "PatchbayAudio", "PatchbayMIDI", "PatchbayHost", "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]
     ),

@@ -82,6 +82,11 @@ enum RealtimeCheck {
     }
     input.wait()
     report("MIDI reader thread, \(bytes.count) bytes read → \(drained) events", interposer.count)
+    interposer.reset()
+
+    // The audio thread running the plugins' processors.
+    let processors = try ProcessorCheck.run(periods: periods, warmUp: warmUp)
+    report(processors.description, interposer.count)
 
     return failures == 0 ? 0 : 1
   }

@@ -106,6 +106,12 @@ import Testing
     #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("audio thread, 10000 periods after 100 of warm-up ("))
     #expect(
-      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 3)
+      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 4)
+    // The processors' line: the plugins ran, MIDI and parameters reached them, beats came back.
+    let processors = result.stdout.split(separator: "\n").first {
+      $0.hasPrefix("audio thread running the Metronome (Swift) and Synth (C) processors")
+    }
+    #expect(processors?.contains(" 0 beat events") == false, "\(result.stdout)")
+    #expect(processors?.contains(" 0 MIDI events") == false, "\(result.stdout)")
   }
 }

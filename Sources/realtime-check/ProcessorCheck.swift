@@ -1,0 +1,82 @@
+import Foundation
+import PatchbayAudio
+import PatchbayEncoding
+import PatchbayHost
+import PatchbayMIDI
+import RealtimeCheckSupport
+
+/// The audio thread rendering the studio app's processors — the Swift Metronome's and the C
+/// Synth's — into ALSA's null PCM, while this thread plays MIDI into the app (notes for the
+/// synth's processor and reducer), changes parameters, and takes the metronome's beat events
+/// back as actions: the counter watches only the audio thread.
+enum ProcessorCheck {
+  struct Result: CustomStringConvertible {
+    var periods: Int
+    var midiEvents: Int
+    var beats: Int
+    var parameterChanges: Int
+
+    var description: String {
+      "audio thread running the Metronome (Swift) and Synth (C) processors, \(self.periods) "
+        + "periods: \(self.midiEvents) MIDI events delivered, \(self.parameterChanges) parameter "
+        + "changes read, \(self.beats) beat events back as actions"
+    }
+  }
+
+  static func run(periods: Int, warmUp: Int) throws -> Result {
+    // The plugins swift build put beside this executable.
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+      .deletingLastPathComponent().path
+    let config = try AppConfig(
+      parsing: """
+        [app]
+        root = "metronome"
+        [plugins]
+        load = ["\(folder)/libMetronome.so", "\(folder)/libSynth.so"]
+        [[feature]]
+        key = "metronome"
+        id = "dev.patchbay.metronome"
+        [[feature]]
+        key = "synth"
+        id = "dev.patchbay.synth"
+        parent = "metronome"
+        kind = "child"
+        """, file: "realtime-check.toml")
+    let app = try AppRuntime(
+      config: config, registry: try config.loadPlugins(with: config.loader()))
+    let format = AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
+    let graph = ProcessorGraph(format: format)
+    try app.attach(graph)
+    // 400 BPM: a beat every 7,200 frames, so the check sees many.
+    try app.send("metronome", "setTempo(bpm: 400.0)")
+    try app.send("metronome", "start")
+    let output = try ALSAOutput(device: "null", format: format)
+    let engine = AudioEngine(output: output, renderer: graph)
+    engine.start(periods: warmUp + periods) { period in
+      if period == warmUp - 1 { AllocationCounter.watch(currentThread: true) }
+      if period == warmUp + periods - 1 { AllocationCounter.watch(currentThread: false) }
+    }
+    // This thread is the MIDI pump and the app's event timer.
+    var result = Result(periods: periods, midiEvents: 0, beats: 0, parameterChanges: 0)
+    var note: UInt8 = 36
+    while engine.statistics.periods < warmUp + periods {
+      app.receive(MIDIEvent(.noteOn, channel: 0, note, 100))
+      app.receive(MIDIEvent(.noteOff, channel: 0, note, 0))
+      result.midiEvents += 2
+      note = note == 96 ? 36 : note + 1
+      if result.midiEvents % 64 == 0 {
+        try app.send("metronome/synth", "setVolume(level: \(Double(note) / 100))")
+        result.parameterChanges += 1
+        app.deliverProcessorEvents()
+      }
+      usleep(50)
+    }
+    engine.wait()
+    output.close()
+    app.deliverProcessorEvents()
+    if case .int(let beats)? = try app.state("metronome")[field: "beatsPlayed"] {
+      result.beats = Int(beats)
+    }
+    return result
+  }
+}
