@@ -48,6 +48,19 @@ let package = Package(
       path: "Benchmarks/CoreBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "SoundBenchmarks",
+      dependencies: [
+        "References",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "PatchbayHost", package: root),
+        .product(name: "PatchbayAudio", package: root),
+        .product(name: "PatchbayMIDI", package: root),
+        .product(name: "PatchbayEncoding", package: root),
+      ],
+      path: "Benchmarks/SoundBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6],
   cxxLanguageStandard: .cxx17

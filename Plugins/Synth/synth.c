@@ -14,6 +14,7 @@
 #include <patchbay.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,10 +356,13 @@ typedef struct synth_processor {
   voice voices[VOICES];
 } synth_processor;
 
+static void fill_cosine_table(void);
+
 static void *processor_create(void *instance, const pb_processor_config *config) {
   (void)instance;
   synth_processor *self = calloc(1, sizeof *self);
   if (!self) return NULL;
+  fill_cosine_table();
   self->rate = config->sample_rate;
   self->attack_step = (float)(1.0 / (0.002 * config->sample_rate));
   self->release_step = (float)(1.0 / (0.030 * config->sample_rate));
@@ -395,23 +399,44 @@ static void note_off(synth_processor *self, int note) {
   }
 }
 
+/* One cycle of a cosine, read with linear interpolation: a table lookup costs a few
+ * nanoseconds where cos() costs ten, and 32 synths × 16 voices × 128 frames is 65,536 samples a
+ * period. The pitch comes from the phase step, so the table's size does not detune. */
+#define TABLE_SIZE 4096
+static float cosine_table[TABLE_SIZE + 1];
+
+static void fill_cosine_table_once(void) {
+  for (int i = 0; i <= TABLE_SIZE; i++) cosine_table[i] = (float)cos(2.0 * M_PI * i / TABLE_SIZE);
+}
+
+static void fill_cosine_table(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT; /* apps on several threads create synths */
+  pthread_once(&once, fill_cosine_table_once);
+}
+
 static float oscillator(int waveform, double phase) {
   switch (waveform) {
   case 1: return phase < 0.5 ? 1.0f : -1.0f;
   case 2: return (float)(2.0 * phase - 1.0);
   case 3: return (float)(phase < 0.5 ? 4.0 * phase - 1.0 : 3.0 - 4.0 * phase);
-  default: return (float)cos(2.0 * M_PI * phase);
+  default: {
+    double position = phase * TABLE_SIZE;
+    int index = (int)position;
+    float fraction = (float)(position - index);
+    return cosine_table[index] + (cosine_table[index + 1] - cosine_table[index]) * fraction;
+  }
   }
 }
 
 static void render_frames(synth_processor *self, const synth_parameters *parameters,
                           float *output, uint32_t from, uint32_t to, uint32_t channels) {
+  float volume = parameters->volume * 0.25f;
   for (int v = 0; v < VOICES; v++) {
     voice *voice = &self->voices[v];
     if (voice->note < 0) continue;
     for (uint32_t frame = from; frame < to; frame++) {
       float sample = oscillator(parameters->waveform, voice->phase) * voice->level * voice->gain *
-                     parameters->volume * 0.25f;
+                     volume;
       for (uint32_t c = 0; c < channels; c++) output[frame * channels + c] += sample;
       voice->phase += voice->step;
       if (voice->phase >= 1.0) voice->phase -= 1.0;

@@ -163,6 +163,10 @@ static void processor_process(void *processor, const pb_process *process) {
   }
 }
 static void processor_destroy(void *processor) { (void)processor; }
+/* Does nothing: what the host costs around a processor call (benchmarks). */
+static void processor_process_nothing(void *processor, const pb_process *process) {
+  (void)processor, (void)process;
+}
 static void processor_write(void *instance, void *block) { (void)instance, (void)block; }
 static pb_status processor_event_action(void *instance, const pb_processor_event *event,
                                         const pb_writer *out) {
@@ -174,6 +178,7 @@ static pb_status processor_event_action(void *instance, const pb_processor_event
                                          processor_create, process, processor_destroy,         \
                                          processor_event_action};
 PROCESSOR(chatty_processor, 8, 2, processor_write, processor_process)
+PROCESSOR(empty_processor, 8, 2, processor_write, processor_process_nothing)
 PROCESSOR(big_events_processor, 0, 1000, NULL, processor_process)
 PROCESSOR(big_params_processor, 8192, 2, processor_write, processor_process)
 PROCESSOR(no_writer_processor, 8, 2, NULL, processor_process)
@@ -202,6 +207,7 @@ COUNTER(counter_schema3, NULL, 3, &vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
 WITH_PROCESSOR(chatty, "dev.patchbay.fixture-chatty", &chatty_processor)
+WITH_PROCESSOR(empty, "dev.patchbay.fixture-empty-processor", &empty_processor)
 WITH_PROCESSOR(big_events, "dev.patchbay.fixture", &big_events_processor)
 WITH_PROCESSOR(big_params, "dev.patchbay.fixture", &big_params_processor)
 WITH_PROCESSOR(no_writer, "dev.patchbay.fixture", &no_writer_processor)
@@ -222,6 +228,7 @@ static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
 
 static const pb_feature_desc *const chatty_features[] = {&chatty};
+static const pb_feature_desc *const empty_features[] = {&empty};
 static const pb_feature_desc *const big_events_features[] = {&big_events};
 static const pb_feature_desc *const big_params_features[] = {&big_params};
 static const pb_feature_desc *const no_writer_features[] = {&no_writer};
@@ -272,6 +279,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "countermigratefails")) plugin = descriptor(1, counter_migrate_fails_features);
   if (!strcmp(name, "countercreatefails")) plugin = descriptor(1, counter_create_fails_features);
   if (!strcmp(name, "chattyprocessor")) plugin = descriptor(1, chatty_features);
+  if (!strcmp(name, "emptyprocessor")) plugin = descriptor(1, empty_features);
   if (!strcmp(name, "bigevents")) plugin = descriptor(1, big_events_features);
   if (!strcmp(name, "bigparameters")) plugin = descriptor(1, big_params_features);
   if (!strcmp(name, "noparameterwriter")) plugin = descriptor(1, no_writer_features);

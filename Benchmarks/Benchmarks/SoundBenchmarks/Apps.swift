@@ -1,0 +1,59 @@
+import Foundation
+import PatchbayHost
+
+/// The repository root, for the release plugins (`make bench` builds them).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let releaseFolder = repositoryRoot.appendingPathComponent(".build/release").path
+
+/// An app of a metronome with `synths` Synth instances in a collection under it.
+func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = "") -> AppRuntime {
+  let ids = (1...max(synths, 1)).map { "\"s\($0)\"" }.joined(separator: ", ")
+  let text = """
+    [app]
+    root = "metronome"
+    [plugins]
+    load = ["Metronome", "Synth"\(extraPlugins.map { ", \"\($0)\"" }.joined())]
+    [[feature]]
+    key = "metronome"
+    id = "dev.patchbay.metronome"
+    [[feature]]
+    key = "synths"
+    id = "dev.patchbay.synth"
+    parent = "metronome"
+    kind = "collection"
+    ids = [\(synths == 0 ? "" : ids)]
+    \(extraFeatures)
+    """
+  do {
+    let config = try AppConfig(parsing: text, file: "bench.toml")
+    let loader = PluginLoader(searchPaths: [releaseFolder])
+    return try AppRuntime(
+      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}
+
+/// A copy of the fixture plugin named for `mode` (its behaviour is chosen by its file name).
+func fixture(_ mode: String) -> String {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "patchbay-bench-\(getpid())")
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let copy = folder.appendingPathComponent("\(mode).so").path
+  try? FileManager.default.removeItem(atPath: copy)
+  do {
+    try FileManager.default.copyItem(
+      atPath: "\(releaseFolder)/libTestFixtureMisbehaving.so", toPath: copy)
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first")
+  }
+  return copy
+}
+
+/// p-th percentile of `values` (sorted in place).
+func percentile(_ values: inout [UInt64], _ p: Double) -> UInt64 {
+  values.sort()
+  guard !values.isEmpty else { return 0 }
+  return values[min(values.count - 1, Int((Double(values.count) * p / 100).rounded(.up)) - 1)]
+}
