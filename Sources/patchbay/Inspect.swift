@@ -47,6 +47,11 @@ enum PluginReport {
           + (feature.migrates ? ", migrates" : "") + ")"
       )
       if !feature.summary.isEmpty { lines.append("    \(feature.summary)") }
+      if let processor = feature.processorInfo {
+        lines.append(
+          "    processor: \(processor.parameterBytes)-byte parameters, up to "
+            + "\(processor.maxEvents) event(s) a period")
+      }
       lines.append("    actions:")
       let width = feature.actions.map(\.signature.count).max() ?? 0
       for action in feature.actions {
@@ -67,6 +72,14 @@ enum PluginReport {
         ("summary", .string(feature.summary)),
         ("stateSchemaVersion", .int(Int64(feature.schemaVersion))),
         ("migrates", .bool(feature.migrates)),
+        (
+          "processor",
+          feature.processorInfo.map {
+            .record(
+              fields: ("parameterBytes", .int(Int64($0.parameterBytes))),
+              ("maxEventsPerPeriod", .int(Int64($0.maxEvents))))
+          } ?? .nil
+        ),
         (
           "actions",
           .list(

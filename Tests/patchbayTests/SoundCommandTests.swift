@@ -73,4 +73,42 @@ import Testing
     let played = result.stdout.split(separator: "\n").first { $0.contains("\"beatsPlayed\"") }
     #expect(played.map { $0.contains(": 2") || $0.contains(": 3") } == true, "\(result.stdout)")
   }
+
+  /// A run driven by MIDI is recorded with its MIDI (as `midi` action lines) and replays to
+  /// the same state hash.
+  @Test func aMIDIDrivenRunReplaysToItsHash() async throws {
+    let notes = self.temporary("notes.raw")
+    let script = self.temporary("midi.script")
+    let recording = self.temporary("midi.jsonl")
+    defer { for file in [notes, script, recording] { unlink(file) } }
+    var bytes: [UInt8] = []
+    for index in 0..<20 {
+      let note = UInt8(50 + index)
+      bytes += [0x90, note, 100, 0x80, note, 0]
+    }
+    bytes += [0x90, 72, 80]  // still held at the end
+    FileManager.default.createFile(atPath: notes, contents: Data(bytes))
+    try "wait 300\nsettle\nstate metronome/synth\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let run = try await CLI.run(
+      "run", Self.studio, "--audio", "none", "--midi", "file:\(notes)", "--record", recording,
+      "--script", script, "--plugin-path", CLI.directory)
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("\"notesPlayed\": 21"))
+    let hash = run.stdout.split(separator: "\n").first { $0.hasPrefix("state hash: ") }
+    #expect(hash != nil)
+    let lines = try String(contentsOfFile: recording, encoding: .utf8)
+    #expect(lines.components(separatedBy: "\"source\":\"midi\"").count - 1 == 41)
+    let replay = try await CLI.run("replay", recording, "--plugin-path", CLI.directory)
+    #expect(replay.exitCode == 0, "\(replay.stderr)")
+    #expect(replay.stdout.split(separator: "\n").contains { $0 == hash })
+  }
+
+  @Test func inspectShowsAProcessor() async throws {
+    let metronome = try await CLI.run("inspect", "Metronome", "--plugin-path", CLI.directory)
+    #expect(metronome.stdout.contains("processor: 33-byte parameters, up to 4 event(s) a period"))
+    let echo = try await CLI.run("inspect", "Echo", "--plugin-path", CLI.directory)
+    #expect(echo.exitCode == 0)
+    #expect(!echo.stdout.contains("processor:"))
+  }
 }

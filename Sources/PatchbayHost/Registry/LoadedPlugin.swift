@@ -77,6 +77,11 @@ public final class LoadedFeature: @unchecked Sendable {
   /// Whether the feature makes sound: it has a processor the audio thread calls.
   public var hasProcessor: Bool { self.processor != nil }
 
+  /// What its processor declares, for `inspect`; nil without one.
+  public var processorInfo: (parameterBytes: Int, maxEvents: Int)? {
+    self.processor.map { (Int($0.parameter_size), Int($0.max_output_events)) }
+  }
+
   init(
     plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, vtable: pb_feature_vtable,
     processor: pb_processor_desc?, actions: [ActionInfo]
