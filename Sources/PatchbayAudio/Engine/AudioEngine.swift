@@ -59,7 +59,6 @@ public final class AudioEngine: @unchecked Sendable {
   /// (the generic subscript's coroutine frame), which realtime-check caught.
   private let sourceList: UnsafeMutablePointer<SPSCRing<Float>>
   private let mix: UnsafeMutablePointer<Float>
-  private let scratch: UnsafeMutablePointer<Float>
   private var thread: RealtimeThread?
 
   public init(
@@ -80,7 +79,6 @@ public final class AudioEngine: @unchecked Sendable {
       return pointer
     }
     self.mix = aligned()
-    self.scratch = aligned()
   }
 
   deinit {
@@ -88,7 +86,6 @@ public final class AudioEngine: @unchecked Sendable {
     self.sourceList.deinitialize(count: self.sources.count)
     self.sourceList.deallocate()
     self.mix.deallocate()
-    self.scratch.deallocate()
   }
 
   /// How the audio thread is scheduled (see ``RealtimeThread/schedulingNote``).
@@ -149,10 +146,18 @@ public final class AudioEngine: @unchecked Sendable {
             nanosleep(&pause, nil)
           }
         }
-        let read = source.read(
-          into: UnsafeMutableBufferPointer(start: self.scratch, count: samples))
-        if read < samples { starved = true }
-        for index in 0..<read { self.mix[index] += self.scratch[index] }
+        // Mixed straight from the ring's memory: no copy in between.
+        let (first, second) = source.readableRegions()
+        let fromFirst = min(samples, first.count)
+        let fromSecond = min(samples - fromFirst, second.count)
+        if let start = first.baseAddress {
+          for index in 0..<fromFirst { self.mix[index] += start[index] }
+        }
+        if let start = second.baseAddress {
+          for index in 0..<fromSecond { self.mix[fromFirst + index] += start[index] }
+        }
+        source.commitRead(fromFirst + fromSecond)
+        if fromFirst + fromSecond < samples { starved = true }
       }
       renderer?.render(into: self.mix, frames: frames, steadyTime: UInt64(period * frames))
       if starved {
