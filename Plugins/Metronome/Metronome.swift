@@ -17,7 +17,10 @@ public struct Metronome: AudioFeature {
     .init("setBeatsPerBar", ["_0": .int], summary: "1 to 16"),
     .init("setAccent", ["_0": .bool], summary: "Whether beat 1 clicks higher"),
     .init("beat", ["index": .int], summary: "A beat played (sent by the processor)"),
+    .init("midi", summary: "MIDI start and stop start and stop it"),
   ]
+  /// It hears MIDI start and stop (system messages reach every listener).
+  public static let midiChannels: UInt16 = 0xFFFF
   public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
@@ -44,6 +47,7 @@ public struct Metronome: AudioFeature {
     case setBeatsPerBar(Int)
     case setAccent(Bool)
     case beat(index: Int)
+    case midi(MIDIMessage)
   }
 
   public init() {}
@@ -63,6 +67,12 @@ public struct Metronome: AudioFeature {
       state.beatsPerBar = min(max(beats, 1), 16)
     case .setAccent(let accent):
       state.accent = accent
+    case .midi(.start):
+      return self.reduce(into: &state, action: .start)
+    case .midi(.stop):
+      return self.reduce(into: &state, action: .stop)
+    case .midi:
+      break
     case .beat(let index):
       // A beat of an earlier run, still in the queue after a restart, is not this run's.
       guard state.running, index == state.lastBeat + 1 else { return .none }

@@ -49,6 +49,7 @@ final class FeatureInstance<Feature: PluginFeature> {
     ) { action in
       sendToHost(Feature.self, action, host: host)
     }
+    if Feature.midiChannels != 0 { host.listenToMIDI(channels: Feature.midiChannels) }
   }
 
   deinit {

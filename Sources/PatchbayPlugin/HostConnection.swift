@@ -28,6 +28,17 @@ struct HostConnection: @unchecked Sendable {
     message.withCString { error(self.host, $0) }
   }
 
+  /// Asks for MIDI on `channels` ("patchbay.midi/1"); a host without the service sends none.
+  @usableFromInline
+  func listenToMIDI(channels: UInt16) {
+    guard self.has(\pb_host.get_service),
+      let service = self.host.pointee.get_service?(self.host, PB_SERVICE_MIDI)
+    else { return }
+    let midi = service.assumingMemoryBound(to: pb_midi_service.self)
+    guard Int(midi.pointee.struct_size) >= MemoryLayout<pb_midi_service>.size else { return }
+    midi.pointee.listen?(self.host, channels)
+  }
+
   /// Writes a line to the host's log. [thread-safe]
   @usableFromInline
   func log(_ level: pb_log_level, _ message: String) {

@@ -45,6 +45,9 @@ where State: Codable, Action: Codable & SendableMetatype {
   /// Turns a snapshot of an older schema into one of ``schemaVersion``; throw for schemas it
   /// cannot migrate.
   static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue
+  /// The MIDI channels whose messages the reducer hears as `midi(…)` actions (see
+  /// ``MIDIMessage``): bit 0 is channel 1, `0xFFFF` all. Default: 0, none.
+  static var midiChannels: UInt16 { get }
 
   init()
 }
@@ -53,6 +56,7 @@ extension PluginFeature {
   public static var summary: String { "" }
   public static var schemaVersion: UInt32 { 1 }
   public static var migrates: Bool { false }
+  public static var midiChannels: UInt16 { 0 }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

@@ -63,4 +63,14 @@ import Testing
         == .beat(index: 7))
     #expect(Metronome.action(for: ProcessorEvent(frame: 3, kind: 99)) == nil)
   }
+
+  @Test func midiStartAndStopStartAndStop() async {
+    let store = TestStore(initialState: Metronome.State()) { Metronome() }
+    await store.send(.midi(.start)) {
+      $0.running = true
+      $0.run = 1
+    }
+    await store.send(.midi(.noteOn(channel: 1, note: 60, velocity: 100)))
+    await store.send(.midi(.stop)) { $0.running = false }
+  }
 }

@@ -98,7 +98,8 @@ import Testing
     let hash = run.stdout.split(separator: "\n").first { $0.hasPrefix("state hash: ") }
     #expect(hash != nil)
     let lines = try String(contentsOfFile: recording, encoding: .utf8)
-    #expect(lines.components(separatedBy: "\"source\":\"midi\"").count - 1 == 41)
+    // 41 messages, each to both listeners: the synth, and the metronome (for start and stop).
+    #expect(lines.components(separatedBy: "\"source\":\"midi\"").count - 1 == 82)
     let replay = try await CLI.run("replay", recording, "--plugin-path", CLI.directory)
     #expect(replay.exitCode == 0, "\(replay.stderr)")
     #expect(replay.stdout.split(separator: "\n").contains { $0 == hash })

@@ -2,6 +2,7 @@ import Foundation
 import PatchbayAudio
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayMIDI
 import Testing
 
 /// The app of `host-config/NAME.toml`, with the plugins `swift build` made.
@@ -53,6 +54,19 @@ func temporaryFile(_ name: String) -> String {
     #expect(abs(crossings(at: 96_000) - 60) <= 1)  // beat 1 of bar 2
     #expect(try app.state("metronome")[field: "beatsPlayed"] == 20)
     #expect(try app.state("metronome")[field: "lastBeat"] == 19)
+  }
+
+  /// A Swift feature hears MIDI: the Metronome starts and stops on MIDI start and stop.
+  @Test func theMetronomeHearsMIDIStartAndStop() throws {
+    let app = try makeApp("metronome")
+    app.receive(MIDIEvent(.start))
+    app.perform {}
+    #expect(try app.state("metronome")[field: "running"] == true)
+    app.receive(MIDIEvent(.noteOn, channel: 3, 60, 100))  // heard, changes nothing
+    app.receive(MIDIEvent(.stop))
+    app.perform {}
+    #expect(try app.state("metronome")[field: "running"] == false)
+    #expect(try app.instance("metronome").failures.isEmpty)
   }
 
   @Test func twoRendersAreByteIdentical() throws {
