@@ -24,6 +24,8 @@ let package = Package(
     .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
     .library(name: "Metronome", type: .dynamic, targets: ["MetronomePlugin"]),
     .library(name: "Synth", type: .dynamic, targets: ["SynthPlugin"]),
+    .library(name: "Theory", type: .dynamic, targets: ["TheoryPlugin"]),
+    .library(name: "Tuner", type: .dynamic, targets: ["TunerPlugin"]),
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
@@ -101,7 +103,7 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         "Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayRealtime", "PatchbayAudio",
-        "PatchbayMIDI",
+        "PatchbayMIDI", "CFFI", "FFITrampolines",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
@@ -109,6 +111,12 @@ let package = Package(
     .systemLibrary(
       name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]
     ),
+    // libffi, for calling plugins' exported functions (apt-get install libffi-dev).
+    .systemLibrary(
+      name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]
+    ),
+    // Trampolines that keep their address while the function behind them is swapped.
+    .target(name: "FFITrampolines", dependencies: ["CFFI"]),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
     .target(name: "ALSAErrors", dependencies: ["CALSA"]),
     // What the realtime threads share: the SPSC ring, and a SCHED_FIFO thread.
@@ -158,6 +166,9 @@ let package = Package(
       name: "SynthPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Synth",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
+      name: "TheoryPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Theory",
+      linkerSettings: [.linkedLibrary("m")]),
+    .target(
       name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home",
       exclude: ["Entry"]
     ),
@@ -176,6 +187,11 @@ let package = Package(
     .target(
       name: "MetronomePlugin", dependencies: ["MetronomeFeature"], path: "Plugins/Metronome/Entry"
     ),
+    .target(
+      name: "TunerFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Tuner",
+      exclude: ["Entry"]
+    ),
+    .target(name: "TunerPlugin", dependencies: ["TunerFeature"], path: "Plugins/Tuner/Entry"),
     .target(
       name: "MisbehavingFixture", dependencies: ["PatchbayABI"],
       path: "Plugins/Fixtures/Misbehaving"

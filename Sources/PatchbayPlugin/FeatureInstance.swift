@@ -40,11 +40,22 @@ final class FeatureInstance<Feature: PluginFeature> {
   @inlinable
   init(host: HostConnection, state: Feature.State) {
     self.host = host
+    let imported = host.resolve(Feature.imports, for: Feature.id)
+    let prepare: ((inout DependencyValues) -> Void)?
     // A plugin runs live even inside a test process: the host is what a test drives. Outside
     // tests its dependencies are live already, and reduce skips the task-local override.
+    switch (isTesting, Feature.imports.isEmpty) {
+    case (false, true): prepare = nil
+    case (true, true): prepare = { $0.context = .live }
+    case (let testing, false):
+      prepare = {
+        if testing { $0.context = .live }
+        $0.importedFunctions = imported
+      }
+    }
     self.runtime = ReducerRuntime(
       initialState: state, reducer: Feature(),
-      withDependencies: isTesting ? { $0.context = .live } : nil,
+      withDependencies: prepare,
       requests: { payload in host.handle(request: payload, from: Feature.id) }
     ) { action in
       sendToHost(Feature.self, action, host: host)

@@ -34,10 +34,23 @@ public enum PluginExport {
     id: String, name: String, version: String, features drivers: [FeatureDriver],
     hostABIMajor: UInt16
   ) -> UnsafeRawPointer? {
+    // Its own symbol, not a default argument: plugins built before functions existed call it.
+    self.entry(
+      id: id, name: name, version: version, features: drivers, functions: [],
+      hostABIMajor: hostABIMajor)
+  }
+
+  /// ``entry(id:name:version:features:hostABIMajor:)``, with plain C functions the plugin
+  /// exports (see ``ExportedFunction``).
+  public static func entry(
+    id: String, name: String, version: String, features drivers: [FeatureDriver],
+    functions: [ExportedFunction], hostABIMajor: UInt16
+  ) -> UnsafeRawPointer? {
     self.built.withValue { built in
       if let built { return built }
       let descriptor = UnsafeRawPointer(
-        DescriptorBuilder.plugin(id: id, name: name, version: version, drivers: drivers)
+        DescriptorBuilder.plugin(
+          id: id, name: name, version: version, drivers: drivers, functions: functions)
       )
       built = descriptor
       return descriptor
@@ -79,9 +92,18 @@ enum DescriptorBuilder {
   }
 
   static func plugin(
-    id: String, name: String, version: String, drivers: [FeatureDriver]
+    id: String, name: String, version: String, drivers: [FeatureDriver],
+    functions: [ExportedFunction] = []
   ) -> UnsafeMutablePointer<pb_plugin_desc> {
     let featureDescriptors = drivers.map { self.feature($0) }
+    let functionDescriptors = functions.map { function in
+      self.allocate(
+        pb_function_desc(
+          struct_size: UInt32(MemoryLayout<pb_function_desc>.size),
+          name: self.string(function.name), signature: self.string(function.signature),
+          summary: function.summary.isEmpty ? nil : self.string(function.summary),
+          function: unsafeBitCast(function.pointer, to: (@convention(c) () -> Void).self)))
+    }
     return self.allocate(
       pb_plugin_desc(
         magic: PATCHBAY_MAGIC,
@@ -92,7 +114,9 @@ enum DescriptorBuilder {
         name: self.string(name),
         version: self.string(version),
         feature_count: UInt32(featureDescriptors.count),
-        features: self.array(featureDescriptors)
+        features: self.array(featureDescriptors),
+        function_count: UInt32(functionDescriptors.count),
+        functions: self.array(functionDescriptors)
       )
     )
   }

@@ -48,6 +48,8 @@ where State: Codable, Action: Codable & SendableMetatype {
   /// The MIDI channels whose messages the reducer hears as `midi(…)` actions (see
   /// ``MIDIMessage``): bit 0 is channel 1, `0xFFFF` all. Default: 0, none.
   static var midiChannels: UInt16 { get }
+  /// Functions of other plugins this feature calls (see ``FunctionImport``). Default: none.
+  static var imports: [FunctionImport] { get }
 
   init()
 }
@@ -57,6 +59,7 @@ extension PluginFeature {
   public static var schemaVersion: UInt32 { 1 }
   public static var migrates: Bool { false }
   public static var midiChannels: UInt16 { 0 }
+  public static var imports: [FunctionImport] { [] }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

@@ -22,12 +22,7 @@ struct Inspect: ParsableCommand {
   @OptionGroup var search: PluginSearchOptions
 
   func run() throws {
-    let plugin: LoadedPlugin
-    do {
-      plugin = try self.search.loader.load(self.plugin)
-    } catch {
-      throw CommandFailure(error.description)
-    }
+    let plugin = try self.search.load(self.plugin)
     print(self.json ? PluginReport.json(plugin) : PluginReport.text(plugin))
   }
 }
@@ -59,6 +54,15 @@ enum PluginReport {
         lines.append(
           "      \(padded)" + (action.summary.isEmpty ? "" : "  \(action.summary)")
         )
+      }
+    }
+    if !plugin.functions.isEmpty {
+      lines.append("")
+      lines.append("  functions:")
+      for function in plugin.functions {
+        lines.append(
+          "    \(function.name)  \(function.signature)"
+            + (function.summary.isEmpty ? "" : "  \(function.summary)"))
       }
     }
     return lines.joined(separator: "\n")
@@ -103,7 +107,17 @@ enum PluginReport {
       ("id", .string(plugin.id)),
       ("name", .string(plugin.name)),
       ("version", .string(plugin.version)),
-      ("features", .list(features))
+      ("features", .list(features)),
+      (
+        "functions",
+        .list(
+          plugin.functions.map { function in
+            .record(
+              fields: ("name", .string(function.name)),
+              ("signature", .string(function.signature.description)),
+              ("summary", .string(function.summary)))
+          })
+      )
     ).json(pretty: true)
   }
 }

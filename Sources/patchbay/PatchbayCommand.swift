@@ -16,7 +16,8 @@ struct PatchbayCommand: AsyncParsableCommand {
       Exit codes: 0 success, 1 failure, 2 usage error.
       """,
     subcommands: [
-      Run.self, Replay.self, Render.self, Check.self, Inspect.self, New.self, AudioCommand.self,
+      Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
+      New.self, AudioCommand.self,
       MIDICommand.self,
     ]
   )

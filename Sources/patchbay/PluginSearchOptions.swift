@@ -20,6 +20,15 @@ struct PluginSearchOptions: ParsableArguments {
   }
 
   var loader: PluginLoader { PluginLoader(searchPaths: self.searchPaths) }
+
+  /// Loads `plugin` (a name or a path), or fails the command with the loader's one line.
+  func load(_ plugin: String) throws -> LoadedPlugin {
+    do {
+      return try self.loader.load(plugin)
+    } catch {
+      throw CommandFailure(error.description)
+    }
+  }
 }
 
 /// The folder holding the running executable.

@@ -20,6 +20,7 @@ struct Run: AsyncParsableCommand {
         add COLLECTION ID [STATE] | remove COLLECTION ID
                                 add home/tallies c; remove home/tallies a
         swap FEATURE PLUGIN     run another implementation, state kept: swap counter CounterAlt
+        call NAME ARGS…         call a plugin's exported function: call note_frequency 69 440.0
         route /PATH             follow a deep link
         state [PATH]            print state as JSON
         render [PATH]           print the view of PATH (default: the screen on top)
@@ -82,8 +83,6 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
-    let live = try self.startSound(app)
-    defer { live?.stop() }
     var recorder: RunRecorder?
     if let record = self.record {
       do {
@@ -98,6 +97,9 @@ struct Run: AsyncParsableCommand {
       if printChanges { print(ChangeLine.text(change)) }
       recorder?.record(change)
     }
+    // After the change handler: MIDI from the first message on is printed and recorded.
+    let live = try self.startSound(app)
+    defer { live?.stop() }
 
     let name: String
     let text: String

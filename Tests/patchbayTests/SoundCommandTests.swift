@@ -88,7 +88,7 @@ import Testing
     }
     bytes += [0x90, 72, 80]  // still held at the end
     FileManager.default.createFile(atPath: notes, contents: Data(bytes))
-    try "wait 300\nsettle\nstate metronome/synth\n".write(
+    try "settle\nstate metronome/synth\n".write(
       toFile: script, atomically: true, encoding: .utf8)
     let run = try await CLI.run(
       "run", Self.studio, "--audio", "none", "--midi", "file:\(notes)", "--record", recording,

@@ -27,6 +27,7 @@ let benchmarks: @Sendable () -> Void = {
   hostBenchmarks(perAction)
   startupBenchmarks()
   swapBenchmarks()
+  functionBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

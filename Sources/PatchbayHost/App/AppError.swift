@@ -41,6 +41,8 @@ public struct AppError: Error, Equatable, CustomStringConvertible {
     case swapPlugin(feature: String, reason: String)
     /// The new implementation refused the instances' state.
     case swapRefused(feature: String, plugin: String, reason: String)
+    /// A function call refused, or a function that does not exist (`Plugin.name`).
+    case functionCall(function: String, reason: String)
     /// A recording that cannot be written, read or replayed; `line` is 1-based.
     case recording(file: String, line: Int?, problem: String)
   }
@@ -94,6 +96,8 @@ public struct AppError: Error, Equatable, CustomStringConvertible {
     case .swapRefused(let feature, let plugin, let reason):
       return "swap \(feature) to \(plugin) refused: \(reason). The old implementation keeps "
         + "running, with its state."
+    case .functionCall(let function, let reason):
+      return "\(function): \(reason)"
     case .recording(let file, let line, let problem):
       return "\(file)\(line.map { ":\($0)" } ?? ""): \(problem)"
     }

@@ -16,9 +16,10 @@ extension AppRuntime {
     do {
       let logs = self.logHandler
       let id = feature.id
-      handle = try FeatureHandle(feature: feature, restoring: state) { level, message in
-        logs.value?(id, PluginLogLevel(level), message)
-      }
+      handle = try FeatureHandle(
+        feature: feature, restoring: state,
+        log: { level, message in logs.value?(id, PluginLogLevel(level), message) },
+        functions: self.functionResolver)
     } catch {
       throw AppError(.failed(path: path.description, reason: error.description))
     }

@@ -49,9 +49,12 @@ public final class AppRuntime: @unchecked Sendable {
     set { if let newValue { _ = self.audioReference.storeIfNil(newValue) } }
   }
   let audioReference = AtomicLazyReference<ProcessorGraph>()
+  /// The functions plugins resolved from each other, behind stable trampolines.
+  let functions = FunctionTable()
   // Any thread:
   let changes = ChangeRecorder()
   let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
+  let quietConditions = LockedValue<[@Sendable () -> Bool]>([])
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
 
@@ -83,6 +86,16 @@ public final class AppRuntime: @unchecked Sendable {
 
   deinit {
     self.executor.stop()
+    // Plugins may still hold pointers to functions they resolved here: from now on those
+    // return zero and say so (docs/ARCHITECTURE.md, "Functions").
+    let logs = self.logHandler
+    self.functions.abandon { message in
+      if let log = logs.value {
+        log("patchbay", .warning, message)
+      } else {
+        FileHandle.standardError.write(Data("patchbay: warning: \(message)\n".utf8))
+      }
+    }
   }
 
   /// Runs `body` as one job on the app queue: the app calls it makes run inline, in one turn,
@@ -177,12 +190,19 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// Whether every instance is quiet: no queued action, no running effect, no navigation
-  /// request waiting.
+  /// request waiting, and no input that will end (a MIDI file) still arriving.
   public var isQuiet: Bool {
+    guard self.quietConditions.value.allSatisfy({ $0() }) else { return false }
     // A job of its own on the app queue: the effects' actions enqueued before it have run.
-    self.executor.sync {
+    return self.executor.sync {
       self.pendingNavigation.isEmpty && self.instances.handles.allSatisfy(\.isQuiet)
     }
+  }
+
+  /// Adds something ``isQuiet`` (and so ``settle(timeout:)``) waits for: an input that will
+  /// end, such as a MIDI file being read. [thread-safe]
+  public func addQuietCondition(_ condition: @escaping @Sendable () -> Bool) {
+    self.quietConditions.withValue { $0.append(condition) }
   }
 
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight

@@ -43,7 +43,7 @@ public struct ScriptRunner {
   }
 
   static let commands = [
-    "send", "push", "pop", "present", "dismiss", "add", "remove", "swap", "route", "state",
+    "send", "push", "pop", "present", "dismiss", "add", "remove", "swap", "call", "route", "state",
     "render", "expect", "wait",
     "settle", "quit",
   ]
@@ -114,6 +114,22 @@ public struct ScriptRunner {
             "'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
         }
         try self.app.add(to: arguments[0], id: arguments[1], state: state?.bytes)
+      case "call":
+        let words = splitValues(rest)
+        guard let name = words.first else {
+          return invalid("usage: call NAME ARGS… (call note_frequency 69 440.0)")
+        }
+        var values: [WireValue] = []
+        for (index, text) in words.dropFirst().enumerated() {
+          guard let value = WireValue(stateText: text) else {
+            return invalid(
+              "call \(name): argument \(index + 1) '\(text)' is not a value (69, 440.0, \"C4\", [60, 64])"
+            )
+          }
+          values.append(value)
+        }
+        let result = try self.app.call(name, values)
+        self.output(result.callText)
       case "swap":
         let arguments = rest.split(separator: " ").map(String.init)
         guard arguments.count == 2 else {
@@ -237,5 +253,50 @@ extension WireValue {
         }
     default: return self == other
     }
+  }
+}
+
+/// `69 "a b" [1, 2]` → ["69", "\"a b\"", "[1, 2]"]: words split at spaces outside quotes and
+/// brackets.
+func splitValues(_ text: String) -> [String] {
+  var words: [String] = []
+  var current = ""
+  var depth = 0
+  var quoted = false
+  var escaped = false
+  for character in text {
+    if quoted {
+      current.append(character)
+      if escaped {
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        quoted = false
+      }
+      continue
+    }
+    switch character {
+    case "\"": quoted = true
+    case "[", "{", "(": depth += 1
+    case "]", "}", ")": depth -= 1
+    case " " where depth == 0:
+      if !current.isEmpty { words.append(current) }
+      current = ""
+      continue
+    default: break
+    }
+    current.append(character)
+  }
+  if !current.isEmpty { words.append(current) }
+  return words
+}
+
+extension WireValue {
+  /// A function's result as scripts and `patchbay call` print it: text as it is, anything
+  /// else as a value.
+  public var callText: String {
+    if case .string(let text) = self { return text }
+    return self.actionText
   }
 }

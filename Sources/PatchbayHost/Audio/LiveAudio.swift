@@ -35,6 +35,8 @@ public final class LiveAudio: @unchecked Sendable {
   /// MIDI messages the pump handed on. [thread-safe]
   public var midiEvents: Int { self.pumped.load(ordering: .relaxed) }
   private let pumped = Atomic<Int>(0)
+  /// Whether the pump has handed on the input's last message.
+  private let pumpFinished = Atomic<Bool>(false)
 
   /// Opens the output and the MIDI input `settings` name, and attaches a graph to `app`.
   /// Errors name the device or input and what to do.
@@ -67,6 +69,13 @@ public final class LiveAudio: @unchecked Sendable {
       throw AppError(.failed(path: "[midi]", reason: error.description))
     }
     try app.attach(self.graph)
+    // A file or a song ends: until it has, the app is not quiet (a script's `settle` waits
+    // for all of it). A port or a FIFO never ends.
+    if self.song != nil || self.midiInput?.source.isLive == false {
+      app.addQuietCondition { [weak self] in
+        self?.pumpFinished.load(ordering: .acquiring) ?? true
+      }
+    }
   }
 
   /// Starts the audio thread, the MIDI reader and pump, and the event timer.
@@ -103,7 +112,10 @@ public final class LiveAudio: @unchecked Sendable {
         moved += 1
       }
       self.pumped.add(moved, ordering: .relaxed)
-      if (ended && events.availableToRead == 0) || !self.running.load(ordering: .relaxed) { break }
+      if (ended && events.availableToRead == 0) || !self.running.load(ordering: .relaxed) {
+        self.pumpFinished.store(true, ordering: .releasing)
+        break
+      }
       if moved == 0 {
         var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
         nanosleep(&pause, nil)

@@ -43,9 +43,11 @@ public final class FeatureHandle: @unchecked Sendable {
   public init(
     feature: LoadedFeature,
     restoring state: [UInt8]? = nil,
-    log: @escaping @Sendable (pb_log_level, String) -> Void = { _, _ in }
+    log: @escaping @Sendable (pb_log_level, String) -> Void = { _, _ in },
+    functions: FunctionResolver? = nil
   ) throws(FeatureCallError) {
-    let implementation = try Implementation(feature: feature, restoring: state, log: log)
+    let implementation = try Implementation(
+      feature: feature, restoring: state, log: log, functions: functions)
     self.log = log
     let slot = ImplementationSlot(implementation)
     self.slot = slot

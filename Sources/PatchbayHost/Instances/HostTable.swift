@@ -15,8 +15,14 @@ final class HostContext: @unchecked Sendable {
   /// The MIDI channels the instance listens to ("patchbay.midi/1"): bit 0 is channel 1.
   let midiChannels = Atomic<UInt16>(0)
 
-  init(log: @escaping @Sendable (pb_log_level, String) -> Void) {
+  /// Where "patchbay.functions/1" resolves (an app's ``FunctionTable``); nil when the
+  /// instance runs outside an app.
+  let resolveFunction: FunctionResolver?
+
+  init(log: @escaping @Sendable (pb_log_level, String) -> Void, functions: FunctionResolver? = nil)
+  {
     self.log = log
+    self.resolveFunction = functions
   }
 
   /// Where `host->send` delivers; nil drops sends (after the instance is gone).
@@ -97,6 +103,7 @@ enum HostTable {
       case PB_SERVICE_CLOCK?: return UnsafeRawPointer(clockService)
       case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
       case PB_SERVICE_MIDI?: return UnsafeRawPointer(midiService)
+      case PB_SERVICE_FUNCTIONS?: return UnsafeRawPointer(functionsService)
       default: return nil
       }
     }

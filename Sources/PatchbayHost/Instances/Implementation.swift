@@ -13,9 +13,9 @@ final class Implementation: @unchecked Sendable {
 
   init(
     feature: LoadedFeature, restoring state: [UInt8]?,
-    log: @escaping @Sendable (pb_log_level, String) -> Void
+    log: @escaping @Sendable (pb_log_level, String) -> Void, functions: FunctionResolver? = nil
   ) throws(FeatureCallError) {
-    let context = HostContext(log: log)
+    let context = HostContext(log: log, functions: functions)
     let host = HostTable.make(context)
     let created: UnsafeMutableRawPointer? =
       if let state {
@@ -69,7 +69,8 @@ final class Implementation: @unchecked Sendable {
         reason: "the state bytes are not a value (\(error)); the new implementation was not "
           + "given them")
     }
-    return try Implementation(feature: feature, restoring: state, log: log)
+    return try Implementation(
+      feature: feature, restoring: state, log: log, functions: self.context.resolveFunction)
   }
 
   /// Cancels the instance's effects and frees it. Call with the instance held, once.

@@ -151,15 +151,16 @@ public struct PluginLoader: Sendable {
           + "host's patchbay.h."
       )
     }
+    // A 2.0 descriptor ends before the functions 2.1 appended: it still loads.
+    let size = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
     try requireSize(
-      raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self), of: pb_plugin_desc.self,
-      named: "pb_plugin_desc", file: file
-    )
+      size, of: pb_plugin_desc.self, named: "pb_plugin_desc", file: file,
+      minimum: MemoryLayout<pb_plugin_desc>.offset(of: \.function_count))
     let descriptor = raw.assumingMemoryBound(to: pb_plugin_desc.self)
     guard descriptor.pointee.id != nil, !string(descriptor.pointee.id).isEmpty else {
       throw PluginLoadError(file: file, "the plugin descriptor has no id. Give it one.")
     }
-    return try LoadedPlugin(path: file, generation: generation, descriptor: descriptor) {
+    let plugin = try LoadedPlugin(path: file, generation: generation, descriptor: descriptor) {
       plugin throws(PluginLoadError) in
       var features: [LoadedFeature] = []
       for index in 0..<Int(descriptor.pointee.feature_count) {
@@ -177,6 +178,8 @@ public struct PluginLoader: Sendable {
       }
       return features
     }
+    plugin.functions = try validateFunctions(descriptor, plugin: plugin, file: file)
+    return plugin
   }
 
   static func validateFeature(
@@ -237,9 +240,10 @@ public struct PluginLoader: Sendable {
 
 /// Refuses a struct whose `struct_size` is smaller than this ABI version's layout of it.
 private func requireSize<T>(
-  _ size: UInt32, of _: T.Type, named name: String, file: String, in context: String? = nil
+  _ size: UInt32, of _: T.Type, named name: String, file: String, in context: String? = nil,
+  minimum: Int? = nil
 ) throws(PluginLoadError) {
-  let required = MemoryLayout<T>.size
+  let required = minimum ?? MemoryLayout<T>.size
   guard Int(size) < required else { return }
   throw PluginLoadError(
     file: file,

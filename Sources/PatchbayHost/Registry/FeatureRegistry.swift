@@ -29,10 +29,26 @@ public struct FeatureRegistry: Sendable {
 
   /// Makes `feature` the implementation of its id (a swap), keeping its plugin loaded.
   public mutating func replace(with feature: LoadedFeature) {
-    if !self.plugins.contains(where: { $0 === feature.plugin }) {
-      self.plugins.append(feature.plugin)
-    }
+    // The newest generation of its plugin id comes last: its functions are the ones found.
+    self.plugins.removeAll { $0 === feature.plugin }
+    self.plugins.append(feature.plugin)
     self.byID[feature.id] = feature
+  }
+
+  /// The plugin whose functions `provider` names now: a plugin id or name (its newest
+  /// generation here), or a feature id (the plugin implementing it).
+  public func provider(_ provider: String) -> LoadedPlugin? {
+    if let feature = self.byID[provider] { return feature.plugin }
+    return self.plugins.last { $0.id == provider } ?? self.plugins.last { $0.name == provider }
+  }
+
+  /// Makes `plugin` the newest generation of its id, for its functions (a swap of a plugin
+  /// without features, or of all of them).
+  public mutating func replace(plugin: LoadedPlugin) {
+    if !self.plugins.contains(where: { $0 === plugin }) { self.plugins.append(plugin) }
+    for feature in plugin.features where self.byID[feature.id] != nil {
+      self.byID[feature.id] = feature
+    }
   }
 
   /// The feature with `id`.

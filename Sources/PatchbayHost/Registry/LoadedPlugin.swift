@@ -14,6 +14,8 @@ public final class LoadedPlugin: @unchecked Sendable {
   public let abiMajor: Int
   public let abiMinor: Int
   public private(set) var features: [LoadedFeature] = []
+  /// The plain C functions it exports (ABI 2.1; none from a 2.0 plugin).
+  public internal(set) var functions: [LoadedFunction] = []
   /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
   public internal(set) var fileIdentity: FileIdentity?
 

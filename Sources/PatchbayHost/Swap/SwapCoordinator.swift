@@ -79,6 +79,13 @@ extension AppRuntime {
   public func swap(_ feature: String, to plugin: String) throws(AppError) -> SwapReport {
     let clock = ContinuousClock()
     let start = clock.now
+    if self.config.node(feature) == nil, self.registry[feature] == nil,
+      let provider = self.registry.currentPlugins.first(where: {
+        $0.id == feature || $0.name == feature
+      })
+    {
+      return try self.swapFunctions(of: provider, to: plugin, since: start)
+    }
     let coordinator = SwapCoordinator(config: self.config, loader: self.loader)
     let prepared = try coordinator.prepare(feature, to: plugin, registry: self.registry)
     let (id, replacement) = (prepared.featureID, prepared.replacement)
@@ -87,6 +94,13 @@ extension AppRuntime {
       let previous = self.features[id]
       let targets = self.instances.entries.filter {
         $0.handle.feature.id == id && $0.handle.feature !== replacement
+      }
+      // A resolved function must survive the swap with its signature.
+      var next = self.features
+      next.replace(with: replacement)
+      if let refusal = self.functions.refusal(in: next) {
+        throw AppError(
+          .swapRefused(feature: feature, plugin: prepared.plugin.path, reason: refusal.description))
       }
       let holding = clock.now
       do throws(FeatureCallError) {
@@ -97,6 +111,7 @@ extension AppRuntime {
             feature: feature, plugin: prepared.plugin.path, reason: error.description))
       }
       self.features.replace(with: replacement)
+      self.functions.retarget(in: self.features)
       let held = clock.now - holding
       // The new code's processors play from the next period; the old ones are freed once
       // the audio thread has let go of them.
@@ -119,6 +134,56 @@ extension AppRuntime {
       fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
       toSchema: replacement.schemaVersion, instances: swapped.map(\.description),
       duration: clock.now - start, held: held)
+    self.changes.publish(.swap(report))
+    return report
+  }
+}
+
+extension AppRuntime {
+  /// Swaps a plugin that only exports functions (it has no features): the functions resolved
+  /// from it move to the new generation, or the swap is refused if one would be lost.
+  func swapFunctions(
+    of provider: LoadedPlugin, to plugin: String, since start: ContinuousClock.Instant
+  )
+    throws(AppError) -> SwapReport
+  {
+    let clock = ContinuousClock()
+    guard provider.features.isEmpty else {
+      throw AppError(
+        .swapPlugin(
+          feature: provider.id,
+          reason: "\(provider.name) has features; swap them by name "
+            + "(\(provider.features.map(\.id).joined(separator: ", "))), and its functions move too."
+        ))
+    }
+    let coordinator = SwapCoordinator(config: self.config, loader: self.loader)
+    let loaded: LoadedPlugin
+    do {
+      loaded = try coordinator.plugin(plugin, registry: self.registry)
+    } catch {
+      throw AppError(.swapPlugin(feature: provider.id, reason: error.description))
+    }
+    guard loaded.id == provider.id else {
+      throw AppError(
+        .swapPlugin(
+          feature: provider.id,
+          reason: "\(loaded.path) is plugin '\(loaded.id)', not '\(provider.id)'."))
+    }
+    let held = try self.executor.sync { () throws(AppError) -> Duration in
+      var next = self.features
+      next.replace(plugin: loaded)
+      if let refusal = self.functions.refusal(in: next) {
+        throw AppError(
+          .swapRefused(feature: provider.id, plugin: loaded.path, reason: refusal.description))
+      }
+      let holding = clock.now
+      self.features = next
+      self.functions.retarget(in: next)
+      return clock.now - holding
+    }
+    let report = SwapReport(
+      featureID: provider.id, from: provider.path, to: loaded.path, generation: loaded.generation,
+      fromSchema: 0, toSchema: 0, instances: [], duration: clock.now - start, held: held)
     self.changes.publish(.swap(report))
     return report
   }

@@ -69,7 +69,7 @@ import Testing
   @Test(arguments: [
     (
       "snd counter increment",
-      "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, route, state, render, expect, wait, settle, quit."
+      "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, call, route, state, render, expect, wait, settle, quit."
     ),
     ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
     (

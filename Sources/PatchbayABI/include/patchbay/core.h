@@ -26,10 +26,11 @@ extern "C" {
  *
  * History: 2.0 gave features a realtime processor (patchbay/process.h, replacing 1.0's
  * never-called `process` slot in the vtable), added "patchbay.midi/1", and made
- * `abi_major`/`abi_minor` one type (pb_abi_version) everywhere.
+ * `abi_major`/`abi_minor` one type (pb_abi_version) everywhere. 2.1 appended exported
+ * functions to pb_plugin_desc and added "patchbay.functions/1" (patchbay/functions.h).
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 0u
+#define PATCHBAY_ABI_MINOR 1u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

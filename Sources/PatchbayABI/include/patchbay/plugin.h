@@ -7,6 +7,7 @@
 #define PATCHBAY_PLUGIN_H
 
 #include "feature.h"
+#include "functions.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,11 @@ typedef struct pb_plugin_desc {
   const char *version; /* Semantic version of the plugin: "1.2.0". */
   uint32_t feature_count;
   const pb_feature_desc *const *features;
+
+  /* Since 2.1 (a 2.0 descriptor ends before them): plain C functions the plugin exports
+   * (patchbay/functions.h). 0 and NULL for none. */
+  uint32_t function_count;
+  const pb_function_desc *const *functions;
 } pb_plugin_desc;
 
 /* The name of the one function a plugin library exports. */

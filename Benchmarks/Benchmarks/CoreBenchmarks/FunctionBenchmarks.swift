@@ -1,0 +1,109 @@
+import Benchmark
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+
+// Calling plugins' exported functions (issue 15): a direct call through a function pointer
+// (the reference), the stable trampolines (jump stub and libffi closure), libffi with a
+// prepared cif, and retargeting 1,000 trampolines as a swap does. One signature throughout:
+// Theory's note_frequency, double(int32, double).
+
+typealias Frequency = @convention(c) (Int32, Double) -> Double
+
+/// Theory's note_frequency, from the release build.
+let noteFrequency: LoadedFunction = {
+  do {
+    let release = repositoryRoot.appendingPathComponent(".build/release").path
+    guard
+      let function = try PluginLoader(searchPaths: [release]).load("Theory").function(
+        "note_frequency")
+    else { fatalError("Theory has no note_frequency") }
+    return function
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}()
+
+func functionBenchmarks() {
+  let perCall = Benchmark.Configuration(
+    metrics: [.wallClock], timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .mega,
+    maxDuration: .seconds(3), maxIterations: 20)
+
+  Benchmark("functions: direct call through a pointer (reference)", configuration: perCall) {
+    benchmark in
+    let direct = unsafeBitCast(noteFrequency.pointer, to: Frequency.self)
+    var sum = 0.0
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      sum += direct(Int32(truncatingIfNeeded: index & 127), 440)
+    }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  for kind in StableTrampoline.Kind.allCases {
+    Benchmark("functions: through a stable trampoline (\(kind))", configuration: perCall) {
+      benchmark in
+      guard let trampoline = StableTrampoline(to: noteFrequency, kind: kind) else {
+        fatalError("no trampoline")
+      }
+      let frequency = unsafeBitCast(trampoline.pointer, to: Frequency.self)
+      var sum = 0.0
+      benchmark.startMeasurement()
+      for index in benchmark.scaledIterations {
+        sum += frequency(Int32(truncatingIfNeeded: index & 127), 440)
+      }
+      benchmark.stopMeasurement()
+      blackHole(sum)
+    }
+  }
+
+  Benchmark("functions: ffi_call through a prepared cif, values decoded", configuration: perCall) {
+    benchmark in
+    let prepared = noteFrequency.prepared
+    let note = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    let a4 = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+    let arguments = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 2)
+    let result = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+    defer {
+      note.deallocate()
+      a4.deallocate()
+      arguments.deallocate()
+      result.deallocate()
+    }
+    a4.pointee = 440
+    arguments[0] = UnsafeMutableRawPointer(note)
+    arguments[1] = UnsafeMutableRawPointer(a4)
+    var sum = 0.0
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      note.pointee = Int32(truncatingIfNeeded: index & 127)
+      prepared.callRaw(noteFrequency.pointer, arguments: arguments, result: result)
+      sum += result.load(as: Double.self)
+    }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark(
+    "functions: call with values (patchbay call's path: check, marshal, ffi_call, decode)",
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: 3,
+      scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 20)
+  ) { benchmark in
+    let values: [WireValue] = [.int(69), .double(440)]
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { blackHole(try? noteFrequency.call(values)) }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark(
+    "functions: retarget 1,000 trampolines (a swap's share of the held time)",
+    configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, maxIterations: 50)
+  ) { benchmark in
+    let trampolines = (0..<1_000).compactMap { _ in StableTrampoline(to: noteFrequency) }
+    benchmark.startMeasurement()
+    for trampoline in trampolines { trampoline.retarget(to: noteFrequency.pointer) }
+    benchmark.stopMeasurement()
+  }
+}

@@ -1,0 +1,63 @@
+import PatchbayPlugin
+
+/// A tuner: pick a note, see its name and frequency — computed by another plugin's functions
+/// (Theory's `note_frequency` and `note_name`), called through the host's stable pointers.
+///
+/// Actions: `setNote(_: 69)`, `setA4(hertz: 442.0)`.
+public struct Tuner: PluginFeature {
+  public static let id = "dev.patchbay.tuner"
+  public static let name = "Tuner"
+  public static let summary = "A note's name and frequency, from the Theory plugin."
+  public static let actions: [ActionSchema] = [
+    .init("setNote", ["_0": .int], summary: "A MIDI note, 0 to 127"),
+    .init("setA4", ["hertz": .double], summary: "The tuning of A4"),
+  ]
+  public static var initialState: State { State() }
+  public static let imports = [
+    FunctionImport(Self.theory, "note_frequency", "double(int32, double)"),
+    FunctionImport(Self.theory, "note_name", "int32(int32, out_string)"),
+  ]
+  static let theory = "dev.patchbay.theory-plugin"
+
+  public struct State: Codable, Equatable, Sendable {
+    public var note = 69
+    public var a4 = 440.0
+    public var frequency = 0.0
+    public var name = ""
+    public init() {}
+  }
+
+  public enum Action: Codable, Equatable, Sendable {
+    case setNote(Int)
+    case setA4(hertz: Double)
+  }
+
+  @Dependency(\.importedFunctions) var functions
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .setNote(let note): state.note = min(max(note, 0), 127)
+    case .setA4(let hertz): state.a4 = hertz
+    }
+    if let pointer = self.functions.pointer("note_frequency") {
+      let frequency = unsafeBitCast(pointer, to: (@convention(c) (Int32, Double) -> Double).self)
+      state.frequency = frequency(Int32(state.note), state.a4)
+    }
+    if let pointer = self.functions.pointer("note_name") {
+      let name = unsafeBitCast(
+        pointer, to: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
+      var buffer = [CChar](repeating: 0, count: 16)
+      if name(Int32(state.note), &buffer, buffer.count) < buffer.count {
+        state.name = String(cString: buffer)
+      }
+    }
+    return .none
+  }
+
+  public static func render(_ state: State) -> String {
+    "Tuner — \(state.name.isEmpty ? "note \(state.note)" : state.name): "
+      + "\((state.frequency * 100).rounded() / 100) Hz (A4 = \(state.a4) Hz)"
+  }
+}

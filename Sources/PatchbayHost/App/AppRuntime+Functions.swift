@@ -1,0 +1,70 @@
+import Foundation
+import PatchbayEncoding
+
+/// Plugins' exported functions in a running app (patchbay/functions.h): calling them by name,
+/// and the stable pointers plugins resolve through "patchbay.functions/1".
+extension AppRuntime {
+  /// Calls the function `name` of `provider` (a plugin id, a feature id, or a plugin name)
+  /// with `values`; the result as a value.
+  ///
+  /// ```swift
+  /// try app.call("dev.patchbay.theory-plugin", "note_frequency", [69, 440.0])  // 440.0
+  /// ```
+  public func call(_ provider: String, _ name: String, _ values: [WireValue]) throws(AppError)
+    -> WireValue
+  {
+    let function = try self.executor.sync { () throws(AppError) -> LoadedFunction in
+      try self.function(provider, name)
+    }
+    return try function.call(values)
+  }
+
+  /// Calls the one loaded function named `name` (`call NAME ARGS…` in scripts).
+  public func call(_ name: String, _ values: [WireValue]) throws(AppError) -> WireValue {
+    let function = try self.executor.sync { () throws(AppError) -> LoadedFunction in
+      let found = self.features.currentPlugins.compactMap { $0.function(name) }
+      guard found.count == 1 else {
+        let all = self.features.currentPlugins.flatMap { plugin in
+          plugin.functions.map(\.name)
+        }
+        throw AppError(
+          .functionCall(
+            function: name,
+            reason: found.isEmpty
+              ? "no loaded plugin exports it.\(suggestion(for: name, among: all))"
+                + (all.isEmpty
+                  ? " None exports any." : " Functions: \(all.joined(separator: ", ")).")
+              : "\(found.count) plugins export it (\(found.map(\.plugin.id).joined(separator: ", "))); name the plugin."
+          ))
+      }
+      return found[0]
+    }
+    return try function.call(values)
+  }
+
+  /// The function `name` of the plugin `provider` names now. On the app queue.
+  func function(_ provider: String, _ name: String) throws(AppError) -> LoadedFunction {
+    try FunctionTable.find(provider, name, in: self.features)
+  }
+
+  /// What instances of this app resolve functions with: a stable pointer per provider, name
+  /// and signature, on the app queue.
+  var functionResolver: FunctionResolver {
+    { [weak self] provider, name, signature throws(AppError) in
+      guard let self else {
+        throw AppError(.functionCall(function: "\(provider).\(name)", reason: "the app is gone."))
+      }
+      return try self.executor.sync { () throws(AppError) -> UnsafeRawPointer in
+        try self.functions.resolve(provider, name, signature, in: self.features)
+      }
+    }
+  }
+}
+
+extension FeatureRegistry {
+  /// The newest generation of each plugin id, in load order.
+  public var currentPlugins: [LoadedPlugin] {
+    var seen: Set<String> = []
+    return self.plugins.reversed().filter { seen.insert($0.id).inserted }.reversed()
+  }
+}

@@ -1,0 +1,84 @@
+import Dependencies
+import PatchbayABI
+
+/// A function a Swift feature calls from another plugin ("patchbay.functions/1"): declare it
+/// in ``PluginFeature/imports``; the SDK resolves it when an instance is created.
+///
+/// ```swift
+/// public static let imports = [
+///   FunctionImport("dev.patchbay.theory-plugin", "note_frequency", "double(int32, double)")
+/// ]
+/// @Dependency(\.importedFunctions) var functions
+/// // in reduce:
+/// let frequency = functions.pointer("note_frequency").map {
+///   unsafeBitCast($0, to: (@convention(c) (Int32, Double) -> Double).self)(69, 440)
+/// }
+/// ```
+///
+/// The pointer is the host's stable trampoline: it keeps working across swaps of the
+/// provider. A function that could not be resolved is missing (nil), and the host was told
+/// why (its log).
+public struct FunctionImport: Sendable, Equatable {
+  public let provider: String
+  public let name: String
+  public let signature: String
+
+  public init(_ provider: String, _ name: String, _ signature: String) {
+    self.provider = provider
+    self.name = name
+    self.signature = signature
+  }
+}
+
+/// The functions an instance resolved, by name.
+public struct ImportedFunctions: @unchecked Sendable {
+  let pointers: [String: UnsafeRawPointer]
+
+  public init(_ pointers: [String: UnsafeRawPointer] = [:]) { self.pointers = pointers }
+
+  /// The stable pointer to `name`; nil when it was not resolved.
+  public func pointer(_ name: String) -> UnsafeRawPointer? { self.pointers[name] }
+}
+
+extension ImportedFunctions: DependencyKey {
+  public static let liveValue = ImportedFunctions()
+  public static let testValue = ImportedFunctions()
+}
+
+extension DependencyValues {
+  /// The functions the feature's ``PluginFeature/imports`` resolved.
+  public var importedFunctions: ImportedFunctions {
+    get { self[ImportedFunctions.self] }
+    set { self[ImportedFunctions.self] = newValue }
+  }
+}
+
+extension HostConnection {
+  /// Resolves `imports` through "patchbay.functions/1"; a missing one is logged.
+  @usableFromInline
+  func resolve(_ imports: [FunctionImport], for featureID: String) -> ImportedFunctions {
+    guard !imports.isEmpty, let getService = self.host.pointee.get_service,
+      let raw = getService(self.host, PB_SERVICE_FUNCTIONS)
+    else {
+      if !imports.isEmpty {
+        self.log(PB_LOG_WARNING, "\(featureID): the host offers no functions to import")
+      }
+      return ImportedFunctions()
+    }
+    let service = raw.assumingMemoryBound(to: pb_functions_service.self)
+    var pointers: [String: UnsafeRawPointer] = [:]
+    for function in imports {
+      let resolved = service.pointee.resolve?(
+        self.host, function.provider, function.name, function.signature)
+      if let resolved {
+        pointers[function.name] = unsafeBitCast(resolved, to: UnsafeRawPointer.self)
+      } else {
+        self.log(
+          PB_LOG_WARNING,
+          "\(featureID): could not import \(function.provider).\(function.name) as \(function.signature)"
+        )
+      }
+    }
+    return ImportedFunctions(pointers)
+  }
+}
