@@ -42,6 +42,14 @@ extension AppRuntime {
     return try function.call(values)
   }
 
+  /// A stable pointer to `provider`'s function `name`, called as `signature` — what
+  /// "patchbay.functions/1" gives a plugin. It follows swaps of the provider.
+  public func resolve(_ provider: String, _ name: String, _ signature: String) throws(AppError)
+    -> UnsafeRawPointer
+  {
+    try self.functionResolver(provider, name, signature)
+  }
+
   /// The function `name` of the plugin `provider` names now. On the app queue.
   func function(_ provider: String, _ name: String) throws(AppError) -> LoadedFunction {
     try FunctionTable.find(provider, name, in: self.features)

@@ -71,10 +71,12 @@ public final class PluginWatcher: @unchecked Sendable {
 
   deinit { self.timer?.cancel() }
 
-  /// The files that implement the app's features now.
+  /// The files that implement the app's features, or provide its functions, now.
   private func files() -> [String] {
     let registry = self.app.registry
-    return Array(Set(registry.featureIDs.compactMap { registry[$0]?.plugin.path })).sorted()
+    let features = registry.featureIDs.compactMap { registry[$0]?.plugin.path }
+    let functions = registry.currentPlugins.filter { !$0.functions.isEmpty }.map(\.path)
+    return Array(Set(features + functions)).sorted()
   }
 
   /// One look at every file. On the watcher's queue.
@@ -103,7 +105,12 @@ public final class PluginWatcher: @unchecked Sendable {
       entry.changedAt = nil
       entry.reported = identity
       let registry = self.app.registry
-      for id in registry.featureIDs where registry[id]?.plugin.path == path {
+      // A plugin of functions only is swapped by its id: its trampolines move.
+      var targets = registry.featureIDs.filter { registry[$0]?.plugin.path == path }
+      if targets.isEmpty, let provider = registry.currentPlugins.first(where: { $0.path == path }) {
+        targets = [provider.id]
+      }
+      for id in targets {
         do {
           let swap = try self.app.swap(id, to: path)
           self.report("swapped \(swap)")

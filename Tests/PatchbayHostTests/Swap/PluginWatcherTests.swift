@@ -131,4 +131,51 @@ import Testing
       })
     #expect(try fixture.app.state("counter")[field: "count"] == 1)
   }
+
+  /// A rebuilt plugin of functions only (Theory) is swapped by `--watch` too: a pointer
+  /// resolved before the rebuild runs the new generation's code.
+  @Test func aRebuiltFunctionPluginRetargetsItsPointers() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let theory = folder.appendingPathComponent("libTheory.so").path
+    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Theory"), toPath: theory)
+    let config = try AppConfig(
+      parsing: """
+        [app]
+        root = "counter"
+        [plugins]
+        load = ["\(try BuiltPlugins.path("Counter"))", "\(theory)"]
+        [[feature]]
+        key = "counter"
+        id = "dev.patchbay.counter"
+        """, file: folder.appendingPathComponent("app.toml").path)
+    let app = try AppRuntime(
+      config: config, registry: try config.loadPlugins(with: config.loader()))
+    let lines = LockedBox<[String]>([])
+    let watcher = PluginWatcher(
+      app: app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)
+    ) {
+      line in lines.mutate { $0.append(line) }
+    }
+    watcher.start()
+    defer { watcher.stop() }
+    let pointer = try app.resolve("Theory", "note_frequency", "double(int32, double)")
+    let before = app.registry.provider("Theory")?.generation
+    // A rebuild: a new file renamed over the old.
+    let temporary = theory + ".tmp"
+    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Theory"), toPath: temporary)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: temporary)
+    #expect(rename(temporary, theory) == 0)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline, app.registry.provider("Theory")?.generation == before {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(app.registry.provider("Theory")?.generation != before, "\(lines.value)")
+    #expect(lines.value.contains { $0.hasPrefix("swapped dev.patchbay.theory-plugin") })
+    let frequency = unsafeBitCast(pointer, to: (@convention(c) (Int32, Double) -> Double).self)
+    #expect(frequency(81, 440) == 880)
+    #expect(try app.resolve("Theory", "note_frequency", "double(int32, double)") == pointer)
+  }
 }
