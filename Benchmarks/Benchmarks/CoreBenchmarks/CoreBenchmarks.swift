@@ -28,6 +28,7 @@ let benchmarks: @Sendable () -> Void = {
   startupBenchmarks()
   swapBenchmarks()
   functionBenchmarks()
+  watchBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

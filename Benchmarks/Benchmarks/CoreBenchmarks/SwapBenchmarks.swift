@@ -104,3 +104,52 @@ let swapBenchmarks: @Sendable () -> Void = {
     }
   }
 }
+
+/// `--watch`: a rebuilt plugin file renamed into place (as a linker does) → the new code
+/// running with the old state; inotify tells the watcher, the poll (every second here) would
+/// be too slow to matter.
+func watchBenchmarks() {
+  Benchmark(
+    "watch: plugin file renamed into place → new code running (inotify)",
+    configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxIterations: 30)
+  ) { benchmark in
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "patchbay-watch-\(getpid())-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let release = repositoryRoot.appendingPathComponent(".build/release")
+    let plugin = folder.appendingPathComponent("libCounter.so").path
+    try? FileManager.default.copyItem(
+      atPath: release.appendingPathComponent("libCounter.so").path, toPath: plugin)
+    guard
+      let config = try? AppConfig(
+        parsing: """
+          [app]
+          root = "counter"
+          [plugins]
+          load = ["\(plugin)"]
+          [[feature]]
+          key = "counter"
+          id = "dev.patchbay.counter"
+          """, file: folder.appendingPathComponent("app.toml").path),
+      let app = try? AppRuntime(
+        config: config, registry: try config.loadPlugins(with: config.loader()))
+    else { fatalError("the watched app did not start") }
+    let watcher = PluginWatcher(app: app, interval: .seconds(1), quietPeriod: .seconds(1)) { _ in }
+    watcher.start()
+    defer { watcher.stop() }
+    var alternate = false
+    for _ in benchmark.scaledIterations {
+      alternate.toggle()
+      let source = release.appendingPathComponent(alternate ? "libCounterAlt.so" : "libCounter.so")
+      let temporary = plugin + ".tmp"
+      try? FileManager.default.removeItem(atPath: temporary)
+      try? FileManager.default.copyItem(atPath: source.path, toPath: temporary)
+      let wanted: UInt32 = alternate ? 2 : 1
+      benchmark.startMeasurement()
+      rename(temporary, plugin)
+      while (try? app.instance("counter").feature.schemaVersion) != wanted { usleep(200) }
+      benchmark.stopMeasurement()
+    }
+  }
+}

@@ -8,10 +8,13 @@ import Foundation
 /// // swift build --product Counter  →  "watch: dev.patchbay.counter: libCounter.so → …"
 /// ```
 ///
-/// Every `interval` it looks at the files that implement the app's features. A file that
-/// changed is loaded only once it has stopped changing for `quietPeriod` *and* is a whole ELF
-/// shared object (``ELFImage/incompleteness(of:)``): a linker still writing, or a copy cut
-/// short, is never loaded. Then every feature that file implements is swapped
+/// Where inotify works (Linux), the kernel says when a plugin's folder gets a file closed
+/// after writing or renamed into place — a linker finishing — and the watcher looks at once.
+/// Every `interval` it also looks at the files that implement the app's features (the
+/// fallback, and for writes inotify cannot see). A changed file is loaded only once it is a
+/// whole ELF shared object (``ELFImage/incompleteness(of:)``) and either inotify said it was
+/// finished or it has stopped changing for `quietPeriod`: a linker still writing, or a copy
+/// cut short, is never loaded. Then every feature that file implements is swapped
 /// (``AppRuntime/swap(_:to:)``). A failed swap is reported once and the old implementation
 /// keeps running; the file is tried again when it changes again.
 public final class PluginWatcher: @unchecked Sendable {
@@ -22,6 +25,8 @@ public final class PluginWatcher: @unchecked Sendable {
     var changedAt: ContinuousClock.Instant?
     /// The identity a report was last made for, so one state of the file is reported once.
     var reported: FileIdentity?
+    /// inotify said the file was closed after writing, or renamed into place.
+    var finished = false
   }
 
   public let app: AppRuntime
@@ -32,6 +37,12 @@ public final class PluginWatcher: @unchecked Sendable {
   private var timer: DispatchSourceTimer?
   private var watched: [String: Watched] = [:]
   private let clock = ContinuousClock()
+  /// The inotify descriptor and its read source, where the system has them.
+  private var notify: (descriptor: Int32, source: DispatchSourceRead, folders: [Int32: String])?
+
+  /// Whether the kernel tells the watcher about finished files (inotify), rather than the
+  /// watcher polling alone.
+  public var usesNotifications: Bool { self.queue.sync { self.notify != nil } }
 
   /// `report` gets one line per swap done or refused.
   public init(
@@ -58,7 +69,65 @@ public final class PluginWatcher: @unchecked Sendable {
       timer.setEventHandler { [weak self] in self?.check() }
       timer.resume()
       self.timer = timer
+      self.startNotifications()
     }
+  }
+
+  /// Watches the plugins' folders with inotify: a file closed after writing or renamed into
+  /// place is looked at at once. On the watcher's queue.
+  private func startNotifications() {
+    #if canImport(Glibc)
+      let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      guard descriptor >= 0 else { return }
+      var folders: [Int32: String] = [:]
+      for folder in Set(
+        self.files().map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+      {
+        let watch = inotify_add_watch(descriptor, folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO))
+        if watch >= 0 { folders[watch] = folder }
+      }
+      guard !folders.isEmpty else {
+        close(descriptor)
+        return
+      }
+      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: self.queue)
+      source.setEventHandler { [weak self] in self?.readNotifications() }
+      source.setCancelHandler { close(descriptor) }
+      source.resume()
+      self.notify = (descriptor, source, folders)
+    #endif
+  }
+
+  /// Marks the files inotify says are finished, then looks at them. On the watcher's queue.
+  private func readNotifications() {
+    #if canImport(Glibc)
+      guard let notify = self.notify else { return }
+      let size = 64 * 1024
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+      defer { buffer.deallocate() }
+      var any = false
+      while true {
+        let count = read(notify.descriptor, buffer, size)
+        guard count > 0 else { break }
+        var offset = 0
+        while offset + MemoryLayout<inotify_event>.size <= count {
+          let event = (buffer + offset).load(as: inotify_event.self)
+          let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
+          let name =
+            event.len > 0
+            ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
+          if let folder = notify.folders[event.wd] {
+            let path = folder + "/" + name
+            if self.watched[path] != nil {
+              self.watched[path]?.finished = true
+              any = true
+            }
+          }
+          offset += MemoryLayout<inotify_event>.size + Int(event.len)
+        }
+      }
+      if any { self.check() }
+    #endif
   }
 
   /// Stops watching.
@@ -66,6 +135,8 @@ public final class PluginWatcher: @unchecked Sendable {
     self.queue.sync {
       self.timer?.cancel()
       self.timer = nil
+      self.notify?.source.cancel()
+      self.notify = nil
     }
   }
 
@@ -89,10 +160,13 @@ public final class PluginWatcher: @unchecked Sendable {
       if identity != entry.identity {
         entry.identity = identity
         entry.changedAt = now
-        continue
+        // Finished (inotify) files need no quiet period; the ELF check below still guards.
+        if !entry.finished { continue }
       }
-      guard let changedAt = entry.changedAt, now - changedAt >= self.quietPeriod, let identity
+      guard let changedAt = entry.changedAt,
+        entry.finished || now - changedAt >= self.quietPeriod, let identity
       else { continue }
+      entry.finished = false
       if let problem = ELFImage.incompleteness(of: path) {
         if entry.reported != identity {
           self.report(

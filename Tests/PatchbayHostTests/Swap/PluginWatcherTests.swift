@@ -14,7 +14,7 @@ import Testing
     let watcher: PluginWatcher
     private let lines = LockedBox<[String]>([])
 
-    init() throws {
+    init(interval: Duration = .milliseconds(20), quietPeriod: Duration = .milliseconds(60)) throws {
       self.folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       self.plugin = self.folder.appendingPathComponent("libCounter.so").path
@@ -37,9 +37,7 @@ import Testing
       self.app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       let lines = self.lines
-      self.watcher = PluginWatcher(
-        app: self.app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)
-      ) {
+      self.watcher = PluginWatcher(app: self.app, interval: interval, quietPeriod: quietPeriod) {
         line in lines.mutate { $0.append(line) }
       }
       self.watcher.start()
@@ -87,6 +85,24 @@ import Testing
       fixture.reports.contains {
         $0.hasPrefix("swapped dev.patchbay.counter: libCounter.so → libCounter.so")
       })
+  }
+
+  /// With inotify, a file renamed into place is swapped at once: here the poll would take a
+  /// minute, and the swap comes within seconds.
+  @Test func aFinishedFileIsSeenWithoutWaitingForThePoll() async throws {
+    let fixture = try Fixture(interval: .seconds(60), quietPeriod: .seconds(60))
+    guard fixture.watcher.usesNotifications else {
+      Issue.record("inotify is unavailable here; the watcher polls only")
+      return
+    }
+    try fixture.app.send("counter", "increment")
+    let start = ContinuousClock.now
+    try fixture.replace(with: "CounterAlt")
+    #expect(
+      try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 },
+      "\(fixture.reports)")
+    #expect(ContinuousClock.now - start < .seconds(30))
+    #expect(try fixture.app.state("counter")[field: "value"] == 1)
   }
 
   @Test func aHalfWrittenFileIsNeverLoaded() async throws {
