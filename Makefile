@@ -56,7 +56,7 @@ template-check: build
 	$(BIN)/patchbay new Hello --path $(TEMPLATE_DIR) --patchbay $(CURDIR)
 	$(SWIFT) build --package-path $(TEMPLATE_DIR)/Hello
 	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
-	  | grep -q '"id": "dev.patchbay.hello"'
+	  | grep -q '"id": "com.example.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
 
 # TCA-style features on Patchbay with an import swap: their tests pass, and fail (XCTest and Swift

@@ -22,12 +22,32 @@ struct New: ParsableCommand {
   @Option(help: "The Patchbay checkout to depend on.")
   var patchbay: String?
 
+  @Option(
+    help: """
+      The feature's reverse-DNS id (default: com.example.<name>); the plugin's is it plus \
+      -plugin. Use a domain of yours: ids are unique among the plugins an app loads.
+      """)
+  var id: String?
+
+  /// The feature id: --id, or one derived from the name.
+  var featureID: String { self.id ?? "com.example.\(self.name.lowercased())" }
+
   func validate() throws {
     guard let first = self.name.unicodeScalars.first, CharacterSet.uppercaseLetters.contains(first),
       self.name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) })
     else {
       throw ValidationError(
         "'\(self.name)' is not a plugin name: use letters and digits, starting with a capital (Metronome)."
+      )
+    }
+    let parts = self.featureID.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count >= 2,
+      parts.allSatisfy({ part in
+        !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+      })
+    else {
+      throw ValidationError(
+        "--id '\(self.featureID)' is not a reverse-DNS id: write words joined by dots, as com.example.metronome."
       )
     }
   }
@@ -50,7 +70,8 @@ struct New: ParsableCommand {
     if FileManager.default.fileExists(atPath: package.path) {
       throw CommandFailure("\(package.path) already exists; choose another --path or name.")
     }
-    let files = PluginTemplate(name: self.name, patchbayRoot: root.path).files
+    let files = PluginTemplate(name: self.name, patchbayRoot: root.path, featureID: self.featureID)
+      .files
     for (relative, contents) in files {
       let file = package.appendingPathComponent(relative)
       try FileManager.default.createDirectory(
@@ -85,8 +106,10 @@ struct PluginTemplate {
   let name: String
   let patchbayRoot: String
 
+  /// The feature's id; the plugin's is it plus `-plugin`.
+  let featureID: String
+
   var identity: String { URL(fileURLWithPath: self.patchbayRoot).lastPathComponent.lowercased() }
-  var featureID: String { "dev.patchbay.\(self.name.lowercased())" }
 
   var files: [(String, String)] {
     [

@@ -18,8 +18,26 @@ import Testing
     let source = try String(
       contentsOf: folder.appendingPathComponent("Metronome/Sources/Metronome/Metronome.swift"),
       encoding: .utf8)
-    #expect(source.contains("public static let id = \"dev.patchbay.metronome\""))
+    // A third party's id, not the project's namespace.
+    #expect(source.contains("public static let id = \"com.example.metronome\""))
+    #expect(source.contains("id: \"com.example.metronome-plugin\""))
     #expect(source.contains("@_cdecl(\"patchbay_plugin_entry\")"))
+  }
+
+  @Test func takesAnID() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let result = try await CLI.run(
+      "new", "Looper", "--path", folder.path, "--patchbay", root, "--id", "org.acme.looper")
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    let source = try String(
+      contentsOf: folder.appendingPathComponent("Looper/Sources/Looper/Looper.swift"),
+      encoding: .utf8)
+    #expect(source.contains("public static let id = \"org.acme.looper\""))
+    let bad = try await CLI.run("new", "Looper", "--path", folder.path, "--id", "looper")
+    #expect(bad.exitCode == 2)
+    #expect(bad.stderr.contains("--id 'looper' is not a reverse-DNS id"))
   }
 
   @Test func refusesBadNamesAndExistingFolders() async throws {
