@@ -1,6 +1,8 @@
 # Patchbay — build, test, benchmark.
 #
 #   make demo    build, then run the demo app (host-config/app.toml) with its script
+#   make dev     run an app (APP=host-config/app.toml); saving a plugin's source rebuilds and
+#                swaps it, state kept
 #   make test    install system packages if missing, build every product, run every test
 #   make bench   run the benchmarks (Benchmarks/, release build)
 #   make format  format the sources with the toolchain's swift-format
@@ -10,7 +12,7 @@ SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo test lint template-check import-swap-check bench format clean
+.PHONY: all deps build demo dev test lint template-check import-swap-check sdk-test dev-check bench format clean
 
 all: build
 
@@ -45,9 +47,14 @@ demo: deps
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: lint build template-check import-swap-check
+test: lint build template-check import-swap-check sdk-test dev-check
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
+
+# The SDK package's own tests (the macros' expansions), in the root's build folder so the SDK
+# and swift-syntax are built once.
+sdk-test: build
+	$(SWIFT) test --package-path Sources/PatchbaySDK --scratch-path $(CURDIR)/.build
 
 # `patchbay new` end to end: create a plugin package out of tree, build it, load it.
 TEMPLATE_DIR := .build-template
@@ -58,6 +65,18 @@ template-check: build
 	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
 	  | grep -q '"id": "com.example.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
+
+# The development loop end to end on the package template-check made: save a source file while
+# the app runs with --rebuild; the plugin is rebuilt and swapped, state kept (Tests/DevLoop).
+dev-check: template-check
+	bash Tests/DevLoop/check.sh $(CURDIR)/$(TEMPLATE_DIR)/Hello
+
+# The development loop: run APP; saving a plugin's source rebuilds it (swift build --product),
+# and the running app swaps it in with its state. Quit with q (or Ctrl-C).
+APP ?= host-config/app.toml
+dev: deps
+	$(SWIFT) build
+	$(BIN)/patchbay run $(APP) --rebuild
 
 # TCA-style features on Patchbay with an import swap: their tests pass, and fail (XCTest and Swift
 # Testing, exit code and diff) when a reducer is broken. A package of its own, so its test

@@ -1,17 +1,19 @@
 // swift-tools-version: 6.1
-import CompilerPluginSupport
 import PackageDescription
+
+/// A library of the SDK package, linked statically (the host, and tests of the core).
+func sdk(_ product: String) -> Target.Dependency {
+  .product(name: product, package: "PatchbaySDK")
+}
+
+/// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
+let sharedSDK = sdk("PatchbaySDK")
 
 let package = Package(
   name: "Patchbay",
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "patchbay", targets: ["patchbay"]),
-    .library(name: "Patchbay", targets: ["Patchbay"]),
-    .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
-    .library(name: "PatchbayABI", targets: ["PatchbayABI"]),
-    .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
-    .library(name: "PatchbayPlugin", targets: ["PatchbayPlugin"]),
     .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
@@ -33,76 +35,19 @@ let package = Package(
     .library(name: "TestFixtureNumbered", type: .dynamic, targets: ["NumberedFixture"]),
   ],
   dependencies: [
+    // The SDK every Swift plugin links as one shared library (see its manifest).
+    .package(path: "Sources/PatchbaySDK"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.5.0"),
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.4"),
-    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.1.0"),
-    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
-    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.4.0"),
-    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.0"),
-    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.4.0"),
     .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
   ],
   targets: [
-    // The in-process core: reducers, effects, store, composition, navigation state.
-    .target(
-      name: "Patchbay",
-      dependencies: [
-        .product(name: "CasePaths", package: "swift-case-paths"),
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "DependenciesMacros", package: "swift-dependencies"),
-        .product(name: "DequeModule", package: "swift-collections"),
-        .product(name: "OrderedCollections", package: "swift-collections"),
-        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-        "PatchbayMacros",
-      ]
-    ),
-    // `@Reducer` and `@ObservableState`, so TCA features compile unchanged.
-    .macro(
-      name: "PatchbayMacros",
-      dependencies: [
-        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-      ]
-    ),
-    // `TestStore`: send an action, assert the state, receive what effects fed back.
-    .target(
-      name: "PatchbayTesting",
-      dependencies: [
-        "Patchbay",
-        .product(name: "CustomDump", package: "swift-custom-dump"),
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-        // Routes reported issues to Swift Testing and XCTest. Without it a failed assertion
-        // is only printed and the test passes.
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
-    ),
-    // The plugin ABI: `include/patchbay.h` and C helpers for the value encoding.
-    .target(name: "PatchbayABI"),
-    // The value encoding of actions and state, in Swift: bytes, action text, JSON, Codable.
-    .target(name: "PatchbayEncoding"),
-    // The SDK that exports Swift reducers as C-ABI features.
-    .target(
-      name: "PatchbayPlugin",
-      dependencies: [
-        "Patchbay", "PatchbayABI", "PatchbayEncoding",
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-      ]
-    ),
     // Loader, registry and feature instances: the host side of the ABI.
     .target(
       name: "PatchbayHost",
       dependencies: [
-        "Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayRealtime", "PatchbayAudio",
+        sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"), "PatchbayRealtime",
+        "PatchbayAudio",
         "PatchbayMIDI", "CFFI", "FFITrampolines",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
@@ -141,90 +86,89 @@ let package = Package(
     .executableTarget(
       name: "patchbay",
       dependencies: [
-        "PatchbayHost", "PatchbayEncoding", "PatchbayAudio", "PatchbayMIDI",
+        "PatchbayHost", sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // Each Swift plugin: its features (a library tests can link) and its entry point.
     .target(
-      name: "CounterFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Counter",
+      name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter",
       exclude: ["Entry"]
     ),
     .target(
       name: "CounterPlugin", dependencies: ["CounterFeature"], path: "Plugins/Counter/Entry"
     ),
     .target(
-      name: "CounterAltFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/CounterAlt",
+      name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt",
       exclude: ["Entry"]
     ),
     .target(
       name: "CounterAltPlugin", dependencies: ["CounterAltFeature"],
       path: "Plugins/CounterAlt/Entry"
     ),
-    .target(name: "EchoPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Echo"),
+    .target(name: "EchoPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Echo"),
     .target(
-      name: "SynthPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Synth",
+      name: "SynthPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Synth",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
-      name: "TheoryPlugin", dependencies: ["PatchbayABI"], path: "Plugins/Theory",
+      name: "TheoryPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Theory",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
-      name: "HomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Home",
+      name: "HomeFeature", dependencies: [sharedSDK], path: "Plugins/Home",
       exclude: ["Entry"]
     ),
     .target(name: "HomePlugin", dependencies: ["HomeFeature"], path: "Plugins/Home/Entry"),
     .target(
-      name: "PracticeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Practice",
+      name: "PracticeFeature", dependencies: [sharedSDK], path: "Plugins/Practice",
       exclude: ["Entry"]
     ),
     .target(
       name: "PracticePlugin", dependencies: ["PracticeFeature"], path: "Plugins/Practice/Entry"
     ),
     .target(
-      name: "MetronomeFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Metronome",
+      name: "MetronomeFeature", dependencies: [sharedSDK], path: "Plugins/Metronome",
       exclude: ["Entry"]
     ),
     .target(
       name: "MetronomePlugin", dependencies: ["MetronomeFeature"], path: "Plugins/Metronome/Entry"
     ),
     .target(
-      name: "TunerFeature", dependencies: ["PatchbayPlugin"], path: "Plugins/Tuner",
+      name: "TunerFeature", dependencies: [sharedSDK], path: "Plugins/Tuner",
       exclude: ["Entry"]
     ),
     .target(name: "TunerPlugin", dependencies: ["TunerFeature"], path: "Plugins/Tuner/Entry"),
     .target(
-      name: "MisbehavingFixture", dependencies: ["PatchbayABI"],
+      name: "MisbehavingFixture", dependencies: [sdk("PatchbayABI")],
       path: "Plugins/Fixtures/Misbehaving"
     ),
     .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
     .target(
       name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
-    .testTarget(name: "PatchbayEncodingTests", dependencies: ["PatchbayEncoding", "PatchbayABI"]),
-    .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
+    .testTarget(
+      name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
+    .testTarget(name: "PatchbayTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(
       name: "PatchbayPluginTests",
-      dependencies: ["PatchbayPlugin", "PatchbayHost", "PatchbayTesting"]
+      dependencies: [sdk("PatchbayPlugin"), "PatchbayHost", sdk("PatchbayTesting")]
     ),
-    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", "PatchbayTesting"]),
-    .testTarget(name: "CounterFeatureTests", dependencies: ["CounterFeature", "PatchbayTesting"]),
+    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", sdk("PatchbayTesting")]),
     .testTarget(
-      name: "CounterAltFeatureTests", dependencies: ["CounterAltFeature", "PatchbayTesting"]),
+      name: "CounterFeatureTests",
+      dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestSupport")]),
     .testTarget(
-      name: "PracticeFeatureTests", dependencies: ["PracticeFeature", "PatchbayTesting"]),
+      name: "CounterAltFeatureTests",
+      dependencies: ["CounterAltFeature", sharedSDK, sdk("PatchbayTestSupport")]),
     .testTarget(
-      name: "MetronomeFeatureTests", dependencies: ["MetronomeFeature", "PatchbayTesting"]),
+      name: "PracticeFeatureTests",
+      dependencies: ["PracticeFeature", sharedSDK, sdk("PatchbayTestSupport")]),
+    .testTarget(
+      name: "MetronomeFeatureTests",
+      dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestSupport")]),
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
     .testTarget(name: "patchbayTests", exclude: ["Fixtures"]),
-    .testTarget(name: "PatchbayTestingTests", dependencies: ["Patchbay", "PatchbayTesting"]),
     .testTarget(
-      name: "PatchbayMacrosTests",
-      dependencies: [
-        "PatchbayMacros",
-        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
-      ]
-    ),
+      name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
     .testTarget(

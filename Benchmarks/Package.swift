@@ -13,6 +13,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(path: ".."),
+    .package(path: "../Sources/PatchbaySDK"),
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]
@@ -41,9 +42,9 @@ let package = Package(
       name: "CoreBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "Patchbay", package: root),
+        .product(name: "Patchbay", package: "PatchbaySDK"),
         .product(name: "PatchbayHost", package: root),
-        .product(name: "PatchbayEncoding", package: root),
+        .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],
       path: "Benchmarks/CoreBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -56,7 +57,7 @@ let package = Package(
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayAudio", package: root),
         .product(name: "PatchbayMIDI", package: root),
-        .product(name: "PatchbayEncoding", package: root),
+        .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],
       path: "Benchmarks/SoundBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

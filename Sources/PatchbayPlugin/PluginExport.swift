@@ -23,8 +23,12 @@ import PatchbayABI
 ///
 /// The descriptor is built on the first call and kept for the life of the library (hosts never
 /// unload plugins). The host checks the ABI version it reports.
+///
+/// Every Swift plugin shares one SDK library, so the descriptors are kept per plugin image:
+/// `dsoHandle` (`#dsohandle`, filled in at the call site) says which plugin, and which
+/// generation of it, is asking.
 public enum PluginExport {
-  private static let built = LockedValue<UnsafeRawPointer?>(nil)
+  private static let built = LockedValue<[UnsafeRawPointer: UnsafeRawPointer]>([:])
 
   /// The plugin descriptor (`const pb_plugin_desc *`), built on the first call.
   ///
@@ -32,27 +36,28 @@ public enum PluginExport {
   /// specializes its code in the plugin's module, where the feature's types are known.
   public static func entry(
     id: String, name: String, version: String, features drivers: [FeatureDriver],
-    hostABIMajor: UInt16
+    hostABIMajor: UInt16, dsoHandle: UnsafeRawPointer = #dsohandle
   ) -> UnsafeRawPointer? {
     // Its own symbol, not a default argument: plugins built before functions existed call it.
     self.entry(
       id: id, name: name, version: version, features: drivers, functions: [],
-      hostABIMajor: hostABIMajor)
+      hostABIMajor: hostABIMajor, dsoHandle: dsoHandle)
   }
 
   /// ``entry(id:name:version:features:hostABIMajor:)``, with plain C functions the plugin
   /// exports (see ``ExportedFunction``).
   public static func entry(
     id: String, name: String, version: String, features drivers: [FeatureDriver],
-    functions: [ExportedFunction], hostABIMajor: UInt16
+    functions: [ExportedFunction], hostABIMajor: UInt16,
+    dsoHandle: UnsafeRawPointer = #dsohandle
   ) -> UnsafeRawPointer? {
     self.built.withValue { built in
-      if let built { return built }
+      if let descriptor = built[dsoHandle] { return descriptor }
       let descriptor = UnsafeRawPointer(
         DescriptorBuilder.plugin(
           id: id, name: name, version: version, drivers: drivers, functions: functions)
       )
-      built = descriptor
+      built[dsoHandle] = descriptor
       return descriptor
     }
   }

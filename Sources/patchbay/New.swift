@@ -6,8 +6,8 @@ struct New: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Create a plugin package that builds a loadable lib<Name>.so.",
     discussion: """
-      The package depends on Patchbay by path (--patchbay, default: the Patchbay checkout this
-      executable was built from). Then:
+      The package depends on the Patchbay SDK by path (<checkout>/Sources/PatchbaySDK; --patchbay
+      names the checkout, default: the one this executable was built from). Then:
         cd DIR/Name && swift build
         patchbay inspect .build/debug/libName.so
       """
@@ -109,7 +109,8 @@ struct PluginTemplate {
   /// The feature's id; the plugin's is it plus `-plugin`.
   let featureID: String
 
-  var identity: String { URL(fileURLWithPath: self.patchbayRoot).lastPathComponent.lowercased() }
+  /// The SDK package in the checkout: its name is PatchbaySDK whatever the checkout is called.
+  var sdkPackage: String { "\(self.patchbayRoot)/Sources/PatchbaySDK" }
 
   var files: [(String, String)] {
     [
@@ -124,19 +125,20 @@ struct PluginTemplate {
     // swift-tools-version: 6.1
     import PackageDescription
 
-    // A Patchbay plugin: `swift build` makes .build/debug/lib\(self.name).so.
+    // A Patchbay plugin: `swift build` makes .build/debug/lib\(self.name).so, beside the
+    // libPatchbaySDK.so it links (keep them together; the host loads the SDK from there).
     let package = Package(
       name: "\(self.name)",
       products: [
         .library(name: "\(self.name)", type: .dynamic, targets: ["\(self.name)"])
       ],
       dependencies: [
-        .package(path: "\(self.patchbayRoot)")
+        .package(path: "\(self.sdkPackage)")
       ],
       targets: [
         .target(
           name: "\(self.name)",
-          dependencies: [.product(name: "PatchbayPlugin", package: "\(self.identity)")]
+          dependencies: [.product(name: "PatchbaySDK", package: "PatchbaySDK")]
         )
       ],
       swiftLanguageModes: [.v6]

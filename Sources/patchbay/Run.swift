@@ -31,7 +31,8 @@ struct Run: AsyncParsableCommand {
       Exit codes: 0 success, 1 a command failed, 2 usage error (also a malformed script line).
 
       --watch swaps a feature when its plugin file is rebuilt: edit, `swift build --product
-      Counter` in another terminal, and the new code runs with the old state.
+      Counter` in another terminal, and the new code runs with the old state. --rebuild also
+      runs that build when a plugin's source file is saved (make dev).
 
       Example:
         printf 'send counter increment\\nstate counter\\n' | patchbay run host-config/app.toml
@@ -56,6 +57,16 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Swap a feature when its plugin file is rebuilt (once the new file is whole).")
   var watch = false
 
+  @Flag(
+    help: """
+      With --watch (implied): rebuild a plugin when one of its source files is saved (swift \
+      build --product NAME in the package that built it), so the edit runs with the state kept.
+      """)
+  var rebuild = false
+
+  /// Whether plugin files are watched.
+  var watches: Bool { self.watch || self.rebuild }
+
   @Option(
     help: """
       Where the app's sound goes (overrides [audio] device): auto, null (paced, silent), none, \
@@ -71,6 +82,17 @@ struct Run: AsyncParsableCommand {
   var midi: String?
 
   @OptionGroup var search: PluginSearchOptions
+
+  /// With --rebuild, a started ``PluginRebuilder`` for the plugins the app loaded.
+  func rebuilder(for app: AppRuntime, report: @escaping @Sendable (String) -> Void)
+    -> PluginRebuilder?
+  {
+    guard self.rebuild else { return nil }
+    let rebuilder = PluginRebuilder(
+      plugins: app.registry.currentPlugins.map(\.path), report: report)
+    rebuilder.start()
+    return rebuilder
+  }
 
   func run() async throws {
     let app: AppRuntime
@@ -114,9 +136,11 @@ struct Run: AsyncParsableCommand {
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
       let session = try InteractiveSession(app: app, title: app.config.name)
-      let watcher = self.watch ? PluginWatcher(app: app, report: session.noteSink) : nil
+      let watcher = self.watches ? PluginWatcher(app: app, report: session.noteSink) : nil
       watcher?.start()
+      let rebuilder = self.rebuilder(for: app, report: session.noteSink)
       await session.run()
+      rebuilder?.stop()
       watcher?.stop()
       return
     }
@@ -125,11 +149,15 @@ struct Run: AsyncParsableCommand {
       FileHandle.standardError.write(Data("\(feature): \(level.rawValue): \(message)\n".utf8))
     }
     let watcher =
-      self.watch
+      self.watches
       ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) }
       : nil
     watcher?.start()
     defer { watcher?.stop() }
+    let rebuilder = self.rebuilder(for: app) {
+      FileHandle.standardError.write(Data("\($0)\n".utf8))
+    }
+    defer { rebuilder?.stop() }
 
     let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
     if let recorder, let record = self.record {

@@ -3,19 +3,16 @@
 // cancellation, long-living effects), on Patchbay by changing one import line per file
 // (`import ComposableArchitecture` → `import Patchbay` / `import PatchbayTesting`).
 // `check.sh` runs the tests, then breaks each reducer and checks the tests fail.
-import Foundation
 import PackageDescription
 
-// SwiftPM names a path dependency after its folder, whatever the clone is called.
-let patchbayRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
-let patchbay = patchbayRoot.lastPathComponent
+// The SDK package of this checkout (its name is the folder's: PatchbaySDK).
+let patchbay = "PatchbaySDK"
 
 let package = Package(
   name: "ImportSwap",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(path: patchbayRoot.path)
+    .package(path: "../../Sources/PatchbaySDK")
   ],
   targets: [
     .target(

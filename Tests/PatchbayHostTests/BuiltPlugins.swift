@@ -22,6 +22,18 @@ enum BuiltPlugins {
     return path
   }
 
+  /// Copies `lib<name>.so` to `destination`, with what a Swift plugin needs beside it: a link
+  /// to the build's `libPatchbaySDK.so` in the destination's folder.
+  static func copy(_ name: String, to destination: String) throws {
+    try FileManager.default.copyItem(atPath: try self.path(name), toPath: destination)
+    let sdk = URL(fileURLWithPath: destination).deletingLastPathComponent()
+      .appendingPathComponent("libPatchbaySDK.so").path
+    if !FileManager.default.fileExists(atPath: sdk) {
+      try FileManager.default.createSymbolicLink(
+        atPath: sdk, withDestinationPath: "\(self.directory)/libPatchbaySDK.so")
+    }
+  }
+
   static var loader: PluginLoader { PluginLoader(searchPaths: [self.directory]) }
 
   /// A copy of the misbehaving fixture named `<mode>.so`, which picks its misbehaviour.

@@ -4,7 +4,7 @@ import Testing
 /// `patchbay new` writes a package; building it is slow, so `make test` builds and loads one
 /// generated package once (see the Makefile's `template-check`). These tests check the files.
 @Suite struct NewTests {
-  @Test func createsAPackageDependingOnPatchbayByPath() async throws {
+  @Test func createsAPackageDependingOnTheSDKByPath() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
@@ -14,7 +14,9 @@ import Testing
       contentsOf: folder.appendingPathComponent("Metronome/Package.swift"), encoding: .utf8)
     #expect(
       manifest.contains(".library(name: \"Metronome\", type: .dynamic, targets: [\"Metronome\"])"))
-    #expect(manifest.contains(".package(path: \"\(root)\")"))
+    // The SDK package, named PatchbaySDK whatever the checkout's folder is called.
+    #expect(manifest.contains(".package(path: \"\(root)/Sources/PatchbaySDK\")"))
+    #expect(manifest.contains(".product(name: \"PatchbaySDK\", package: \"PatchbaySDK\")"))
     let source = try String(
       contentsOf: folder.appendingPathComponent("Metronome/Sources/Metronome/Metronome.swift"),
       encoding: .utf8)

@@ -57,6 +57,9 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let plugin = "\(folder)/libCounter.so"
     try FileManager.default.copyItem(atPath: "\(CLI.directory)/libCounter.so", toPath: plugin)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(folder)/libPatchbaySDK.so",
+      withDestinationPath: "\(CLI.directory)/libPatchbaySDK.so")
     try """
     [app]
     root = "counter"

@@ -16,6 +16,7 @@ let startupApp: (config: String, script: String) = {
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try linkSDK(into: folder, from: release)
     var config = """
       [app]
       root = "f0"

@@ -27,6 +27,7 @@ let rebuiltPlugins: [String] = {
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try linkSDK(into: folder, from: release)
     return try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
       try FileManager.default.copyItem(
@@ -37,6 +38,14 @@ let rebuiltPlugins: [String] = {
     fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
   }
 }()
+
+/// Links `release`'s `libPatchbaySDK.so` into `folder`: Swift plugins copied there find it
+/// beside them, as they do in the build folder.
+func linkSDK(into folder: URL, from release: URL) throws {
+  try FileManager.default.createSymbolicLink(
+    at: folder.appendingPathComponent("libPatchbaySDK.so"),
+    withDestinationURL: release.appendingPathComponent("libPatchbaySDK.so"))
+}
 
 /// A duration in whole microseconds.
 func microseconds(_ duration: Duration) -> Int {
@@ -119,6 +128,7 @@ func watchBenchmarks() {
     defer { try? FileManager.default.removeItem(at: folder) }
     let release = repositoryRoot.appendingPathComponent(".build/release")
     let plugin = folder.appendingPathComponent("libCounter.so").path
+    try? linkSDK(into: folder, from: release)
     try? FileManager.default.copyItem(
       atPath: release.appendingPathComponent("libCounter.so").path, toPath: plugin)
     guard

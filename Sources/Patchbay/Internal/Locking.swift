@@ -1,28 +1,26 @@
 import Synchronization
 
-/// A value shared between threads behind a lock.
+/// A value shared between threads behind a lock (public for the host, which is in another
+/// package than the core).
 ///
 /// Unlike `Mutex`, it holds values the compiler cannot prove sendable (generic state and
 /// actions); the lock is what makes sharing them safe.
-@usableFromInline
-package final class LockedValue<Value>: @unchecked Sendable {
+public final class LockedValue<Value>: @unchecked Sendable {
   @usableFromInline let mutex = Mutex<Void>(())
   @usableFromInline var storage: Value
 
-  @usableFromInline
-  package init(_ value: Value) {
+  public init(_ value: Value) {
     self.storage = value
   }
 
-  @usableFromInline
-  package var value: Value {
+  public var value: Value {
     get { self.withValue { $0 } }
     set { self.withValue { $0 = newValue } }
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
-  package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  public func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try self.mutex.withLock { _ in
       nonisolated(unsafe) let result = try body(&self.storage)
       return result

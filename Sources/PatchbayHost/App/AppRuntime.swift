@@ -116,6 +116,9 @@ public final class AppRuntime: @unchecked Sendable {
     self.logHandler.value = handler
   }
 
+  /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).
+  public var swapCount: Int { self.changes.swaps.load(ordering: .acquiring) }
+
   /// Called after every change, on the thread that made it.
   public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
     self.changes.onChange(handler)

@@ -1,5 +1,6 @@
 import Patchbay
 import PatchbayEncoding
+import Synchronization
 
 /// Tells whoever watches the app (`--print-changes`, `--record`, the terminal UI) what
 /// changed, as ``AppChange``s; with diffs on, keeps each instance's last state to say what an
@@ -24,7 +25,11 @@ final class ChangeRecorder: Sendable {
   /// Whether anyone watches: when not, the app skips formatting actions for them.
   var isObserved: Bool { self.handler.value != nil }
 
+  /// How many swaps were published, whoever watches.
+  let swaps = Atomic<Int>(0)
+
   func publish(_ change: AppChange) {
+    if case .swap = change { self.swaps.add(1, ordering: .releasing) }
     self.handler.value?(change)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 import PatchbayEncoding
 
 /// Runs `patchbay run` scripts: one command per line against a running app.
@@ -21,8 +22,9 @@ import PatchbayEncoding
 /// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `swap FEATURE PLUGIN`, `route PATH`,
 /// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
 /// scalar or array),
-/// `wait MS`, `settle`, `quit`. The first failing line stops the script; its error names the
-/// line.
+/// `wait MS`, `wait swap [MS]` (until the next swap, say `--watch`'s of a rebuilt plugin; at
+/// most MS, default 120 s), `settle`, `quit`. The first failing line stops the script; its
+/// error names the line.
 public struct ScriptRunner {
   /// How a script ended.
   public enum Outcome: Equatable, Sendable {
@@ -53,11 +55,26 @@ public struct ScriptRunner {
   public let output: @Sendable (String) -> Void
   /// How scripts name themselves in errors (`demo.script`, `<stdin>`).
   public let name: String
+  /// The swaps `wait swap` has seen: those before the script started, and one per `wait swap`.
+  private let swapsSeen: LockedValue<Int>
 
   public init(app: AppRuntime, name: String, output: @escaping @Sendable (String) -> Void) {
     self.app = app
     self.name = name
     self.output = output
+    self.swapsSeen = LockedValue(app.swapCount)
+  }
+
+  /// Waits until the app has made a swap this script has not seen yet; false after
+  /// `milliseconds` without one.
+  func waitForSwap(milliseconds: Int) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+    while self.app.swapCount <= self.swapsSeen.value {
+      guard ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    self.swapsSeen.withValue { $0 += 1 }
+    return true
   }
 
   /// Runs every line of `script`.
@@ -179,9 +196,19 @@ public struct ScriptRunner {
           self.output("- \(expected.json())\n+ \(found.json())")
           return failed(message)
         }
+      case "wait" where rest.split(separator: " ").first == "swap":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count <= 2, let limit = Int(arguments.dropFirst().first ?? "120000"),
+          limit >= 0
+        else {
+          return invalid("usage: wait swap [MS] (wait swap 60000)")
+        }
+        guard await self.waitForSwap(milliseconds: limit) else {
+          return failed("wait swap: no swap within \(limit) ms")
+        }
       case "wait":
         guard let milliseconds = Int(rest), milliseconds >= 0 else {
-          return invalid("usage: wait MS (wait 100)")
+          return invalid("usage: wait MS (wait 100), or wait swap [MS]")
         }
         try? await Task.sleep(for: .milliseconds(milliseconds))
       default:

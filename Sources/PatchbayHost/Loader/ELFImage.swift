@@ -4,7 +4,7 @@ import Foundation
 /// whole.
 public enum ELFImage {
   /// The ELF64 header's fields this type reads: offset and size in the header.
-  private enum Field {
+  enum Field {
     static let programHeaders = (0x20, 8)  // e_phoff
     static let sectionHeaders = (0x28, 8)  // e_shoff
     static let programHeaderSize = (0x36, 2)  // e_phentsize
@@ -14,22 +14,22 @@ public enum ELFImage {
   }
 
   /// The little-endian integer in `bytes`.
-  private static func integer(_ bytes: ArraySlice<UInt8>) -> Int {
+  static func integer(_ bytes: ArraySlice<UInt8>) -> Int {
     bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
   }
 
-  private static func integer(_ header: [UInt8], _ field: (Int, Int)) -> Int {
+  static func integer(_ header: [UInt8], _ field: (Int, Int)) -> Int {
     Self.integer(header[field.0..<field.0 + field.1])
   }
 
   /// The first 64 bytes of the file, and how many of them there were.
-  private static func header(of fd: Int32) -> ([UInt8], Int) {
+  static func header(of fd: Int32) -> ([UInt8], Int) {
     var header = [UInt8](repeating: 0, count: 64)
     let count = pread(fd, &header, 64, 0)
     return (header, count)
   }
 
-  private static func isELF(_ header: [UInt8], count: Int) -> Bool {
+  static func isELF(_ header: [UInt8], count: Int) -> Bool {
     count >= 4 && header[0...3] == [0x7F, 0x45, 0x4C, 0x46]
   }
 

@@ -66,20 +66,28 @@ public struct PluginLoader: Sendable {
     try Self.checkIsSharedObject(file)
 
     let identity = FileIdentity(path: file)
+    let siblings = SiblingLibraries(of: source)
     let generation = Self.loadCount.next(for: file)
-    let copy: URL
-    do {
-      copy = try self.generations.copy(source, generation: generation)
-    } catch {
-      throw PluginLoadError(file: file, "cannot copy to a generation file: \(error)")
-    }
-    defer { if !GenerationPath.keepsFiles { try? FileManager.default.removeItem(at: copy) } }
-
-    guard let handle = dlopen(copy.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-      throw PluginLoadError(
-        file: file, "dlopen failed: \(reason). Rebuild the plugin for this system."
-      )
+    let handle = try SiblingLibraries.loading.withLock { _ throws(PluginLoadError) in
+      try siblings.checkAgainstLoaded(plugin: file)
+      let copy: URL
+      do {
+        copy = try self.generations.copy(source, generation: generation)
+      } catch {
+        throw PluginLoadError(file: file, "cannot copy to a generation file: \(error)")
+      }
+      let links = siblings.link(into: copy.deletingLastPathComponent())
+      defer {
+        if !GenerationPath.keepsFiles {
+          for file in [copy] + links { try? FileManager.default.removeItem(at: file) }
+        }
+      }
+      guard let handle = dlopen(copy.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+        throw Self.dlopenFailure(reason, file: file)
+      }
+      siblings.recordLoaded()
+      return handle
     }
     guard let symbol = dlsym(handle, PATCHBAY_PLUGIN_ENTRY) else {
       throw PluginLoadError(
@@ -100,6 +108,22 @@ public struct PluginLoader: Sendable {
     let plugin = try Self.validate(descriptor, file: file, generation: generation)
     plugin.fileIdentity = identity
     return plugin
+  }
+
+  /// Why `dlopen` refused `file`, and what to do.
+  static func dlopenFailure(_ reason: String, file: String) -> PluginLoadError {
+    let missing = ": cannot open shared object file"
+    if let end = reason.range(of: missing) {
+      let library = reason[..<end.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+      return PluginLoadError(
+        file: file,
+        "needs \(library), which is neither in its folder nor installed. Keep the plugin beside "
+          + "the libraries swift build put next to it (a Swift plugin needs its "
+          + "libPatchbaySDK.so: copy it along), or rebuild it."
+      )
+    }
+    return PluginLoadError(
+      file: file, "dlopen failed: \(reason). Rebuild the plugin for this system.")
   }
 
   /// Refuses files that are not ELF shared objects before `dlopen` sees them.

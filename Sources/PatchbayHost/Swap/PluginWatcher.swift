@@ -37,8 +37,8 @@ public final class PluginWatcher: @unchecked Sendable {
   private var timer: DispatchSourceTimer?
   private var watched: [String: Watched] = [:]
   private let clock = ContinuousClock()
-  /// The inotify descriptor and its read source, where the system has them.
-  private var notify: (descriptor: Int32, source: DispatchSourceRead, folders: [Int32: String])?
+  /// inotify's events, where the system has them.
+  private var notify: FinishedFiles?
 
   /// Whether the kernel tells the watcher about finished files (inotify), rather than the
   /// watcher polling alone.
@@ -76,58 +76,20 @@ public final class PluginWatcher: @unchecked Sendable {
   /// Watches the plugins' folders with inotify: a file closed after writing or renamed into
   /// place is looked at at once. On the watcher's queue.
   private func startNotifications() {
-    #if canImport(Glibc)
-      let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      guard descriptor >= 0 else { return }
-      var folders: [Int32: String] = [:]
-      for folder in Set(
-        self.files().map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
-      {
-        let watch = inotify_add_watch(descriptor, folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO))
-        if watch >= 0 { folders[watch] = folder }
-      }
-      guard !folders.isEmpty else {
-        close(descriptor)
-        return
-      }
-      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: self.queue)
-      source.setEventHandler { [weak self] in self?.readNotifications() }
-      source.setCancelHandler { close(descriptor) }
-      source.resume()
-      self.notify = (descriptor, source, folders)
-    #endif
+    let folders = self.files().map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+    self.notify = FinishedFiles(folders: folders, queue: self.queue) { [weak self] paths in
+      self?.finished(paths)
+    }
   }
 
   /// Marks the files inotify says are finished, then looks at them. On the watcher's queue.
-  private func readNotifications() {
-    #if canImport(Glibc)
-      guard let notify = self.notify else { return }
-      let size = 64 * 1024
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-      defer { buffer.deallocate() }
-      var any = false
-      while true {
-        let count = read(notify.descriptor, buffer, size)
-        guard count > 0 else { break }
-        var offset = 0
-        while offset + MemoryLayout<inotify_event>.size <= count {
-          let event = (buffer + offset).load(as: inotify_event.self)
-          let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
-          let name =
-            event.len > 0
-            ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
-          if let folder = notify.folders[event.wd] {
-            let path = folder + "/" + name
-            if self.watched[path] != nil {
-              self.watched[path]?.finished = true
-              any = true
-            }
-          }
-          offset += MemoryLayout<inotify_event>.size + Int(event.len)
-        }
-      }
-      if any { self.check() }
-    #endif
+  private func finished(_ paths: [String]) {
+    var any = false
+    for path in paths where self.watched[path] != nil {
+      self.watched[path]?.finished = true
+      any = true
+    }
+    if any { self.check() }
   }
 
   /// Stops watching.
@@ -135,7 +97,7 @@ public final class PluginWatcher: @unchecked Sendable {
     self.queue.sync {
       self.timer?.cancel()
       self.timer = nil
-      self.notify?.source.cancel()
+      self.notify?.cancel()
       self.notify = nil
     }
   }

@@ -37,6 +37,27 @@ import Testing
       ])
   }
 
+  @Test func waitSwapReturnsOnceASwapHappened() async throws {
+    let app = try makeDemoApp()
+    let runner = ScriptRunner(app: app, name: "test.script") { _ in }
+    // A swap made elsewhere (as --watch makes one) while the script waits.
+    Task.detached {
+      try await Task.sleep(for: .milliseconds(50))
+      _ = try app.swap("counter", to: "CounterAlt")
+    }
+    let outcome = await runner.run(
+      "send counter increment\nwait swap 60000\nsend counter increment")
+    #expect(outcome == .finished)
+    #expect(try app.state("counter")[field: "value"] == 2)
+  }
+
+  @Test func waitSwapCountsEachSwapOnce() async throws {
+    let app = try makeDemoApp()
+    let runner = ScriptRunner(app: app, name: "test.script") { _ in }
+    let outcome = await runner.run("swap counter CounterAlt\nwait swap 60000\nwait swap 20")
+    #expect(outcome == .failed("test.script:3: wait swap: no swap within 20 ms"))
+  }
+
   @Test func pushWithInitialState() async throws {
     let output = Mutex<[String]>([])
     let runner = ScriptRunner(app: try makeFullDemoApp(), name: "test.script") { line in
@@ -80,7 +101,8 @@ import Testing
       "expect counter /count five",
       "test.script:1: 'five' is not a JSON value (strings need double quotes)"
     ),
-    ("wait soon", "test.script:1: usage: wait MS (wait 100)"),
+    ("wait soon", "test.script:1: usage: wait MS (wait 100), or wait swap [MS]"),
+    ("wait swap soon", "test.script:1: usage: wait swap [MS] (wait swap 60000)"),
     ("pop now", "test.script:1: 'pop' takes no arguments"),
     (
       "add tallies",

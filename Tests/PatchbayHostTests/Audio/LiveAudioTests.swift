@@ -58,7 +58,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("libSynth.so").path
-    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Synth"), toPath: copy)
+    try BuiltPlugins.copy("Synth", to: copy)
 
     let app = try makeApp("studio")
     try app.send("metronome", "stop")  // only the synth plays

@@ -13,7 +13,7 @@ import Testing
   func app(copying folder: URL) throws -> (AppRuntime, String) {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let copy = folder.appendingPathComponent("libTheory.so").path
-    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Theory"), toPath: copy)
+    try BuiltPlugins.copy("Theory", to: copy)
     return (try makeApp("studio"), copy)
   }
 

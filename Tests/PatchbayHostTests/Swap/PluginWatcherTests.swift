@@ -18,8 +18,7 @@ import Testing
       self.folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       self.plugin = self.folder.appendingPathComponent("libCounter.so").path
-      try FileManager.default.copyItem(
-        atPath: try BuiltPlugins.path("Counter"), toPath: self.plugin)
+      try BuiltPlugins.copy("Counter", to: self.plugin)
       let configFile = self.folder.appendingPathComponent("app.toml").path
       try """
       [app]
@@ -63,7 +62,7 @@ import Testing
     /// Replaces the plugin file the way a linker does: a new file renamed over the old.
     func replace(with name: String) throws {
       let temporary = self.plugin + ".tmp"
-      try FileManager.default.copyItem(atPath: try BuiltPlugins.path(name), toPath: temporary)
+      try BuiltPlugins.copy(name, to: temporary)
       guard rename(temporary, self.plugin) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
@@ -155,7 +154,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let theory = folder.appendingPathComponent("libTheory.so").path
-    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Theory"), toPath: theory)
+    try BuiltPlugins.copy("Theory", to: theory)
     let config = try AppConfig(
       parsing: """
         [app]
@@ -180,7 +179,7 @@ import Testing
     let before = app.registry.provider("Theory")?.generation
     // A rebuild: a new file renamed over the old.
     let temporary = theory + ".tmp"
-    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Theory"), toPath: temporary)
+    try BuiltPlugins.copy("Theory", to: temporary)
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: temporary)
     #expect(rename(temporary, theory) == 0)

@@ -53,7 +53,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let files = try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
-      try FileManager.default.copyItem(atPath: try BuiltPlugins.path(name), toPath: copy)
+      try BuiltPlugins.copy(name, to: copy)
       return copy
     }
     let app = try makeDemoApp()

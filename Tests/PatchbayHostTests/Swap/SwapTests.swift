@@ -58,7 +58,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let rebuilt = folder.appendingPathComponent("libEcho.so").path
-    try FileManager.default.copyItem(atPath: try BuiltPlugins.path("Echo"), toPath: rebuilt)
+    try BuiltPlugins.copy("Echo", to: rebuilt)
     let report = try app.swap("echo", to: rebuilt)
     #expect(report.to == rebuilt)
     #expect(report.instances == ["echo#1"])

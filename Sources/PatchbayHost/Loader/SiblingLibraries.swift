@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+
+/// The libraries a plugin finds beside its own file through `$ORIGIN` — a Swift plugin's
+/// `libPatchbaySDK.so` — resolved from the plugin's original folder although the host loads a
+/// generation copy from elsewhere.
+///
+/// ```swift
+/// let siblings = SiblingLibraries(of: URL(fileURLWithPath: ".build/debug/libCounter.so"))
+/// siblings.libraries.map(\.name)  // ["libPatchbaySDK.so"]
+/// try siblings.checkAgainstLoaded(plugin: "libCounter.so")
+/// ```
+///
+/// Before `dlopen` of the copy, ``PluginLoader`` links each one into the copy's folder (a
+/// symbolic link to the original file), so the copy's `$ORIGIN` finds the plugin's own.
+///
+/// The dynamic linker resolves a needed name once per process: every later plugin that needs
+/// `libPatchbaySDK.so` gets the one already loaded, whichever folder it came from. A plugin
+/// whose folder holds another build of a library the app already runs is therefore refused
+/// (its symbols would bind to code it was not built against), with a one-line reason. Two
+/// folders holding the same build (same GNU build id) are one library.
+struct SiblingLibraries: Sendable {
+  /// A library beside the plugin that the plugin needs.
+  struct Library: Sendable, Equatable {
+    /// The `DT_NEEDED` name, as `libPatchbaySDK.so`.
+    let name: String
+    /// The original file, with symbolic links resolved.
+    let path: String
+    /// The linker's build id, or the file's device, inode, size and time when it has none.
+    let build: String
+  }
+
+  let libraries: [Library]
+
+  /// The needed libraries of the plugin at `plugin` that exist in its folder.
+  init(of plugin: URL) {
+    let fd = open(plugin.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      self.libraries = []
+      return
+    }
+    defer { close(fd) }
+    let folder = plugin.resolvingSymlinksInPath().deletingLastPathComponent()
+    self.libraries = ELFImage.neededLibraries(of: fd).compactMap { name in
+      guard !name.contains("/") else { return nil }
+      let path = folder.appendingPathComponent(name).resolvingSymlinksInPath().path
+      return Self.library(name: name, path: path)
+    }
+  }
+
+  /// The library at `path`, if it is a regular file there.
+  private static func library(name: String, path: String) -> Library? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    let build =
+      ELFImage.buildID(of: fd)
+      ?? "file \(info.st_dev):\(info.st_ino), \(info.st_size) bytes, \(info.st_mtim.tv_sec)"
+    return Library(name: name, path: path, build: build)
+  }
+
+  /// The sibling libraries this process has loaded for plugins, by name.
+  private static let loaded = Mutex<[String: Library]>([:])
+
+  /// Serializes linking, `dlopen` and recording, so two plugins loading at once cannot both
+  /// claim a name.
+  static let loading = Mutex<Void>(())
+
+  /// Refuses a plugin whose folder holds a different build of a library already loaded.
+  func checkAgainstLoaded(plugin file: String) throws(PluginLoadError) {
+    let loaded = Self.loaded.withLock { $0 }
+    for library in self.libraries {
+      guard let running = loaded[library.name], running.build != library.build else { continue }
+      throw PluginLoadError(
+        file: file,
+        "needs \(library.name) from its folder (build \(library.build.prefix(12))), but this app "
+          + "already runs \(running.path) (build \(running.build.prefix(12))). Plugins of one "
+          + "app must be built against one Patchbay SDK: rebuild it against the host's "
+          + "(swift build), or restart the app to use a rebuilt SDK."
+      )
+    }
+  }
+
+  /// Links each library into `folder` under its needed name; returns the links made.
+  func link(into folder: URL) -> [URL] {
+    self.libraries.compactMap { library in
+      let link = folder.appendingPathComponent(library.name)
+      unlink(link.path)
+      return symlink(library.path, link.path) == 0 ? link : nil
+    }
+  }
+
+  /// Records the libraries as loaded (the first of each name stays).
+  func recordLoaded() {
+    Self.loaded.withLock { loaded in
+      for library in self.libraries where loaded[library.name] == nil {
+        loaded[library.name] = library
+      }
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import PatchbayHost
+
+/// Rebuilds a plugin when its sources change: `patchbay run --watch --rebuild` (`make dev`).
+///
+/// ```swift
+/// let rebuilder = PluginRebuilder(plugins: [".build/debug/libCounter.so"]) { print($0) }
+/// rebuilder.start()
+/// // save Plugins/Counter/Counter.swift  →  "rebuild: Counter in 1.2 s"
+/// // then --watch sees libCounter.so finished and swaps it, state kept
+/// ```
+///
+/// Each plugin file is traced to the package that builds it (the folder holding the `.build`
+/// it lies in) and to its product (`libCounter.so` → `Counter`). `swift package describe`
+/// says which targets, and so which folders, make the product. inotify watches those folders
+/// (every subfolder too); a source file saved there runs `swift build --product Counter
+/// --disable-automatic-resolution` in the package (no dependency resolution: a third faster).
+/// Saves during a build start one more build when it ends.
+final class PluginRebuilder: @unchecked Sendable {
+  /// A product the app loaded, and what builds it.
+  struct Product: Equatable {
+    let name: String
+    let package: String
+    let configuration: String
+    /// The folders of the targets the product is made of, with their subfolders.
+    let folders: [String]
+  }
+
+  private(set) var products: [Product] = []
+  private let plugins: [String]
+  private let report: @Sendable (String) -> Void
+  private let queue = DispatchQueue(label: "patchbay.plugin-rebuilder")
+  private var events: FinishedFiles?
+  /// Products to build next, and whether a build is running.
+  private var pending: [Product] = []
+  private var building = false
+
+  /// File endings that count as source: a save of anything else is ignored.
+  static let sourceExtensions: Set<String> = ["swift", "c", "h", "cpp", "hpp", "m", "s"]
+
+  init(plugins: [String], report: @escaping @Sendable (String) -> Void) {
+    self.plugins = plugins
+    self.report = report
+  }
+
+  /// Finds the products and starts watching their sources. Reports what it cannot rebuild.
+  func start() {
+    var described: [String: PackageLayout?] = [:]
+    for plugin in Set(self.plugins).sorted() {
+      let file = URL(fileURLWithPath: plugin).lastPathComponent
+      guard let (package, configuration) = Self.package(building: plugin) else {
+        self.report(
+          "rebuild: \(file) is not in a package's .build folder; rebuild it yourself (swift build)")
+        continue
+      }
+      let name = String(file.dropFirst(3).dropLast(3))  // lib<Name>.so
+      if described[package] == nil { described[package] = PackageLayout(package: package) }
+      guard let description = described[package] ?? nil,
+        let product = description.product(name, configuration: configuration)
+      else {
+        self.report("rebuild: \(package) has no product \(name) (swift package describe)")
+        continue
+      }
+      self.products.append(product)
+    }
+    let folders = self.products.flatMap(\.folders)
+    self.events = FinishedFiles(folders: folders, queue: self.queue) { [weak self] paths in
+      self?.saved(paths)
+    }
+    if !self.products.isEmpty {
+      let names = self.products.map(\.name).joined(separator: ", ")
+      self.report(
+        self.events == nil
+          ? "rebuild: no inotify here; rebuild \(names) yourself"
+          : "rebuild: watching the sources of \(names)")
+    }
+  }
+
+  func stop() {
+    self.queue.sync {
+      self.events?.cancel()
+      self.events = nil
+    }
+  }
+
+  /// The package folder and configuration of a plugin file built by SwiftPM:
+  /// `<package>/.build/<triple>/debug/libCounter.so` (or `.build/debug/…`).
+  static func package(building plugin: String) -> (String, String)? {
+    var folder = URL(fileURLWithPath: plugin).resolvingSymlinksInPath().deletingLastPathComponent()
+    let configuration = folder.lastPathComponent
+    guard configuration == "debug" || configuration == "release" else { return nil }
+    while folder.path != "/" {
+      if folder.lastPathComponent == ".build" {
+        let package = folder.deletingLastPathComponent()
+        let manifest = package.appendingPathComponent("Package.swift").path
+        return FileManager.default.fileExists(atPath: manifest)
+          ? (package.path, configuration) : nil
+      }
+      folder.deleteLastPathComponent()
+    }
+    return nil
+  }
+
+  /// Source files were saved: queue the products they belong to. On the queue.
+  private func saved(_ paths: [String]) {
+    let sources = paths.filter {
+      Self.sourceExtensions.contains(URL(fileURLWithPath: $0).pathExtension)
+    }
+    for product in self.products where !self.pending.contains(product) {
+      let owns = sources.contains { path in
+        product.folders.contains {
+          URL(fileURLWithPath: path).deletingLastPathComponent().path == $0
+        }
+      }
+      if owns { self.pending.append(product) }
+    }
+    self.buildNext()
+  }
+
+  /// Starts the next pending build, unless one is running. On the queue.
+  private func buildNext() {
+    guard !self.building, !self.pending.isEmpty else { return }
+    let product = self.pending.removeFirst()
+    self.building = true
+    DispatchQueue.global().async {
+      let line = Self.build(product)
+      self.report(line)
+      self.queue.async {
+        self.building = false
+        self.buildNext()
+      }
+    }
+  }
+
+  /// Runs `swift build` for `product`; one line saying how it went (the compiler's errors
+  /// follow it when it failed).
+  static func build(_ product: Product) -> String {
+    let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+      [swift, "build", "--product", product.name, "--disable-automatic-resolution"]
+      + (product.configuration == "release" ? ["-c", "release"] : [])
+    process.currentDirectoryURL = URL(fileURLWithPath: product.package)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    let start = ContinuousClock.now
+    do {
+      try process.run()
+    } catch {
+      return "rebuild: \(product.name): cannot run swift build (\(error))"
+    }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    guard process.terminationStatus == 0 else {
+      let errors = text.split(separator: "\n").filter { $0.contains("error:") }.prefix(10)
+      return "rebuild: \(product.name) failed; the running code stays\n"
+        + errors.joined(separator: "\n")
+    }
+    return "rebuild: \(product.name) in \(String(format: "%.1f", seconds)) s"
+  }
+}
+
+/// What `swift package describe --type json` says of a package: its products' targets and
+/// their folders.
+struct PackageLayout {
+  let package: String
+  /// Each target's folder (relative to the package) and the products it is part of.
+  let targets: [(path: String, products: [String])]
+
+  init?(package: String) {
+    let process = Process()
+    let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [swift, "package", "describe", "--type", "json"]
+    process.currentDirectoryURL = URL(fileURLWithPath: package)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let targets = json["targets"] as? [[String: Any]]
+    else { return nil }
+    self.package = package
+    self.targets = targets.compactMap { target in
+      guard let path = target["path"] as? String else { return nil }
+      return (path, target["product_memberships"] as? [String] ?? [])
+    }
+  }
+
+  /// The product named `name`, with the folders of its targets and their subfolders.
+  func product(_ name: String, configuration: String) -> PluginRebuilder.Product? {
+    let roots = self.targets.filter { $0.products.contains(name) }.map {
+      URL(fileURLWithPath: self.package).appendingPathComponent($0.path).standardizedFileURL
+    }
+    guard !roots.isEmpty else { return nil }
+    var folders: Set<String> = []
+    for root in roots {
+      folders.insert(root.path)
+      let walker = FileManager.default.enumerator(
+        at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+      while let url = walker?.nextObject() as? URL {
+        if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+          folders.insert(url.standardizedFileURL.path)
+        }
+      }
+    }
+    return PluginRebuilder.Product(
+      name: name, package: self.package, configuration: configuration, folders: folders.sorted())
+  }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The development loop end to end, as `make dev` runs it: an app runs with --rebuild; a
+# plugin's source is saved with an error (the build fails, the app keeps running), then with a
+# change; the plugin is rebuilt, --watch swaps it, and the new code runs with the old state.
+# Run by `make test` (target dev-check) on the package `make template-check` made.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$(cd "$ROOT" && swift build --show-bin-path)
+PLUGIN=${1:-$ROOT/.build-template/Hello}
+SOURCE=$PLUGIN/Sources/Hello/Hello.swift
+WORK=$(mktemp -d)
+cp "$SOURCE" "$WORK/Hello.swift.orig"
+cleanup() {
+  cp "$WORK/Hello.swift.orig" "$SOURCE"
+  (cd "$PLUGIN" && swift build --product Hello --disable-automatic-resolution >/dev/null 2>&1) || true
+  [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+cat >"$WORK/app.toml" <<TOML
+[app]
+root = "hello"
+[plugins]
+load = ["$PLUGIN/.build/debug/libHello.so"]
+[[feature]]
+key = "hello"
+id = "com.example.hello"
+TOML
+cat >"$WORK/dev.script" <<'SCRIPT'
+send hello ping
+send hello ping
+expect hello /pings 2
+wait swap 600000
+send hello ping
+expect hello /pings 12
+SCRIPT
+
+# now_ms: milliseconds since the epoch.
+now_ms() { date +%s%3N; }
+
+# wait_for TEXT SECONDS: until the app's stderr holds TEXT; fails when the app ends first.
+wait_for() {
+  local deadline=$(($(date +%s) + $2))
+  until grep -qF -- "$1" "$WORK/stderr"; do
+    if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$APP" 2>/dev/null; then
+      cat "$WORK/stdout" "$WORK/stderr"
+      echo "dev-check: FAIL: no '$1' (within $2 s, while the app ran)" >&2
+      exit 1
+    fi
+    sleep 0.01
+  done
+}
+
+# replace FROM TO: saves the source with FROM replaced by TO (an editor's save: one write).
+replace() {
+  python3 - "$SOURCE" "$1" "$2" <<'PY'
+import sys
+path, old, new = sys.argv[1:4]
+text = open(path).read()
+if text.count(old) != 1:
+    sys.exit(f"dev-check: expected one '{old}' in {path}")
+open(path, "w").write(text.replace(old, new))
+PY
+}
+
+echo "dev-check: building Hello as generated"
+(cd "$PLUGIN" && swift build --product Hello --disable-automatic-resolution >/dev/null)
+
+"$BIN/patchbay" run "$WORK/app.toml" --rebuild --script "$WORK/dev.script" \
+  >"$WORK/stdout" 2>"$WORK/stderr" &
+APP=$!
+wait_for "rebuild: watching the sources of Hello" 120
+
+echo "dev-check: saving a change that does not compile"
+replace "state.pings += 1" "state.pings += oops"
+wait_for "rebuild: Hello failed; the running code stays" 600
+kill -0 "$APP" # still running
+
+echo "dev-check: saving ping adding 10"
+replace "state.pings += oops" "state.pings += 10"
+saved=$(now_ms)
+wait_for "watch: swapped com.example.hello" 600
+running=$(now_ms)
+status=0
+wait "$APP" || status=$?
+APP=
+if [ "$status" != 0 ]; then
+  cat "$WORK/stdout" "$WORK/stderr"
+  echo "dev-check: FAIL: the script ended with $status (expected pings 2 → 12 on the new code)" >&2
+  exit 1
+fi
+grep -E "^(rebuild|watch):" "$WORK/stderr"
+echo "dev-check: saved → new code running with the old state in $((running - saved)) ms: ok"
