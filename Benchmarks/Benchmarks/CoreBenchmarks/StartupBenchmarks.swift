@@ -9,10 +9,10 @@ import Foundation
 /// $TMPDIR/patchbay-startup-<pid>/libStartup0.so … libStartup9.so, app.toml, render.script,
 ///   demo.toml (host-config/app.toml with the release plugins)
 /// ```
-let startupApp: (config: String, script: String) = {
+func startupApp(from build: URL) -> (config: String, script: String) {
   let release = repositoryRoot.appendingPathComponent(".build/release")
-  let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("patchbay-startup-\(ProcessInfo.processInfo.processIdentifier)")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "patchbay-startup-\(ProcessInfo.processInfo.processIdentifier)-\(build.lastPathComponent)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ let startupApp: (config: String, script: String) = {
       """
     for index in 0..<10 {
       try FileManager.default.copyItem(
-        at: release.appendingPathComponent("libTestFixtureNumbered.so"),
+        at: build.appendingPathComponent("libTestFixtureNumbered.so"),
         to: folder.appendingPathComponent("libStartup\(index).so"))
       config += """
 
@@ -55,7 +55,10 @@ let startupApp: (config: String, script: String) = {
     folder.appendingPathComponent("app.toml").path,
     folder.appendingPathComponent("render.script").path
   )
-}()
+}
+
+/// The startup app of this checkout's release build.
+let releaseStartupApp = startupApp(from: repositoryRoot.appendingPathComponent(".build/release"))
 
 /// Runs `patchbay ARGUMENTS` (the release build) to its exit, output discarded.
 func runPatchbay(_ arguments: [String]) {
@@ -78,15 +81,18 @@ func runPatchbay(_ arguments: [String]) {
 }
 
 let startupBenchmarks: @Sendable () -> Void = {
-  Benchmark(
-    "startup: process start to first screen, 10 Swift plugins (patchbay run, release)",
-    configuration: .init(
-      metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
-      maxDuration: .seconds(20), maxIterations: 40)
-  ) { benchmark in
-    let app = startupApp
-    for _ in benchmark.scaledIterations {
-      runPatchbay(["run", app.config, "--script", app.script])
+  for build in pluginBuilds {
+    // Made here, before the measurements: copying the plugins is not what they measure.
+    let app = startupApp(from: build.folder)
+    Benchmark(
+      "startup: process start to first screen, 10 Swift plugins (patchbay run, release, \(build.name))",
+      configuration: .init(
+        metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
+        maxDuration: .seconds(20), maxIterations: 40)
+    ) { benchmark in
+      for _ in benchmark.scaledIterations {
+        runPatchbay(["run", app.config, "--script", app.script])
+      }
     }
   }
 
@@ -96,7 +102,7 @@ let startupBenchmarks: @Sendable () -> Void = {
       metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
       maxDuration: .seconds(20), maxIterations: 40)
   ) { benchmark in
-    let app = startupApp
+    let app = releaseStartupApp
     let demo = URL(fileURLWithPath: app.config).deletingLastPathComponent().appendingPathComponent(
       "demo.toml"
     ).path

@@ -16,14 +16,26 @@ func swapApp() -> AppRuntime {
 
 /// One app per swap benchmark, made once (loading is not what they measure).
 let alternatingSwapApp = swapApp()
-let rebuiltSwapApp = swapApp()
 
-/// Copies of the release Counter and CounterAlt whose modification time the benchmark bumps,
-/// so each swap sees a rebuilt file.
-let rebuiltPlugins: [String] = {
+/// Builds of the Swift plugins to measure: this checkout's release build (linking the shared
+/// `libPatchbaySDK.so`) and, when `PATCHBAY_BENCH_STATIC_PLUGINS` names a folder holding
+/// `libCounter.so`, `libCounterAlt.so` and `libTestFixtureNumbered.so` built before the SDK was
+/// shared (each carrying its own copy of it), those too — so one run compares them.
+let pluginBuilds: [(name: String, folder: URL)] = {
+  let release = repositoryRoot.appendingPathComponent(".build/release")
+  var builds = [("shared SDK", release)]
+  if let folder = ProcessInfo.processInfo.environment["PATCHBAY_BENCH_STATIC_PLUGINS"] {
+    builds.append(("static SDK", URL(fileURLWithPath: folder)))
+  }
+  return builds
+}()
+
+/// Copies of `build`'s Counter and CounterAlt whose modification time the benchmark bumps, so
+/// each swap sees a rebuilt file.
+func rebuiltPlugins(from build: URL) -> [String] {
   let release = repositoryRoot.appendingPathComponent(".build/release")
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "patchbay-swap-\(getpid())")
+    "patchbay-swap-\(getpid())-\(build.lastPathComponent)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -31,13 +43,13 @@ let rebuiltPlugins: [String] = {
     return try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
       try FileManager.default.copyItem(
-        atPath: release.appendingPathComponent("lib\(name).so").path, toPath: copy)
+        atPath: build.appendingPathComponent("lib\(name).so").path, toPath: copy)
       return copy
     }
   } catch {
     fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
   }
-}()
+}
 
 /// Links `release`'s `libPatchbaySDK.so` into `folder`: Swift plugins copied there find it
 /// beside them, as they do in the build folder.
@@ -82,34 +94,37 @@ let swapBenchmarks: @Sendable () -> Void = {
   }
 
   // Each swap loads a file that changed since: a new generation copied, dlopen'ed, validated.
-  Benchmark(
-    "swap: to a rebuilt plugin file (new generation each time)",
-    configuration: .init(
-      metrics: [
-        .wallClock, .custom("actions held (µs)", useScalingFactor: false),
-        .custom("resident memory per generation (KB)", useScalingFactor: false),
-      ],
-      timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(10), maxIterations: 100)
-  ) { benchmark in
-    let app = rebuiltSwapApp
-    let files = rebuiltPlugins
-    var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 1 : 0
-    var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
-    for _ in benchmark.scaledIterations {
-      let file = files[index % 2]
-      stamp += 1
-      try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
-      let before = residentBytes()
-      benchmark.startMeasurement()
-      let report = try app.swap("counter", to: file)
-      benchmark.stopMeasurement()
-      benchmark.measurement(
-        .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
-      benchmark.measurement(
-        .custom("resident memory per generation (KB)", useScalingFactor: false),
-        (residentBytes() - before) / 1024)
-      index += 1
+  for build in pluginBuilds {
+    Benchmark(
+      "swap: to a rebuilt plugin file (new generation each time, \(build.name))",
+      configuration: .init(
+        metrics: [
+          .wallClock, .custom("actions held (µs)", useScalingFactor: false),
+          .custom("resident memory per generation (KB)", useScalingFactor: false),
+        ],
+        timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(10), maxIterations: 100
+      )
+    ) { benchmark in
+      let app = swapApp()
+      let files = rebuiltPlugins(from: build.folder)
+      var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 1 : 0
+      var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
+      for _ in benchmark.scaledIterations {
+        let file = files[index % 2]
+        stamp += 1
+        try FileManager.default.setAttributes(
+          [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
+        let before = residentBytes()
+        benchmark.startMeasurement()
+        let report = try app.swap("counter", to: file)
+        benchmark.stopMeasurement()
+        benchmark.measurement(
+          .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
+        benchmark.measurement(
+          .custom("resident memory per generation (KB)", useScalingFactor: false),
+          (residentBytes() - before) / 1024)
+        index += 1
+      }
     }
   }
 }
@@ -118,8 +133,14 @@ let swapBenchmarks: @Sendable () -> Void = {
 /// running with the old state; inotify tells the watcher, the poll (every second here) would
 /// be too slow to matter.
 func watchBenchmarks() {
+  for build in pluginBuilds {
+    watchBenchmark(build.name, from: build.folder)
+  }
+}
+
+func watchBenchmark(_ name: String, from build: URL) {
   Benchmark(
-    "watch: plugin file renamed into place → new code running (inotify)",
+    "watch: plugin file renamed into place → new code running (inotify, \(name))",
     configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxIterations: 30)
   ) { benchmark in
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -130,7 +151,7 @@ func watchBenchmarks() {
     let plugin = folder.appendingPathComponent("libCounter.so").path
     try? linkSDK(into: folder, from: release)
     try? FileManager.default.copyItem(
-      atPath: release.appendingPathComponent("libCounter.so").path, toPath: plugin)
+      atPath: build.appendingPathComponent("libCounter.so").path, toPath: plugin)
     guard
       let config = try? AppConfig(
         parsing: """
@@ -151,7 +172,7 @@ func watchBenchmarks() {
     var alternate = false
     for _ in benchmark.scaledIterations {
       alternate.toggle()
-      let source = release.appendingPathComponent(alternate ? "libCounterAlt.so" : "libCounter.so")
+      let source = build.appendingPathComponent(alternate ? "libCounterAlt.so" : "libCounter.so")
       let temporary = plugin + ".tmp"
       try? FileManager.default.removeItem(atPath: temporary)
       try? FileManager.default.copyItem(atPath: source.path, toPath: temporary)
