@@ -12,7 +12,7 @@ WORK=$(mktemp -d)
 cp "$SOURCE" "$WORK/Hello.swift.orig"
 cleanup() {
   cp "$WORK/Hello.swift.orig" "$SOURCE"
-  (cd "$PLUGIN" && swift build --product Hello --disable-automatic-resolution >/dev/null 2>&1) || true
+  (cd "$PLUGIN" && swift build >/dev/null 2>&1) || true
   [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null || true
   rm -rf "$WORK"
 }
@@ -65,7 +65,7 @@ PY
 }
 
 echo "dev-check: building Hello as generated"
-(cd "$PLUGIN" && swift build --product Hello --disable-automatic-resolution >/dev/null)
+(cd "$PLUGIN" && swift build >/dev/null)
 
 "$BIN/patchbay" run "$WORK/app.toml" --rebuild --script "$WORK/dev.script" \
   >"$WORK/stdout" 2>"$WORK/stderr" &

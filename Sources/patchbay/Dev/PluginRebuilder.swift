@@ -13,8 +13,9 @@ import PatchbayHost
 /// Each plugin file is traced to the package that builds it (the folder holding the `.build`
 /// it lies in) and to its product (`libCounter.so` → `Counter`). `swift package describe`
 /// says which targets, and so which folders, make the product. inotify watches those folders
-/// (every subfolder too); a source file saved there runs `swift build --product Counter
-/// --disable-automatic-resolution` in the package (no dependency resolution: a third faster).
+/// (every subfolder too); a source file saved there runs `swift build` in the package: the
+/// whole package, with no other options, as `make dev` built it. SwiftPM re-plans the build
+/// (seconds) whenever a build names another product, or other options, than the last one.
 /// Saves during a build start one more build when it ends.
 final class PluginRebuilder: @unchecked Sendable {
   /// A product the app loaded, and what builds it.
@@ -117,13 +118,15 @@ final class PluginRebuilder: @unchecked Sendable {
     self.buildNext()
   }
 
-  /// Starts the next pending build, unless one is running. On the queue.
+  /// Starts the next pending build, unless one is running: one build of a package covers
+  /// every product of it that waits. On the queue.
   private func buildNext() {
-    guard !self.building, !self.pending.isEmpty else { return }
-    let product = self.pending.removeFirst()
+    guard !self.building, let first = self.pending.first else { return }
+    let batch = self.pending.filter { $0.package == first.package }
+    self.pending.removeAll { $0.package == first.package }
     self.building = true
     DispatchQueue.global().async {
-      let line = Self.build(product)
+      let line = Self.build(batch)
       self.report(line)
       self.queue.async {
         self.building = false
@@ -132,16 +135,17 @@ final class PluginRebuilder: @unchecked Sendable {
     }
   }
 
-  /// Runs `swift build` for `product`; one line saying how it went (the compiler's errors
-  /// follow it when it failed).
-  static func build(_ product: Product) -> String {
+  /// Runs `swift build` in the package of `products` (one package); one line saying how it
+  /// went (the compiler's errors follow it when it failed).
+  static func build(_ products: [Product]) -> String {
+    let names = products.map(\.name).joined(separator: ", ")
     let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments =
-      [swift, "build", "--product", product.name, "--disable-automatic-resolution"]
-      + (product.configuration == "release" ? ["-c", "release"] : [])
-    process.currentDirectoryURL = URL(fileURLWithPath: product.package)
+      [swift, "build"]
+      + (products.contains { $0.configuration == "release" } ? ["-c", "release"] : [])
+    process.currentDirectoryURL = URL(fileURLWithPath: products[0].package)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output
@@ -149,7 +153,7 @@ final class PluginRebuilder: @unchecked Sendable {
     do {
       try process.run()
     } catch {
-      return "rebuild: \(product.name): cannot run swift build (\(error))"
+      return "rebuild: \(names): cannot run swift build (\(error))"
     }
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -157,10 +161,10 @@ final class PluginRebuilder: @unchecked Sendable {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     guard process.terminationStatus == 0 else {
       let errors = text.split(separator: "\n").filter { $0.contains("error:") }.prefix(10)
-      return "rebuild: \(product.name) failed; the running code stays\n"
+      return "rebuild: \(names) failed; the running code stays\n"
         + errors.joined(separator: "\n")
     }
-    return "rebuild: \(product.name) in \(String(format: "%.1f", seconds)) s"
+    return "rebuild: \(names) in \(String(format: "%.1f", seconds)) s"
   }
 }
 
