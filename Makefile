@@ -37,7 +37,8 @@ deps:
 # Every product and test target of the root package, and the benchmark package.
 build: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) build --package-path Benchmarks
+	# Planned afresh: a cached plan misses source files added to the root package since.
+	$(SWIFT) build --package-path Benchmarks --disable-build-manifest-caching
 
 # The demo app, driven by its bundled script (`patchbay run host-config/app.toml` on a terminal is interactive).
 demo: deps

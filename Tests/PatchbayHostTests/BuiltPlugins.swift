@@ -26,8 +26,12 @@ enum BuiltPlugins {
   /// to the build's `libPatchbaySDK.so` in the destination's folder.
   static func copy(_ name: String, to destination: String) throws {
     try FileManager.default.copyItem(atPath: try self.path(name), toPath: destination)
-    let sdk = URL(fileURLWithPath: destination).deletingLastPathComponent()
-      .appendingPathComponent("libPatchbaySDK.so").path
+    try self.linkSDK(into: URL(fileURLWithPath: destination).deletingLastPathComponent())
+  }
+
+  /// Links the build's `libPatchbaySDK.so` into `folder`, unless one is there.
+  static func linkSDK(into folder: URL) throws {
+    let sdk = folder.appendingPathComponent("libPatchbaySDK.so").path
     if !FileManager.default.fileExists(atPath: sdk) {
       try FileManager.default.createSymbolicLink(
         atPath: sdk, withDestinationPath: "\(self.directory)/libPatchbaySDK.so")

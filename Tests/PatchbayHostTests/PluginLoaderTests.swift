@@ -51,6 +51,7 @@ import Testing
     let header = try #require(FileHandle(forReadingAtPath: copy.path)?.readData(ofLength: 64))
     #expect(header[0x28..<0x30].allSatisfy { $0 == 0 })  // e_shoff: no section headers
     #expect(header[0x3C..<0x40].allSatisfy { $0 == 0 })  // e_shnum, e_shstrndx
+    try BuiltPlugins.linkSDK(into: folder)
     let plugin = try PluginLoader().load(copy.path)
     let counter = try FeatureHandle(feature: plugin.features[0])
     try counter.send(text: "increment")
@@ -59,7 +60,8 @@ import Testing
 
   @Test func aFileThatIsNotELFIsCopiedWhole() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("libText.so")
     try "not a library".write(to: text, atomically: true, encoding: .utf8)
@@ -179,6 +181,29 @@ import Testing
     (
       "noprocess",
       "feature 'dev.patchbay.fixture': the processor function 'process' is NULL, but the feature claims a processor."
+    ),
+    // Counts and structs the loader reads (issue 17, item 8): refused before any walk.
+    (
+      "hugeactioncount",
+      "declares 2147483647 actions in feature 'dev.patchbay.fixture', more than the 1024 a plugin may"
+    ),
+    (
+      "hugefeaturecount",
+      "declares 2147483647 features, more than the 64 a plugin may (patchbay.h)."
+    ),
+    ("hugefunctioncount", "declares 2147483647 functions, more than the 1024 a plugin may"),
+    (
+      "nullactions",
+      "declares 3 actions in feature 'dev.patchbay.fixture' but their array is NULL. Point it at them."
+    ),
+    ("unnamedaction", "feature 'dev.patchbay.fixture': action 0 has no name. Give it one."),
+    (
+      "smallaction",
+      "feature 'dev.patchbay.fixture', action 0: pb_action_desc.struct_size is 8, smaller than the 40 bytes ABI 2.0 requires."
+    ),
+    (
+      "unnamedfield",
+      "feature 'dev.patchbay.fixture', action 'set': field 0 has no name or no type."
     ),
   ])
   func misbehavingDescriptors(_ mode: String, _ expected: String) throws {

@@ -217,7 +217,33 @@ WITH_PROCESSOR(big_params, "dev.patchbay.fixture", &big_params_processor)
 WITH_PROCESSOR(no_writer, "dev.patchbay.fixture", &no_writer_processor)
 WITH_PROCESSOR(no_process, "dev.patchbay.fixture", &no_process_processor)
 
+/* Descriptors the loader must refuse before it walks them (issue 17, item 8). */
+static const pb_field_desc unnamed_field = {sizeof(pb_field_desc), NULL, "int"};
+static const pb_field_desc *const unnamed_fields[] = {&unnamed_field};
+static const pb_action_desc one_action = {sizeof(pb_action_desc), "noop", NULL, 0, NULL};
+static const pb_action_desc unnamed_action = {sizeof(pb_action_desc), NULL, NULL, 0, NULL};
+static const pb_action_desc small_action = {8, "noop", NULL, 0, NULL};
+static const pb_action_desc field_unnamed = {sizeof(pb_action_desc), "set", NULL, 1,
+                                             unnamed_fields};
+static const pb_action_desc *const one_actions[] = {&one_action};
+static const pb_action_desc *const unnamed_actions[] = {&unnamed_action};
+static const pb_action_desc *const small_actions[] = {&small_action};
+static const pb_action_desc *const field_unnamed_actions[] = {&field_unnamed};
+#define WITH_ACTIONS(name, count, actions)                                                     \
+  static const pb_feature_desc name = {sizeof(pb_feature_desc), "dev.patchbay.fixture",       \
+                                       "Fixture", NULL, 1, count, actions, &vtable};
+WITH_ACTIONS(huge_action_count, 0x7fffffffu, one_actions)
+WITH_ACTIONS(null_actions, 3, NULL)
+WITH_ACTIONS(unnamed_action_feature, 1, unnamed_actions)
+WITH_ACTIONS(small_action_feature, 1, small_actions)
+WITH_ACTIONS(field_unnamed_feature, 1, field_unnamed_actions)
+
 static const pb_feature_desc *const valid_features[] = {&valid};
+static const pb_feature_desc *const huge_action_count_features[] = {&huge_action_count};
+static const pb_feature_desc *const null_actions_features[] = {&null_actions};
+static const pb_feature_desc *const unnamed_action_features[] = {&unnamed_action_feature};
+static const pb_feature_desc *const small_action_features[] = {&small_action_feature};
+static const pb_feature_desc *const field_unnamed_features[] = {&field_unnamed_feature};
 static const pb_feature_desc *const small_features[] = {&small_feature};
 static const pb_feature_desc *const no_reduce_features[] = {&no_reduce};
 static const pb_feature_desc *const duplicate_features[] = {&valid, &valid};
@@ -360,5 +386,12 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "bigparameters")) plugin = descriptor(1, big_params_features);
   if (!strcmp(name, "noparameterwriter")) plugin = descriptor(1, no_writer_features);
   if (!strcmp(name, "noprocess")) plugin = descriptor(1, no_process_features);
+  if (!strcmp(name, "hugeactioncount")) plugin = descriptor(1, huge_action_count_features);
+  if (!strcmp(name, "nullactions")) plugin = descriptor(1, null_actions_features);
+  if (!strcmp(name, "unnamedaction")) plugin = descriptor(1, unnamed_action_features);
+  if (!strcmp(name, "smallaction")) plugin = descriptor(1, small_action_features);
+  if (!strcmp(name, "unnamedfield")) plugin = descriptor(1, field_unnamed_features);
+  if (!strcmp(name, "hugefeaturecount")) plugin = descriptor(0x7fffffffu, valid_features);
+  if (!strcmp(name, "hugefunctioncount")) plugin.function_count = 0x7fffffffu;
   return &plugin;
 }

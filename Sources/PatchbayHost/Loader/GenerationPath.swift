@@ -6,21 +6,29 @@ import Synchronization
 /// `dlopen` of a path it already opened returns the old image, and Swift images are never
 /// unloaded (swiftlang/swift#75889). Copying each load to a unique path — as cr.h does — makes a
 /// rebuilt `.so` load as a new generation beside the old one:
-/// `$TMPDIR/patchbay-<pid>/libCounter.<generation>.<load>.so`, where `load` numbers every copy
-/// the process made.
+/// `<private folder>/libCounter.<generation>.<load>.so`, where `load` numbers every copy the
+/// process made. The folder is this process's ``PrivateDirectory`` (mode 0700, a random name,
+/// checked before every copy), unless one is given; a given folder must be private too.
 ///
-/// The copy is removed right after `dlopen` (the mapping stays valid) unless
-/// `PATCHBAY_KEEP_GENERATIONS=1` is set, for debuggers and profilers that need the file.
+/// The copy is written with `O_EXCL|O_NOFOLLOW`, mode 0500, and removed right after `dlopen`
+/// (the mapping stays valid) unless `PATCHBAY_KEEP_GENERATIONS=1` is set, for debuggers and
+/// profilers that need the file; those stay until the process exits.
 public struct GenerationPath: Sendable {
-  /// The folder holding this process's generation copies.
-  public let directory: URL
+  /// The folder given at creation; nil for this process's private folder.
+  public let givenDirectory: URL?
 
   public init(directory: URL? = nil) {
-    self.directory =
-      directory
-      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-        "patchbay-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true
-      )
+    self.givenDirectory = directory
+  }
+
+  /// The folder holding the copies, made private when it does not exist yet, and checked.
+  public func directory() throws -> URL {
+    guard let given = self.givenDirectory else { return try PrivateDirectory.forThisProcess() }
+    if mkdir(given.path, 0o700) != 0, errno != EEXIST {
+      throw GenerationCopyError(path: given.path, errno: errno)
+    }
+    try PrivateDirectory.check(given)
+    return given
   }
 
   /// Every copy this process made, numbered.
@@ -39,14 +47,12 @@ public struct GenerationPath: Sendable {
   /// (`copy_file_range`). With `PATCHBAY_KEEP_GENERATIONS=1` the whole file is copied, so
   /// debuggers and profilers find its symbols.
   public func copy(_ source: URL, generation: Int) throws -> URL {
-    if mkdir(self.directory.path, 0o700) != 0, errno != EEXIST {
-      try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-    }
+    let directory = try self.directory()
     let stem = source.deletingPathExtension().lastPathComponent
     // Unique in the process: two folders' libCounter.so at the same generation must not share
     // a path, or dlopen would hand back the image it already opened under that name.
     let load = Self.loads.add(1, ordering: .relaxed).newValue
-    let destination = self.directory.appendingPathComponent("\(stem).\(generation).\(load).so")
+    let destination = directory.appendingPathComponent("\(stem).\(generation).\(load).so")
     unlink(destination.path)
     try Self.copyFile(from: source.path, to: destination.path, loadableOnly: !Self.keepsFiles)
     return destination
@@ -73,7 +79,9 @@ public struct GenerationPath: Sendable {
     let input = open(source, O_RDONLY | O_CLOEXEC)
     guard input >= 0 else { throw GenerationCopyError(path: source, errno: errno) }
     defer { close(input) }
-    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    // Never through a link, never over a file someone else put there; readable and
+    // executable by this user only.
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o500)
     guard output >= 0 else { throw GenerationCopyError(path: destination, errno: errno) }
     defer { close(output) }
     var info = stat()

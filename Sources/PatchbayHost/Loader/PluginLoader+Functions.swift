@@ -10,6 +10,9 @@ extension PluginLoader {
     guard Int(descriptor.pointee.struct_size) >= MemoryLayout<pb_plugin_desc>.size else {
       return []
     }
+    try requireCount(
+      descriptor.pointee.function_count, limit: Limits.functions,
+      array: descriptor.pointee.functions.map(UnsafeRawPointer.init), of: "functions", file: file)
     var functions: [LoadedFunction] = []
     for index in 0..<Int(descriptor.pointee.function_count) {
       guard let pointer = descriptor.pointee.functions?[index] else {

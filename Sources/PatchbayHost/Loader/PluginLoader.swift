@@ -184,6 +184,9 @@ public struct PluginLoader: Sendable {
     guard descriptor.pointee.id != nil, !string(descriptor.pointee.id).isEmpty else {
       throw PluginLoadError(file: file, "the plugin descriptor has no id. Give it one.")
     }
+    try requireCount(
+      descriptor.pointee.feature_count, limit: Limits.features,
+      array: descriptor.pointee.features.map(UnsafeRawPointer.init), of: "features", file: file)
     let plugin = try LoadedPlugin(path: file, generation: generation, descriptor: descriptor) {
       plugin throws(PluginLoadError) in
       var features: [LoadedFeature] = []
@@ -238,23 +241,7 @@ public struct PluginLoader: Sendable {
         "feature '\(id)': the vtable's required function '\(missing.0)' is NULL. Implement it."
       )
     }
-    var actions: [ActionInfo] = []
-    for actionIndex in 0..<Int(descriptor.pointee.action_count) {
-      guard let action = descriptor.pointee.actions?[actionIndex] else { continue }
-      var fields: [ActionInfo.Field] = []
-      for fieldIndex in 0..<Int(action.pointee.field_count) {
-        guard let field = action.pointee.fields?[fieldIndex] else { continue }
-        fields.append(
-          ActionInfo.Field(name: string(field.pointee.name), type: string(field.pointee.type))
-        )
-      }
-      actions.append(
-        ActionInfo(
-          name: string(action.pointee.name), summary: string(action.pointee.summary),
-          fields: fields
-        )
-      )
-    }
+    let actions = try validateActions(descriptor, feature: id, file: file)
     let processor = try validateProcessor(descriptor.pointee.processor, feature: id, file: file)
     return LoadedFeature(
       plugin: plugin, descriptor: descriptor, vtable: vtable, processor: processor,
@@ -263,7 +250,7 @@ public struct PluginLoader: Sendable {
 }
 
 /// Refuses a struct whose `struct_size` is smaller than this ABI version's layout of it.
-private func requireSize<T>(
+func requireSize<T>(
   _ size: UInt32, of _: T.Type, named name: String, file: String, in context: String? = nil,
   minimum: Int? = nil
 ) throws(PluginLoadError) {

@@ -29,7 +29,7 @@ typedef struct pb_action_desc {
   uint32_t struct_size;
   const char *name;    /* "setStep" */
   const char *summary; /* One line for people; may be NULL. */
-  uint32_t field_count;
+  uint32_t field_count; /* At most 64: hosts refuse more; each field non-NULL, named, typed. */
   const pb_field_desc *const *fields;
 } pb_action_desc;
 
@@ -101,7 +101,7 @@ struct pb_feature_desc {
   const char *name;    /* For people: "Counter". */
   const char *summary; /* One line for people; may be NULL. */
   uint32_t state_schema_version; /* Bumped when the state's encoding changes. */
-  uint32_t action_count;
+  uint32_t action_count; /* At most 1024; each action non-NULL and named. */
   const pb_action_desc *const *actions;
   const pb_feature_vtable *vtable;
   /* The feature's realtime half (patchbay/process.h); NULL for a feature without sound. */

@@ -30,12 +30,12 @@ typedef struct pb_plugin_desc {
   const char *id;      /* Reverse-DNS: "dev.patchbay.counter-plugin". */
   const char *name;    /* For people: "Counter". */
   const char *version; /* Semantic version of the plugin: "1.2.0". */
-  uint32_t feature_count;
+  uint32_t feature_count; /* At most 64: hosts refuse more. */
   const pb_feature_desc *const *features;
 
   /* Since 2.1 (a 2.0 descriptor ends before them): plain C functions the plugin exports
    * (patchbay/functions.h). 0 and NULL for none. */
-  uint32_t function_count;
+  uint32_t function_count; /* At most 1024. */
   const pb_function_desc *const *functions;
 } pb_plugin_desc;
 

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Where a `patchbay` process copies its plugins: a private folder it removes when it exits,
+/// after removing the folders that processes which are gone left behind.
+@Suite struct PluginCopiesTests {
+  @Test func aRunLeavesNoFolderBehindAndClearsThoseOfGoneProcesses() async throws {
+    let runtime = FileManager.default.temporaryDirectory
+      .appendingPathComponent("runtime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    defer { try? FileManager.default.removeItem(at: runtime) }
+    // A folder a process that is gone left behind (a crash during a load).
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    let stale = runtime.appendingPathComponent("patchbay-\(gone.processIdentifier)-cr4sh3")
+    try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+    try Data("half a plugin".utf8).write(to: stale.appendingPathComponent("libCounter.1.1.so"))
+
+    let script = runtime.appendingPathComponent("state.script")
+    try "state counter\n".write(to: script, atomically: true, encoding: .utf8)
+    let result = try await CLI.run(
+      "run", RunTests.config, "--script", script.path,
+      environment: ["XDG_RUNTIME_DIR": runtime.path])
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path) == ["state.script"])
+  }
+}
