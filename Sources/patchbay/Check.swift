@@ -23,7 +23,7 @@ struct Check: ParsableCommand {
     do {
       let app = try AppConfig(contentsOf: self.config)
       let registry = try app.loadPlugins(
-        with: app.loader(extraSearchPaths: self.search.searchPaths))
+        with: self.search.loader(for: app))
       print(
         "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
           + "\(app.routes.count) route(s), root '\(app.root)'")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PatchbayEncoding
 import PatchbayHost
 
@@ -32,7 +33,7 @@ enum PluginReport {
   static func text(_ plugin: LoadedPlugin) -> String {
     var lines = [
       "\(plugin.name) \(plugin.version) (\(plugin.id))",
-      "  file: \(plugin.path)",
+      "  file: \(plugin.path)\(symbolicLinkTarget(plugin.path).map { " → \($0)" } ?? "")",
       "  ABI:  \(plugin.abiMajor).\(plugin.abiMinor)",
     ]
     for feature in plugin.features {
@@ -120,4 +121,12 @@ enum PluginReport {
       )
     ).json(pretty: true)
   }
+}
+
+/// Where `path` leads when it is a symbolic link: the file that is really loaded.
+func symbolicLinkTarget(_ path: String) -> String? {
+  guard (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else {
+    return nil
+  }
+  return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
 }

@@ -11,6 +11,13 @@ struct PluginSearchOptions: ParsableArguments {
   )
   var pluginPaths: [String] = []
 
+  @Flag(
+    help: """
+      Load plugins that others could have written (a file or folder writable by group or \
+      others, or owned by another user). Without it they are refused.
+      """)
+  var allowInsecurePluginPath = false
+
   /// --plugin-path folders, then $PATCHBAY_PLUGIN_PATH, then this executable's folder.
   var searchPaths: [String] {
     let environment =
@@ -19,7 +26,18 @@ struct PluginSearchOptions: ParsableArguments {
     return self.pluginPaths + environment + [executableDirectory()]
   }
 
-  var loader: PluginLoader { PluginLoader(searchPaths: self.searchPaths) }
+  var loader: PluginLoader { self.configured(PluginLoader(searchPaths: self.searchPaths)) }
+
+  /// The loader of `config`, searching these folders too, with these options.
+  func loader(for config: AppConfig) -> PluginLoader {
+    self.configured(config.loader(extraSearchPaths: self.searchPaths))
+  }
+
+  private func configured(_ loader: PluginLoader) -> PluginLoader {
+    var loader = loader
+    loader.allowsInsecurePaths = self.allowInsecurePluginPath
+    return loader
+  }
 
   /// Loads `plugin` (a name or a path), or fails the command with the loader's one line.
   func load(_ plugin: String) throws -> LoadedPlugin {

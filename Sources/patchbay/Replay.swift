@@ -32,7 +32,7 @@ struct Replay: AsyncParsableCommand {
     do {
       let recording = try Recording(file: self.file)
       let config = try AppConfig(contentsOf: recording.config)
-      let loader = config.loader(extraSearchPaths: self.search.searchPaths)
+      let loader = self.search.loader(for: config)
       let registry = try config.loadPlugins(with: loader)
       let app = try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       if self.printChanges {

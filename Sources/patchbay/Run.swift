@@ -98,7 +98,7 @@ struct Run: AsyncParsableCommand {
     let app: AppRuntime
     do {
       let config = try AppConfig(contentsOf: self.config)
-      let loader = config.loader(extraSearchPaths: self.search.searchPaths)
+      let loader = self.search.loader(for: config)
       let registry = try config.loadPlugins(with: loader)
       app = try AppRuntime(config: config, registry: registry, loader: loader)
       if let route = self.route { try app.follow(route: route) }

@@ -37,6 +37,21 @@ import Testing
     #expect(result.stdout.contains("file: \(folder.path)/libParrot.so"))
   }
 
+  @Test func aPluginOthersCanWriteIsRefusedUnlessAllowed() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("libEcho.so").path
+    try FileManager.default.copyItem(atPath: "\(CLI.directory)/libEcho.so", toPath: plugin)
+    #expect(chmod(folder.path, 0o777) == 0)
+    let refused = try await CLI.run("inspect", plugin)
+    #expect(refused.exitCode == 1)
+    #expect(refused.stderr.hasPrefix("Error: \(plugin): is in a folder that is writable by others"))
+    #expect(refused.stderr.split(separator: "\n").count == 1)
+    let allowed = try await CLI.run("inspect", plugin, "--allow-insecure-plugin-path")
+    #expect(allowed.exitCode == 0, "\(allowed.stderr)")
+  }
+
   @Test func missingPluginIsAOneLineErrorWithExitCode1() async throws {
     let result = try await CLI.run("inspect", "Nope", "--plugin-path", "/nowhere")
     #expect(result.exitCode == 1)
@@ -46,8 +61,11 @@ import Testing
   }
 
   @Test func badPluginFileNamesTheFile() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "\(UUID().uuidString).so")
+    // In a folder of its own: /tmp itself is writable by others, which is refused first.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("libGarbage.so")
     try Data("not a library".utf8).write(to: file)
     let result = try await CLI.run("inspect", file.path)
     #expect(result.exitCode == 1)

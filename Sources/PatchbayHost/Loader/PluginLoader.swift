@@ -22,6 +22,8 @@ import Synchronization
 public struct PluginLoader: Sendable {
   /// Folders searched, in order, for a plugin given by name.
   public var searchPaths: [String]
+  /// Loads plugins that others could have written (``PluginFileTrust``); off by default.
+  public var allowsInsecurePaths = false
   let generations: GenerationPath
 
   private static let loadCount = LockedCounter()
@@ -63,6 +65,9 @@ public struct PluginLoader: Sendable {
   public func load(_ nameOrPath: String) throws(PluginLoadError) -> LoadedPlugin {
     let source = try self.locate(nameOrPath)
     let file = source.path
+    if !self.allowsInsecurePaths, let problem = PluginFileTrust.problem(with: file) {
+      throw PluginLoadError(file: file, problem)
+    }
     try Self.checkIsSharedObject(file)
 
     let identity = FileIdentity(path: file)

@@ -75,7 +75,7 @@ struct Render: AsyncParsableCommand {
     var schedule: [(frame: UInt64, event: MIDIEvent)] = []
     do {
       let config = try AppConfig(contentsOf: self.config)
-      let loader = config.loader(extraSearchPaths: self.search.searchPaths)
+      let loader = self.search.loader(for: config)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       render = try OfflineRender(app: app, format: format)
