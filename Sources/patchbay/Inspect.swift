@@ -24,7 +24,7 @@ struct Inspect: ParsableCommand {
 
   func run() throws {
     let plugin = try self.search.load(self.plugin)
-    print(self.json ? PluginReport.json(plugin) : PluginReport.text(plugin))
+    Terminal.out(self.json ? PluginReport.json(plugin) : PluginReport.text(plugin))
   }
 }
 

@@ -35,11 +35,11 @@ struct PatchbayCommand: AsyncParsableCommand {
       let code = Self.exitCode(for: error)
       let message = Self.fullMessage(for: error)
       if code == .success {
-        print(message)
+        Terminal.out(message)
         Foundation.exit(0)
       }
       if !message.isEmpty {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Terminal.error(message)
       }
       Foundation.exit(
         code == .validationFailure || code.rawValue == 2 ? 2 : code.rawValue == 0 ? 0 : 1)

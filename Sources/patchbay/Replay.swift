@@ -37,11 +37,11 @@ struct Replay: AsyncParsableCommand {
       let app = try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       if self.printChanges {
         app.tracksStateChanges = true
-        app.onChange { print(ChangeLine.text($0)) }
+        app.onChange { Terminal.out(ChangeLine.text($0)) }
       }
       try await recording.replay(into: app)
       _ = await app.settle()
-      if self.state { print(try app.stateValue().json(pretty: true)) }
+      if self.state { Terminal.out(try app.stateValue().json(pretty: true)) }
       let hash = try app.stateHash()
       print("state hash: \(hash)")
       if let recorded = recording.stateHash, recorded != hash {

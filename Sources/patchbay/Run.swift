@@ -116,7 +116,7 @@ struct Run: AsyncParsableCommand {
     let printChanges = self.printChanges
     app.tracksStateChanges = printChanges
     app.onChange { [recorder] change in
-      if printChanges { print(ChangeLine.text(change)) }
+      if printChanges { Terminal.out(ChangeLine.text(change)) }
       recorder?.record(change)
     }
     // After the change handler: MIDI from the first message on is printed and recorded.
@@ -146,20 +146,20 @@ struct Run: AsyncParsableCommand {
     }
     // A script's plugins log to stderr, each line naming its feature.
     app.onLog { feature, level, message in
-      FileHandle.standardError.write(Data("\(feature): \(level.rawValue): \(message)\n".utf8))
+      Terminal.error("\(feature): \(level.rawValue): \(message)")
     }
     let watcher =
       self.watches
-      ? PluginWatcher(app: app) { FileHandle.standardError.write(Data("watch: \($0)\n".utf8)) }
+      ? PluginWatcher(app: app) { Terminal.error("watch: \($0)") }
       : nil
     watcher?.start()
     defer { watcher?.stop() }
     let rebuilder = self.rebuilder(for: app) {
-      FileHandle.standardError.write(Data("\($0)\n".utf8))
+      Terminal.error($0)
     }
     defer { rebuilder?.stop() }
 
-    let outcome = await ScriptRunner(app: app, name: name) { print($0) }.run(text)
+    let outcome = await ScriptRunner(app: app, name: name) { Terminal.out($0) }.run(text)
     if let recorder, let record = self.record {
       _ = await app.settle()
       let hash: String
@@ -167,10 +167,9 @@ struct Run: AsyncParsableCommand {
         hash = try app.stateHash()
       } catch {
         // A recording without its final state proves nothing on replay: say so, and fail.
-        FileHandle.standardError.write(
-          Data(
-            "Error: \(record): the recording has no final state: \(error). Fix the plugin's snapshot, then record again.\n"
-              .utf8))
+        Terminal.error(
+          "Error: \(record): the recording has no final state: \(error). Fix the plugin's snapshot, then record again."
+        )
         throw ExitCode(1)
       }
       recorder.finish(stateHash: hash)
@@ -180,10 +179,10 @@ struct Run: AsyncParsableCommand {
     case .finished:
       return
     case .failed(let message):
-      FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+      Terminal.error("Error: \(message)")
       throw ExitCode(1)
     case .invalid(let message):
-      FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+      Terminal.error("Error: \(message)")
       throw ExitCode(2)
     }
   }
@@ -236,7 +235,7 @@ extension Run {
       throw CommandFailure("\(error)")
     }
     if let note = live.deviceNote {
-      FileHandle.standardError.write(Data("audio: \(note)\n".utf8))
+      Terminal.error("audio: \(note)")
     }
     live.start()
     return live

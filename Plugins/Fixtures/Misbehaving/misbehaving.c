@@ -238,6 +238,12 @@ WITH_ACTIONS(unnamed_action_feature, 1, unnamed_actions)
 WITH_ACTIONS(small_action_feature, 1, small_actions)
 WITH_ACTIONS(field_unnamed_feature, 1, field_unnamed_actions)
 
+/* Strings that would drive a terminal if printed raw (issue 17, item 6). */
+static const pb_feature_desc escapes = {sizeof(pb_feature_desc), "dev.patchbay.fixture",
+                                        "Fixture\x1b[2J", "wipes\x1b]0;pwned\x07 the screen\r",
+                                        1, 0, NULL, &vtable};
+static const pb_feature_desc *const escapes_features[] = {&escapes};
+
 static const pb_feature_desc *const valid_features[] = {&valid};
 static const pb_feature_desc *const huge_action_count_features[] = {&huge_action_count};
 static const pb_feature_desc *const null_actions_features[] = {&null_actions};
@@ -386,6 +392,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "bigparameters")) plugin = descriptor(1, big_params_features);
   if (!strcmp(name, "noparameterwriter")) plugin = descriptor(1, no_writer_features);
   if (!strcmp(name, "noprocess")) plugin = descriptor(1, no_process_features);
+  if (!strcmp(name, "escapes")) plugin = descriptor(1, escapes_features);
   if (!strcmp(name, "hugeactioncount")) plugin = descriptor(1, huge_action_count_features);
   if (!strcmp(name, "nullactions")) plugin = descriptor(1, null_actions_features);
   if (!strcmp(name, "unnamedaction")) plugin = descriptor(1, unnamed_action_features);

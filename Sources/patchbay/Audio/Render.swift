@@ -87,13 +87,13 @@ struct Render: AsyncParsableCommand {
       throw CommandFailure("\(error)")
     }
     app.onLog { feature, level, message in
-      FileHandle.standardError.write(Data("\(feature): \(level.rawValue): \(message)\n".utf8))
+      Terminal.error("\(feature): \(level.rawValue): \(message)")
     }
     if let script = self.script {
       guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
         throw CommandFailure("\(script): cannot read the script.")
       }
-      let outcome = await ScriptRunner(app: app, name: script) { print($0) }.run(text)
+      let outcome = await ScriptRunner(app: app, name: script) { Terminal.out($0) }.run(text)
       guard outcome.exitCode == 0 else { throw ExitCode(outcome.exitCode) }
     }
     let songEnd = schedule.last.map { Double($0.frame) / Double(self.rate) + 2 }

@@ -21,7 +21,7 @@ struct Functions: ParsableCommand {
   func run() throws {
     let plugin = try self.search.load(self.plugin)
     guard !plugin.functions.isEmpty else {
-      print("\(plugin.name) exports no functions.")
+      Terminal.out("\(plugin.name) exports no functions.")
       return
     }
     let nameWidth = plugin.functions.map(\.name.count).max() ?? 0
@@ -30,7 +30,8 @@ struct Functions: ParsableCommand {
       let name = function.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
       let signature = function.signature.description.padding(
         toLength: signatureWidth, withPad: " ", startingAt: 0)
-      print("\(name)  \(signature)" + (function.summary.isEmpty ? "" : "  \(function.summary)"))
+      Terminal.out(
+        "\(name)  \(signature)" + (function.summary.isEmpty ? "" : "  \(function.summary)"))
     }
   }
 }
@@ -80,7 +81,7 @@ struct Call: ParsableCommand {
       return value
     }
     do {
-      print(try function.call(values).callText)
+      Terminal.out(try function.call(values).callText)
     } catch {
       throw CommandFailure(error.description)
     }

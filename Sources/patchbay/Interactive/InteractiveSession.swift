@@ -176,7 +176,9 @@ final class InteractiveSession {
     var screen = Array(lines.prefix(bodyRows))
     screen += Array(repeating: "", count: max(0, bodyRows - screen.count))
     screen += footer
-    let text = screen.map { String($0.prefix(columns)) }.joined(separator: "\u{1B}[K\r\n")
+    // Views, output, status and crumbs come from plugins: made safe before any escape of ours.
+    let text = screen.map { String($0.terminalSafe.prefix(columns)) }.joined(
+      separator: "\u{1B}[K\r\n")
     RawTerminal.write("\u{1B}[H" + text + "\u{1B}[K\u{1B}[J")
   }
 }
