@@ -30,11 +30,17 @@ struct Inspect: ParsableCommand {
 
 /// How `inspect` shows a plugin.
 enum PluginReport {
+  /// The SHA-256 of the plugin's file, to pin it in host-config's `[sha256]`.
+  static func hash(_ plugin: LoadedPlugin) -> String {
+    (try? SHA256.hex(ofFile: plugin.path)) ?? "(unreadable)"
+  }
+
   static func text(_ plugin: LoadedPlugin) -> String {
     var lines = [
       "\(plugin.name) \(plugin.version) (\(plugin.id))",
       "  file: \(plugin.path)\(symbolicLinkTarget(plugin.path).map { " → \($0)" } ?? "")",
       "  ABI:  \(plugin.abiMajor).\(plugin.abiMinor)",
+      "  sha256: \(Self.hash(plugin))",
     ]
     for feature in plugin.features {
       lines.append("")
@@ -104,6 +110,7 @@ enum PluginReport {
     }
     return WireValue.record(
       fields: ("file", .string(plugin.path)),
+      ("sha256", .string(Self.hash(plugin))),
       ("abi", .string("\(plugin.abiMajor).\(plugin.abiMinor)")),
       ("id", .string(plugin.id)),
       ("name", .string(plugin.name)),

@@ -1,7 +1,14 @@
 extension AppConfig {
   /// The loader this config asks for: its search paths, then `extraSearchPaths`.
+  /// A loader searching the config's folders (then `extraSearchPaths`), holding its pins.
   public func loader(extraSearchPaths: [String] = []) -> PluginLoader {
-    PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+    var loader = PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+    for plugin in self.plugins {
+      if let hash = plugin.sha256, let file = try? loader.locate(plugin.reference) {
+        loader.pins[file.path] = hash
+      }
+    }
+    return loader
   }
 
   /// Loads every plugin the config names and checks that each feature node's id is declared

@@ -52,6 +52,8 @@ public struct AppConfig: Sendable, Equatable {
   public struct Plugin: Sendable, Equatable {
     public let reference: String
     public let line: Int
+    /// The SHA-256 its file must have (`[sha256]`), or nil.
+    public var sha256: String? = nil
   }
 
   /// A node of the feature tree.
@@ -151,6 +153,7 @@ extension AppConfig {
     let app = reader.readApp(document.tables["app"])
     let (searchPaths, load) = reader.readPlugins(
       document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
+    let pins = reader.readPins(document.tables["sha256"], load: load)
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
@@ -162,7 +165,7 @@ extension AppConfig {
     self.root = app.root
     self.initialRoute = app.initialRoute
     self.searchPaths = searchPaths
-    self.plugins = load.map { Plugin(reference: $0.value, line: $0.line) }
+    self.plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
     self.nodes = nodes
     self.routes = routes
     self.sound = sound

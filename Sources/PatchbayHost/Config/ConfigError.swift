@@ -37,6 +37,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case unknownInitialRoute(String)
     /// A plugin in `load` that cannot be loaded (the loader's one line).
     case plugin(String)
+    case badPin(String)
+    case pinsUnloadedPlugin(String)
     case undeclaredFeature(id: String, known: [String])
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
@@ -111,6 +113,10 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         + "not a \(kind)."
     case .unknownInitialRoute(let route): return "'\(route)' is not a route in [routes]."
     case .plugin(let line): return line
+    case .badPin(let text):
+      return "'\(text)' is not a SHA-256: write its 64 hex digits (patchbay inspect prints them)."
+    case .pinsUnloadedPlugin(let reference):
+      return "pins '\(reference)', which [plugins].load does not name; write the key as load does."
     case .outOfRange(let value, let least, let most):
       return "\(value) is out of range: use \(least) to \(most)."
     case .badMIDIInput(let input):

@@ -6,7 +6,8 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where !["app", "plugins", "feature", "routes", "audio", "midi"].contains(header.name) {
+    where !["app", "plugins", "sha256", "feature", "routes", "audio", "midi"].contains(header.name)
+    {
       self.error(
         header.line, "[\(header.name)]",
         .unknownTable(header.name))
@@ -51,6 +52,32 @@ extension ConfigReader {
     .map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).standardizedFileURL.path }
     let load = plugins.flatMap { self.strings($0, "load", required: true) } ?? []
     return (searchPaths, load)
+  }
+
+  /// `[sha256]`: optional pins, `REFERENCE = "64 hex digits"` for plugins `load` names.
+  mutating func readPins(_ table: TOMLDocument.Table?, load: [(value: String, line: Int)])
+    -> [String: String]
+  {
+    guard let table else { return [:] }
+    var pins: [String: String] = [:]
+    for (key, value) in table.entries {
+      guard case .string(let text) = value.kind else {
+        self.error(
+          value.line, "sha256.\(key)", .wrongType(expected: "a string", found: value.typeName))
+        continue
+      }
+      let hash = text.lowercased()
+      guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
+        self.error(value.line, "sha256.\(key)", .badPin(text))
+        continue
+      }
+      guard load.contains(where: { $0.value == key }) else {
+        self.error(value.line, "sha256.\(key)", .pinsUnloadedPlugin(key))
+        continue
+      }
+      pins[key] = hash
+    }
+    return pins
   }
 
   /// `[[feature]]`: one node of the tree each.

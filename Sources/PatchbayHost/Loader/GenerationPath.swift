@@ -46,7 +46,7 @@ public struct GenerationPath: Sendable {
   /// debug information (4 of 13 MB are loaded). The copy happens in the kernel
   /// (`copy_file_range`). With `PATCHBAY_KEEP_GENERATIONS=1` the whole file is copied, so
   /// debuggers and profilers find its symbols.
-  public func copy(_ source: URL, generation: Int) throws -> URL {
+  public func copy(_ source: URL, generation: Int, whole: Bool = false) throws -> URL {
     let directory = try self.directory()
     let stem = source.deletingPathExtension().lastPathComponent
     // Unique in the process: two folders' libCounter.so at the same generation must not share
@@ -54,7 +54,8 @@ public struct GenerationPath: Sendable {
     let load = Self.loads.add(1, ordering: .relaxed).newValue
     let destination = directory.appendingPathComponent("\(stem).\(generation).\(load).so")
     unlink(destination.path)
-    try Self.copyFile(from: source.path, to: destination.path, loadableOnly: !Self.keepsFiles)
+    try Self.copyFile(
+      from: source.path, to: destination.path, loadableOnly: !whole && !Self.keepsFiles)
     return destination
   }
 

@@ -24,6 +24,9 @@ public struct PluginLoader: Sendable {
   public var searchPaths: [String]
   /// Loads plugins that others could have written (``PluginFileTrust``); off by default.
   public var allowsInsecurePaths = false
+  /// The SHA-256 a file must have, by path (`[sha256]` in host-config). The whole file is
+  /// copied and its copy hashed before `dlopen`, so what is checked is what is loaded.
+  public var pins: [String: String] = [:]
   let generations: GenerationPath
 
   private static let loadCount = LockedCounter()
@@ -77,7 +80,8 @@ public struct PluginLoader: Sendable {
       try siblings.checkAgainstLoaded(plugin: file)
       let copy: URL
       do {
-        copy = try self.generations.copy(source, generation: generation)
+        copy = try self.generations.copy(
+          source, generation: generation, whole: self.pins[file] != nil)
       } catch {
         throw PluginLoadError(file: file, "cannot copy to a generation file: \(error)")
       }
@@ -85,6 +89,17 @@ public struct PluginLoader: Sendable {
       defer {
         if !GenerationPath.keepsFiles {
           for file in [copy] + links { try? FileManager.default.removeItem(at: file) }
+        }
+      }
+      if let pinned = self.pins[file] {
+        // The copy is in a folder only this user can write: what is hashed is what is loaded.
+        let hash = (try? SHA256.hex(ofFile: copy.path)) ?? "unreadable"
+        guard hash == pinned else {
+          throw PluginLoadError(
+            file: file,
+            "has SHA-256 \(hash), but host-config pins \(pinned): the file changed since it "
+              + "was pinned. If the change is yours, pin the new hash (patchbay inspect prints "
+              + "it); otherwise do not run it.")
         }
       }
       guard let handle = dlopen(copy.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
