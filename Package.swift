@@ -47,7 +47,7 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"), "PatchbayRealtime",
-        "PatchbayAudio",
+        "PatchbayAudio", "PatchbayCrash",
         "PatchbayMIDI", "CFFI", "FFITrampolines",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
@@ -60,6 +60,8 @@ let package = Package(
     .systemLibrary(
       name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]
     ),
+    // Names the plugin call a crash happened in (an async-signal-safe handler, in C).
+    .target(name: "PatchbayCrash"),
     // Trampolines that keep their address while the function behind them is swapped.
     .target(name: "FFITrampolines", dependencies: ["CFFI"]),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import PatchbayHost
 
-/// `patchbay`: load feature plugins, inspect them, and (soon) run them composed into an app.
+/// `patchbay`: load feature plugins, inspect them, and run them composed into an app.
 @main
 struct PatchbayCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -13,7 +14,8 @@ struct PatchbayCommand: AsyncParsableCommand {
       --plugin-path folders, then $PATCHBAY_PLUGIN_PATH (colon-separated), then the folder
       holding this executable (where `swift build` puts plugins).
 
-      Exit codes: 0 success, 1 failure, 2 usage error.
+      Exit codes: 0 success, 1 failure, 2 usage error, 3 a plugin crashed the app (the line
+      before names the feature, its file, the instance, the call and the action).
       """,
     subcommands: [
       Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
@@ -22,8 +24,11 @@ struct PatchbayCommand: AsyncParsableCommand {
     ]
   )
 
-  /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage.
+  /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage, 3 a plugin
+  /// crashed.
   static func main() async {
+    // Also makes stdout line-buffered: a crash loses no output, even when redirected.
+    CrashReports.install()
     do {
       var command = try Self.parseAsRoot()
       if var command = command as? any AsyncParsableCommand {

@@ -84,6 +84,8 @@ import Testing
     let result = try await CLI.run("--help")
     #expect(result.exitCode == 0)
     #expect(result.stdout.contains("inspect"))
-    #expect(result.stdout.contains("Exit codes: 0 success, 1 failure, 2 usage error."))
+    #expect(
+      result.stdout.contains(
+        "Exit codes: 0 success, 1 failure, 2 usage error, 3 a plugin crashed the app"))
   }
 }

@@ -96,6 +96,12 @@ static pb_status fixture_reduce_errors_later(void *instance, const uint8_t *acti
   last_host->error(last_host, "this action is refused");
   return PB_ERR_FAILED;
 }
+/* A NULL dereference, as a buggy plugin makes one (issue 17, item 7). */
+static pb_status fixture_reduce_crashes(void *instance, const uint8_t *action, size_t length) {
+  (void)instance, (void)action, (void)length;
+  volatile int *nowhere = NULL;
+  return (pb_status)*nowhere;
+}
 static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
   (void)instance;
   return pb_write_record(out, 0) ? PB_ERR_FAILED : PB_OK;
@@ -135,6 +141,9 @@ static const pb_feature_vtable vtable = {
 static const pb_feature_vtable vtable_migrate_fails = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL};
+static const pb_feature_vtable vtable_crashes = {
+    sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_crashes,
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_refuses = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_refuses,
     fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
@@ -243,6 +252,8 @@ static const pb_feature_desc escapes = {sizeof(pb_feature_desc), "dev.patchbay.f
                                         "Fixture\x1b[2J", "wipes\x1b]0;pwned\x07 the screen\r",
                                         1, 0, NULL, &vtable};
 static const pb_feature_desc *const escapes_features[] = {&escapes};
+FEATURE(crashes, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_crashes)
+static const pb_feature_desc *const crashes_features[] = {&crashes};
 
 static const pb_feature_desc *const valid_features[] = {&valid};
 static const pb_feature_desc *const huge_action_count_features[] = {&huge_action_count};
@@ -393,6 +404,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "noparameterwriter")) plugin = descriptor(1, no_writer_features);
   if (!strcmp(name, "noprocess")) plugin = descriptor(1, no_process_features);
   if (!strcmp(name, "escapes")) plugin = descriptor(1, escapes_features);
+  if (!strcmp(name, "crashes")) plugin = descriptor(1, crashes_features);
   if (!strcmp(name, "hugeactioncount")) plugin = descriptor(1, huge_action_count_features);
   if (!strcmp(name, "nullactions")) plugin = descriptor(1, null_actions_features);
   if (!strcmp(name, "unnamedaction")) plugin = descriptor(1, unnamed_action_features);

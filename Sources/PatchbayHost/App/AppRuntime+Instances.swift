@@ -33,6 +33,7 @@ extension AppRuntime {
       self?.fail(AppError(.failed(path: path.description, reason: message)))
     }
     handle.attach(to: self.executor) { [weak self] in self?.afterJob() }
+    handle.crashLabel.set(path.description)
     self.changes.track(path, state: try? handle.stateValue())
     let parentObserves =
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false

@@ -165,7 +165,9 @@ public final class AppRuntime: @unchecked Sendable {
       } catch {
         throw AppError(.actionText(path: path, reason: error.reason))
       }
-      try self.command { handle.sendOnAppQueue(bytes) }
+      try CrashNote.sending(actionText) { () throws(AppError) in
+        try self.command { handle.sendOnAppQueue(bytes) }
+      }
     }
   }
 

@@ -27,6 +27,8 @@ public final class FeatureHandle: @unchecked Sendable {
   let log: @Sendable (pb_log_level, String) -> Void
   let queue: InstanceQueue
   let failureLog = LockedValue<[String]>([])
+  /// The instance's path, for crash reports (set by the app that creates it).
+  let crashLabel = CrashLabel()
   let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
   let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
   let navigationHandler = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
@@ -53,12 +55,15 @@ public final class FeatureHandle: @unchecked Sendable {
     self.slot = slot
     let failures = self.failureLog
     let handler = self.failureHandler
+    let label = self.crashLabel
     let reducedHandler = self.reducedHandler
     self.queue = InstanceQueue { bytes, source in
       // The queue holds the instance lock here: the slot cannot change under us.
       let current = slot.currentWhileHoldingInstance
-      let status = bytes.withUnsafeBufferPointer {
-        current.feature.vtable.reduce(current.instance, $0.baseAddress, $0.count)
+      let status = CrashNote.during("reduce", current.feature.crashLabel, instance: label.pointer) {
+        bytes.withUnsafeBufferPointer {
+          current.feature.vtable.reduce(current.instance, $0.baseAddress, $0.count)
+        }
       }
       guard status == PB_OK else {
         let reason = current.context.takeErrors() ?? "status \(status.rawValue)"
@@ -191,7 +196,8 @@ public final class FeatureHandle: @unchecked Sendable {
   /// Parses the text form of an action and sends it; throws the plugin's reason when the
   /// text is not an action of this feature.
   public func send(text: String) throws(FeatureCallError) {
-    self.send(try self.parseAction(text))
+    let action = try self.parseAction(text)
+    CrashNote.sending(text) { self.send(action) }
   }
 
   /// The encoding of an action's text form.
@@ -263,7 +269,9 @@ public final class FeatureHandle: @unchecked Sendable {
     let slot = self.slot
     let (status, bytes, current) = self.queue.withInstance {
       let current = slot.currentWhileHoldingInstance
-      let (status, bytes) = ByteSink.collect { current.feature.vtable.render(current.instance, $0) }
+      let (status, bytes) = CrashNote.during(
+        "render", current.feature.crashLabel, instance: self.crashLabel.pointer
+      ) { ByteSink.collect { current.feature.vtable.render(current.instance, $0) } }
       return (status, bytes, current)
     }
     guard status == PB_OK else {

@@ -17,7 +17,7 @@ final class Implementation: @unchecked Sendable {
   ) throws(FeatureCallError) {
     let context = HostContext(log: log, functions: functions)
     let host = HostTable.make(context)
-    let created: UnsafeMutableRawPointer? =
+    let created: UnsafeMutableRawPointer? = CrashNote.during("create", feature.crashLabel) {
       if let state {
         state.withUnsafeBufferPointer {
           feature.vtable.create(feature.descriptor, host, $0.baseAddress ?? emptyBytes, $0.count)
@@ -25,6 +25,7 @@ final class Implementation: @unchecked Sendable {
       } else {
         feature.vtable.create(feature.descriptor, host, nil, 0)
       }
+    }
     guard let created else {
       throw FeatureCallError(
         featureID: feature.id, call: "create",
@@ -39,7 +40,9 @@ final class Implementation: @unchecked Sendable {
 
   /// The state's snapshot bytes. Call with the instance held.
   func snapshot() throws(FeatureCallError) -> [UInt8] {
-    let (status, bytes) = ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+    let (status, bytes) = CrashNote.during("snapshot", self.feature.crashLabel) {
+      ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+    }
     guard status == PB_OK else {
       throw FeatureCallError(
         featureID: self.feature.id, call: "snapshot",
@@ -76,8 +79,10 @@ final class Implementation: @unchecked Sendable {
   /// Cancels the instance's effects and frees it. Call with the instance held, once.
   func destroy() {
     self.context.setSendTarget(nil)
-    self.feature.vtable.cancel_effects(self.instance)
-    self.feature.vtable.destroy(self.instance)
+    CrashNote.during("destroy", self.feature.crashLabel) {
+      self.feature.vtable.cancel_effects(self.instance)
+      self.feature.vtable.destroy(self.instance)
+    }
   }
 }
 

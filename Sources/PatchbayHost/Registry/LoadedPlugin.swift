@@ -74,6 +74,10 @@ public final class LoadedFeature: @unchecked Sendable {
   /// The realtime half, validated at load (patchbay/process.h); nil for a feature without sound.
   let processor: pb_processor_desc?
 
+  /// "id (original file)", for crash reports; lives as long as the process (plugins are never
+  /// unloaded).
+  let crashLabel: UnsafePointer<CChar>
+
   /// Whether the feature can migrate older state.
   public var migrates: Bool { self.vtable.migrate != nil }
   /// Whether the feature makes sound: it has a processor the audio thread calls.
@@ -97,6 +101,7 @@ public final class LoadedFeature: @unchecked Sendable {
     self.summary = string(descriptor.pointee.summary)
     self.schemaVersion = descriptor.pointee.state_schema_version
     self.actions = actions
+    self.crashLabel = UnsafePointer(strdup("\(self.id) (\(plugin.path))")!)
   }
 }
 

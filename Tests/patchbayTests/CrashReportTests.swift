@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// A plugin that crashes the app says who (issue 17, item 7): the feature, its original file,
+/// the instance, the call and the action, then exit code 3; output written before survives a
+/// redirected stdout.
+@Suite struct CrashReportTests {
+  @Test func aCrashInReduceNamesTheFeatureFileInstanceCallAndAction() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("crashes.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
+    let config = folder.appendingPathComponent("app.toml").path
+    try """
+    [app]
+    root = "fixture"
+    [plugins]
+    load = ["\(plugin)"]
+    [[feature]]
+    key = "fixture"
+    id = "dev.patchbay.fixture"
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let script = folder.appendingPathComponent("crash.script").path
+    try "render\nsend fixture noop\nrender\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+
+    let result = try await CLI.run("run", config, "--script", script)
+    #expect(result.exitCode == 3)
+    // The render before the crash reached the pipe; the one after never ran.
+    #expect(result.stdout == "fixture\n")
+    let report = result.stderr.split(separator: "\n").filter { !$0.isEmpty }.map(String.init)
+    #expect(report.count == 1, "\(result.stderr)")
+    #expect(
+      report.first
+        == "patchbay: a plugin crashed the app with SIGSEGV (invalid memory access) in its "
+        + "reduce: feature dev.patchbay.fixture (\(plugin)), instance fixture, action noop. The "
+        + "app stopped: fix that call in the plugin, or take the plugin out of the app.")
+  }
+}
