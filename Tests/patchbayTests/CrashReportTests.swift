@@ -6,22 +6,10 @@ import Testing
 /// redirected stdout.
 @Suite struct CrashReportTests {
   @Test func aCrashInReduceNamesTheFeatureFileInstanceCallAndAction() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, config) = try fixtureApp(
+      mode: "crashes", key: "fixture", id: "dev.patchbay.fixture")
     defer { try? FileManager.default.removeItem(at: folder) }
     let plugin = folder.appendingPathComponent("crashes.so").path
-    try FileManager.default.copyItem(
-      atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
-    let config = folder.appendingPathComponent("app.toml").path
-    try """
-    [app]
-    root = "fixture"
-    [plugins]
-    load = ["\(plugin)"]
-    [[feature]]
-    key = "fixture"
-    id = "dev.patchbay.fixture"
-    """.write(toFile: config, atomically: true, encoding: .utf8)
     let script = folder.appendingPathComponent("crash.script").path
     try "render\nsend fixture noop\nrender\n".write(
       toFile: script, atomically: true, encoding: .utf8)

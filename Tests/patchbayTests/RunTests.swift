@@ -73,7 +73,7 @@ import Testing
 
 /// A folder holding the misbehaving fixture as `<mode>.so` and an `app.toml` whose root, `key`,
 /// is the fixture's feature `id` (see Plugins/Fixtures/Misbehaving).
-private func fixtureApp(mode: String, key: String, id: String) throws -> (URL, String) {
+func fixtureApp(mode: String, key: String, id: String) throws -> (URL, String) {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   let plugin = folder.appendingPathComponent("\(mode).so").path
