@@ -165,9 +165,7 @@ public final class AppRuntime: @unchecked Sendable {
       } catch {
         throw AppError(.actionText(path: path, reason: error.reason))
       }
-      try CrashNote.sending(actionText) { () throws(AppError) in
-        try self.command { handle.sendOnAppQueue(bytes) }
-      }
+      try self.command { handle.sendOnAppQueue(bytes) }
     }
   }
 

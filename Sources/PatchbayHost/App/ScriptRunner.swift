@@ -106,7 +106,10 @@ public struct ScriptRunner {
         guard arguments.count == 2 else {
           return invalid("usage: send PATH ACTION (send counter increment)")
         }
-        try self.app.send(arguments[0], arguments[1])
+        // Named in a crash report, should the plugin crash on it.
+        try CrashNote.sending(arguments[1]) { () throws(AppError) in
+          try self.app.send(arguments[0], arguments[1])
+        }
       case "push", "present":
         let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
         guard let node = arguments.first else {

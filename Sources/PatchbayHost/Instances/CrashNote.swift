@@ -13,7 +13,7 @@ import PatchbayCrash
 /// ```
 ///
 /// Two thread-local stores and a restore: a few nanoseconds around each call.
-enum CrashNote {
+public enum CrashNote {
   @inline(__always)
   static func during<R>(
     _ call: StaticString, _ feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>? = nil,
@@ -25,8 +25,11 @@ enum CrashNote {
     return try body()
   }
 
-  /// Runs `body` with `text` noted as the action this thread sends.
-  static func sending<R, E: Error>(_ text: String, _ body: () throws(E) -> R) throws(E) -> R {
+  /// Runs `body` with `text` noted as the action this thread sends. About 80 ns, so callers
+  /// that send text from people (scripts, the terminal UI) use it, and `AppRuntime.send` does
+  /// not: its budget is 300 ns.
+  public static func sending<R, E: Error>(_ text: String, _ body: () throws(E) -> R) throws(E) -> R
+  {
     let result = text.withCString { pointer in
       let saved = pb_crash_set_action(pointer)
       defer { _ = pb_crash_set_action(saved) }

@@ -124,7 +124,7 @@ final class InteractiveSession {
   private func send(_ action: String) {
     let path = self.app.currentPath
     self.attempt {
-      try self.app.send(path, action)
+      try CrashNote.sending(action) { () throws(AppError) in try self.app.send(path, action) }
       self.status = "\(path) ← \(action)"
     }
   }
