@@ -25,6 +25,15 @@
  *   errorlater    dev.patchbay.fixture-errors-later: the first reduce logs, succeeds, and starts
  *                 a thread that reports an error 20 ms later (outside any call); every later
  *                 reduce fails with "this action is refused"
+ *   escapes       names and summaries full of terminal escape sequences
+ *   crashes       reduce dereferences NULL
+ *   hugeactioncount, hugefeaturecount, hugefunctioncount, nullactions, unnamedaction,
+ *   smallaction, unnamedfield
+ *                 counts and structs the loader must refuse before it walks them
+ *   chattyprocessor, emptyprocessor, bigevents, bigparameters, noparameterwriter, noprocess
+ *                 processors (processors.c)
+ *   abi20, theorylite, badsignature
+ *                 a 2.0-sized descriptor; exported functions, one whose signature is broken
  *   anything else a valid plugin with feature dev.patchbay.fixture
  */
 #define _GNU_SOURCE
@@ -39,6 +48,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fixture.h"
 
 static int dummy_state;
 /* The host of the last instance created: the fixtures keep one instance at a time. */
@@ -135,7 +146,7 @@ static pb_status fixture_migrate_fails(const pb_feature_desc *feature, const pb_
   return PB_ERR_FAILED;
 }
 
-static const pb_feature_vtable vtable = {
+const pb_feature_vtable fixture_vtable = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 static const pb_feature_vtable vtable_migrate_fails = {
@@ -161,70 +172,25 @@ static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 
-/* Processors that break the rules of patchbay/process.h, and one that pushes too much. */
-static void *processor_create(void *instance, const pb_processor_config *config) {
-  (void)instance, (void)config;
-  static int processor;
-  return &processor;
-}
-static void processor_process(void *processor, const pb_process *process) {
-  (void)processor;
-  /* Pushes 10 events a period; it declares 2. */
-  for (uint32_t i = 0; i < 10; i++) {
-    pb_processor_event event = {i, 1, (int64_t)process->steady_time, 0};
-    process->events->push(process->events, &event);
-  }
-}
-static void processor_destroy(void *processor) { (void)processor; }
-/* Does nothing: what the host costs around a processor call (benchmarks). */
-static void processor_process_nothing(void *processor, const pb_process *process) {
-  (void)processor, (void)process;
-}
-static void processor_write(void *instance, void *block) { (void)instance, (void)block; }
-static pb_status processor_event_action(void *instance, const pb_processor_event *event,
-                                        const pb_writer *out) {
-  (void)instance, (void)event;
-  return pb_write_case(out, "increment", 0) ? PB_ERR_FAILED : PB_OK;
-}
-#define PROCESSOR(name, params, events, writer, process)                                      \
-  static const pb_processor_desc name = {sizeof(pb_processor_desc), params, events, writer,    \
-                                         processor_create, process, processor_destroy,         \
-                                         processor_event_action};
-PROCESSOR(chatty_processor, 8, 2, processor_write, processor_process)
-PROCESSOR(empty_processor, 8, 2, processor_write, processor_process_nothing)
-PROCESSOR(big_events_processor, 0, 1000, NULL, processor_process)
-PROCESSOR(big_params_processor, 8192, 2, processor_write, processor_process)
-PROCESSOR(no_writer_processor, 8, 2, NULL, processor_process)
-PROCESSOR(no_process_processor, 0, 2, NULL, NULL)
-#define WITH_PROCESSOR(name, feature_id, processor)                                            \
-  static const pb_feature_desc name = {sizeof(pb_feature_desc), feature_id, "Fixture", NULL,   \
-                                       1, 0, NULL, &vtable, processor};
-
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};
 #define COUNTER(name, summary, schema, table)                                                  \
   static const pb_feature_desc name = {sizeof(pb_feature_desc), "dev.patchbay.counter",        \
                                        "Fixture", summary, schema, 0, NULL, table};
 
-FEATURE(valid, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable)
-FEATURE(small_feature, "dev.patchbay.fixture", 12, &vtable)
+FEATURE(valid, "dev.patchbay.fixture", sizeof(pb_feature_desc), &fixture_vtable)
+FEATURE(small_feature, "dev.patchbay.fixture", 12, &fixture_vtable)
 FEATURE(no_reduce, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_no_reduce)
-FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &vtable)
-FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &vtable)
+FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &fixture_vtable)
+FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &fixture_vtable)
 FEATURE(refuses, "dev.patchbay.fixture-refuses", sizeof(pb_feature_desc), &vtable_refuses)
 FEATURE(navigates, "dev.patchbay.fixture-navigates", sizeof(pb_feature_desc), &vtable_navigates)
 FEATURE(errors_later, "dev.patchbay.fixture-errors-later", sizeof(pb_feature_desc),
         &vtable_errors_later)
 COUNTER(counter_bad_state, NULL, 1, &vtable_bad_state)
-COUNTER(counter_schema3, NULL, 3, &vtable)
+COUNTER(counter_schema3, NULL, 3, &fixture_vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
-COUNTER(counter_create_fails, "refuses restored state", 1, &vtable)
-WITH_PROCESSOR(chatty, "dev.patchbay.fixture-chatty", &chatty_processor)
-WITH_PROCESSOR(empty, "dev.patchbay.fixture-empty-processor", &empty_processor)
-WITH_PROCESSOR(big_events, "dev.patchbay.fixture", &big_events_processor)
-WITH_PROCESSOR(big_params, "dev.patchbay.fixture", &big_params_processor)
-WITH_PROCESSOR(no_writer, "dev.patchbay.fixture", &no_writer_processor)
-WITH_PROCESSOR(no_process, "dev.patchbay.fixture", &no_process_processor)
+COUNTER(counter_create_fails, "refuses restored state", 1, &fixture_vtable)
 
 /* Descriptors the loader must refuse before it walks them (issue 17, item 8). */
 static const pb_field_desc unnamed_field = {sizeof(pb_field_desc), NULL, "int"};
@@ -240,7 +206,7 @@ static const pb_action_desc *const small_actions[] = {&small_action};
 static const pb_action_desc *const field_unnamed_actions[] = {&field_unnamed};
 #define WITH_ACTIONS(name, count, actions)                                                     \
   static const pb_feature_desc name = {sizeof(pb_feature_desc), "dev.patchbay.fixture",       \
-                                       "Fixture", NULL, 1, count, actions, &vtable};
+                                       "Fixture", NULL, 1, count, actions, &fixture_vtable};
 WITH_ACTIONS(huge_action_count, 0x7fffffffu, one_actions)
 WITH_ACTIONS(null_actions, 3, NULL)
 WITH_ACTIONS(unnamed_action_feature, 1, unnamed_actions)
@@ -250,7 +216,7 @@ WITH_ACTIONS(field_unnamed_feature, 1, field_unnamed_actions)
 /* Strings that would drive a terminal if printed raw (issue 17, item 6). */
 static const pb_feature_desc escapes = {sizeof(pb_feature_desc), "dev.patchbay.fixture",
                                         "Fixture\x1b[2J", "wipes\x1b]0;pwned\x07 the screen\r",
-                                        1, 0, NULL, &vtable};
+                                        1, 0, NULL, &fixture_vtable};
 static const pb_feature_desc *const escapes_features[] = {&escapes};
 FEATURE(crashes, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_crashes)
 static const pb_feature_desc *const crashes_features[] = {&crashes};
@@ -274,12 +240,6 @@ static const pb_feature_desc *const counter_schema3_features[] = {&counter_schem
 static const pb_feature_desc *const counter_migrate_fails_features[] = {&counter_migrate_fails};
 static const pb_feature_desc *const counter_create_fails_features[] = {&counter_create_fails};
 
-static const pb_feature_desc *const chatty_features[] = {&chatty};
-static const pb_feature_desc *const empty_features[] = {&empty};
-static const pb_feature_desc *const big_events_features[] = {&big_events};
-static const pb_feature_desc *const big_params_features[] = {&big_params};
-static const pb_feature_desc *const no_writer_features[] = {&no_writer};
-static const pb_feature_desc *const no_process_features[] = {&no_process};
 
 /* Functions of every type the signature grammar has, for the libffi round trips. */
 static bool fn_not(bool value) { return !value; }

@@ -1,0 +1,19 @@
+/* What the fixture's files share: the valid vtable, and the features processors.c makes. */
+#ifndef PATCHBAY_FIXTURE_H
+#define PATCHBAY_FIXTURE_H
+
+#include <patchbay.h>
+
+/* Shared between the fixture's files, never exported: the plugin exports its entry only. */
+#define FIXTURE_INTERNAL __attribute__((visibility("hidden")))
+
+FIXTURE_INTERNAL extern const pb_feature_vtable fixture_vtable;
+
+FIXTURE_INTERNAL extern const pb_feature_desc *const chatty_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const empty_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const big_events_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const big_params_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const no_writer_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const no_process_features[1];
+
+#endif
