@@ -11,11 +11,13 @@ import Testing
       at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(at: runtime) }
     // A folder a process that is gone left behind (a crash during a load).
-    let gone = Process()
-    gone.executableURL = URL(fileURLWithPath: "/bin/true")
-    try gone.run()
-    gone.waitUntilExit()
-    let stale = runtime.appendingPathComponent("patchbay-\(gone.processIdentifier)-cr4sh3")
+    // The highest pid below the kernel's limit that no process has. (Not a spawned child's:
+    // `Process.waitUntilExit` can hang on a Swift concurrency thread.)
+    let limit =
+      (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+      .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 32768
+    let gone = try #require((2..<limit).reversed().first { kill($0, 0) != 0 && errno == ESRCH })
+    let stale = runtime.appendingPathComponent("patchbay-\(gone)-cr4sh3")
     try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
     try Data("half a plugin".utf8).write(to: stale.appendingPathComponent("libCounter.1.1.so"))
 

@@ -15,14 +15,13 @@ import Testing
     return folder
   }
 
-  /// A pid that no process has now.
+  /// A pid that no process has now: the highest free one below the kernel's limit. (Not a
+  /// spawned child's: `Process.waitUntilExit` can hang on a Swift concurrency thread.)
   func deadPID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    let pid = process.processIdentifier
-    try #require(kill(pid, 0) != 0 && errno == ESRCH)
+    let limit =
+      (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+      .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 32768
+    let pid = try #require((2..<limit).reversed().first { kill($0, 0) != 0 && errno == ESRCH })
     return pid
   }
 
