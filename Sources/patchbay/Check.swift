@@ -24,7 +24,7 @@ struct Check: ParsableCommand {
       let app = try AppConfig(contentsOf: self.config)
       let registry = try app.loadPlugins(
         with: self.search.loader(for: app))
-      print(
+      Terminal.out(
         "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
           + "\(app.routes.count) route(s), root '\(app.root)'")
     } catch {

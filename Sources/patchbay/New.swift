@@ -79,10 +79,10 @@ struct New: ParsableCommand {
       )
       try contents.write(to: file, atomically: true, encoding: .utf8)
     }
-    print("Created \(package.path)")
-    print("Next:")
-    print("  cd \(package.path) && swift build")
-    print("  patchbay inspect \(package.path)/.build/debug/lib\(self.name).so")
+    Terminal.out("Created \(package.path)")
+    Terminal.out("Next:")
+    Terminal.out("  cd \(package.path) && swift build")
+    Terminal.out("  patchbay inspect \(package.path)/.build/debug/lib\(self.name).so")
   }
 }
 

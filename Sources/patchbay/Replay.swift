@@ -43,7 +43,7 @@ struct Replay: AsyncParsableCommand {
       _ = await app.settle()
       if self.state { Terminal.out(try app.stateValue().json(pretty: true)) }
       let hash = try app.stateHash()
-      print("state hash: \(hash)")
+      Terminal.out("state hash: \(hash)")
       if let recorded = recording.stateHash, recorded != hash {
         throw CommandFailure("replay diverged: the recording ended with state hash \(recorded).")
       }

@@ -173,7 +173,7 @@ struct Run: AsyncParsableCommand {
         throw ExitCode(1)
       }
       recorder.finish(stateHash: hash)
-      print("state hash: \(hash)")
+      Terminal.out("state hash: \(hash)")
     }
     switch outcome {
     case .finished:

@@ -9,7 +9,8 @@ import Foundation
 /// "line one\nline two".terminalSafe                   // unchanged: newlines and tabs are kept
 /// ```
 ///
-/// Every line the CLI writes goes through it (``Terminal``), so no path from a plugin (a view,
+/// Every line the CLI writes goes through it (``Terminal``; the terminal UI sanitizes each
+/// frame's lines itself), so no path from a plugin (a view,
 /// an action's text, a log line, a failure reason, a summary in `inspect`) reaches the terminal
 /// raw. JSON output passes unchanged: JSON already escapes control characters.
 extension String {

@@ -15,14 +15,14 @@ struct AudioCommand: AsyncParsableCommand {
       abstract: "List the audio outputs --device takes.")
 
     func run() async throws {
-      print("null            plays nothing, paced by CLOCK_MONOTONIC (no sound card needed)")
-      print("file:PATH       a 16-bit WAV file, written through ALSA's file plugin")
-      print(
+      Terminal.out("null            plays nothing, paced by CLOCK_MONOTONIC (no sound card needed)")
+      Terminal.out("file:PATH       a 16-bit WAV file, written through ALSA's file plugin")
+      Terminal.out(
         ALSAOutput.hasSoundCard
           ? "auto            ALSA \"default\" (a sound card is present)"
           : "auto            null (no sound card: /proc/asound/cards lists none)")
-      print("\nALSA PCMs (--device NAME, or alsa:NAME):")
-      for device in ALSAOutput.devices() { print("  \(device)") }
+      Terminal.out("\nALSA PCMs (--device NAME, or alsa:NAME):")
+      for device in ALSAOutput.devices() { Terminal.out("  \(device)") }
     }
   }
 
@@ -78,9 +78,9 @@ struct AudioCommand: AsyncParsableCommand {
       let tone = SineTone(frequency: self.freq, amplitude: self.amplitude, format: format)
       let engine = AudioEngine(output: output, sources: [ring])
 
-      if let note { print("note:      \(note)") }
-      print("device:    \(output.name)")
-      print(
+      if let note { Terminal.out("note:      \(note)") }
+      Terminal.out("device:    \(output.name)")
+      Terminal.out(
         "format:    \(format) (\(String(format: "%.2f", Double(format.periodNanoseconds) / 1e6)) ms)"
       )
       // Fill the ring before the audio thread starts, then keep it topped up.
@@ -92,19 +92,19 @@ struct AudioCommand: AsyncParsableCommand {
         try await Task.sleep(for: .milliseconds(1))
       }
       engine.start(periods: periods)
-      print("thread:    \(engine.schedulingNote)")
+      Terminal.out("thread:    \(engine.schedulingNote)")
       await Task.detached { engine.wait() }.value
       output.close()
 
       let statistics = engine.statistics
-      print(
+      Terminal.out(
         "frames:    \(statistics.periods * format.periodFrames) written (\(statistics.periods) periods)"
       )
-      print("underruns: \(statistics.underruns)")
-      print("starved:   \(statistics.starvedPeriods) period(s)")
+      Terminal.out("underruns: \(statistics.underruns)")
+      Terminal.out("starved:   \(statistics.starvedPeriods) period(s)")
       if let paced = output as? PacedNullOutput {
         let late = paced.lateness.count(over: Int(format.periodNanoseconds / 1_000))
-        print(
+        Terminal.out(
           "lateness:  p50 \(paced.lateness.percentile(50)) µs, p99 \(paced.lateness.percentile(99)) µs, \(late) period(s) over one period late"
         )
       }

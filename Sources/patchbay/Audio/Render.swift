@@ -112,15 +112,14 @@ struct Render: AsyncParsableCommand {
     let took = clock.now - started
     let wall = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
     let audio = Double(report.frames) / Double(self.rate)
-    print(
+    Terminal.out(
       "\(self.out): \(String(format: "%.2f", audio)) s, \(format), \(report.periods) periods, "
         + "\(report.midiEvents) MIDI events; rendered in \(String(format: "%.3f", wall)) s "
         + "(\(String(format: "%.0f", audio / max(wall, 1e-9)))× real time)")
     if render.graph.droppedEvents > 0 {
-      FileHandle.standardError.write(
-        Data(
-          "warning: \(render.graph.droppedEvents) processor events were dropped (a processor sent more than it declared).\n"
-            .utf8))
+      Terminal.error(
+        "warning: \(render.graph.droppedEvents) processor events were dropped (a processor sent more than it declared)."
+      )
     }
   }
 }

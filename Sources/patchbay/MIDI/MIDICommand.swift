@@ -15,21 +15,23 @@ struct MIDICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the inputs --input takes.")
 
     func run() async throws {
-      print("file:PATH   raw MIDI bytes from a file")
-      print("fifo:PATH   raw MIDI bytes from a FIFO (mkfifo PATH), until its writers close it")
-      print("stdin       raw MIDI bytes from standard input")
-      print("smf:PATH    a Standard MIDI File (format 0 or 1), played in real time")
+      Terminal.out("file:PATH   raw MIDI bytes from a file")
+      Terminal.out(
+        "fifo:PATH   raw MIDI bytes from a FIFO (mkfifo PATH), until its writers close it")
+      Terminal.out("stdin       raw MIDI bytes from standard input")
+      Terminal.out("smf:PATH    a Standard MIDI File (format 0 or 1), played in real time")
       if let reason = SequencerSource.unavailableReason {
-        print("seq         unavailable: \(reason)")
+        Terminal.out("seq         unavailable: \(reason)")
       } else {
-        print("seq         the ALSA sequencer port patchbay:in (connect a source with aconnect)")
+        Terminal.out(
+          "seq         the ALSA sequencer port patchbay:in (connect a source with aconnect)")
       }
       let ports = RawMIDISource.ports()
-      print(
+      Terminal.out(
         ports.isEmpty
           ? "hw:…        no ALSA rawmidi ports on this machine"
           : "ALSA rawmidi ports (--input hw:C,D,S):")
-      for port in ports { print("  \(port)") }
+      for port in ports { Terminal.out("  \(port)") }
     }
   }
 
@@ -101,8 +103,7 @@ struct MIDICommand: AsyncParsableCommand {
       midi.wait()
       source.close()
       if midi.dropped > 0 {
-        FileHandle.standardError.write(
-          Data("warning: \(midi.dropped) event(s) dropped (the printer fell behind)\n".utf8))
+        Terminal.error("warning: \(midi.dropped) event(s) dropped (the printer fell behind)")
       }
       if midi.error != 0 {
         throw CommandFailure(
