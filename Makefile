@@ -5,6 +5,7 @@
 #                swaps it, state kept
 #   make test    install system packages if missing, build every product, run every test
 #   make bench   run the benchmarks (Benchmarks/, release build)
+#   make fuzz    run each parser under libFuzzer for FUZZ_SECONDS (Tests/Fuzz)
 #   make format  format the sources with the toolchain's swift-format
 #   make lint    check the sources are formatted (make test runs it)
 
@@ -12,7 +13,7 @@ SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo dev test lint template-check import-swap-check sdk-test dev-check bench format clean
+.PHONY: all deps build demo dev test fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench format clean
 
 all: build
 
@@ -90,6 +91,40 @@ bench: deps
 	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
+# The parsers under libFuzzer (Sources/PatchbayFuzzTargets says what each checks), with
+# AddressSanitizer, each for FUZZ_SECONDS. New inputs go to .build-fuzz/corpus/TARGET, a crash
+# to .build-fuzz/artifacts/ (then: make fuzz-merge, and a regression test). `make test` replays
+# the committed corpus, Tests/Fuzz/Corpus/TARGET, without libFuzzer.
+FUZZ_TARGETS := value action-text toml midi smf
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH := .build-fuzz
+FUZZ_BIN := $(FUZZ_SCRATCH)/release/patchbay-fuzz
+fuzz-build: deps
+	$(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --product patchbay-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	  -Xcc -fsanitize=fuzzer-no-link,address -Xlinker --export-dynamic
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_SCRATCH)/artifacts
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_SCRATCH)/corpus/$$target; rm -f $(FUZZ_SCRATCH)/artifacts/$$target-*; \
+	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+	  PATCHBAY_FUZZ_TARGET=$$target $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$target- \
+	    $(FUZZ_SCRATCH)/corpus/$$target Tests/Fuzz/Corpus/$$target 2>&1 \
+	    | grep -E "^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Fatal|.*Violation|.*error)" \
+	    || true; \
+	  test -z "$$(ls $(FUZZ_SCRATCH)/artifacts/$$target-* 2>/dev/null)" \
+	    || { echo "fuzz: $$target broke; the input is in $(FUZZ_SCRATCH)/artifacts/" >&2; exit 1; }; \
+	done
+
+# Folds what the fuzzers found into the committed corpus, keeping only inputs that add coverage.
+fuzz-merge: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+	  PATCHBAY_FUZZ_TARGET=$$target $(FUZZ_BIN) -merge=1 Tests/Fuzz/Corpus/$$target \
+	    $(FUZZ_SCRATCH)/corpus/$$target 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true; \
+	done
+
 # The project's Swift files: tracked or new, never a build folder's checkouts.
 SWIFT_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.swift')
 
@@ -102,4 +137,4 @@ lint:
 	@echo "lint: $(words $(SWIFT_SOURCES)) Swift files formatted as .swift-format says: ok"
 
 clean:
-	rm -rf .build Benchmarks/.build Tests/ImportSwap/.build $(TEMPLATE_DIR)
+	rm -rf .build Benchmarks/.build Tests/ImportSwap/.build $(TEMPLATE_DIR) $(FUZZ_SCRATCH)

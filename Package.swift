@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
+    .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
     .library(name: "CounterAlt", type: .dynamic, targets: ["CounterAltPlugin"]),
@@ -47,11 +48,21 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"), "PatchbayRealtime",
-        "PatchbayAudio", "PatchbayCrash",
+        "PatchbayAudio", "PatchbayCrash", "PatchbayTOML",
         "PatchbayMIDI", "CFFI", "FFITrampolines",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
+    // The part of TOML that host-config files use, with the line of every key.
+    .target(name: "PatchbayTOML"),
+    // What the fuzzers check of each parser (`make fuzz`); the tests replay their corpus.
+    .target(
+      name: "PatchbayFuzzTargets",
+      dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI"), "PatchbayTOML", "PatchbayMIDI"]
+    ),
+    // One parser under libFuzzer (`make fuzz`); built plainly, it replays inputs:
+    // `patchbay-fuzz value crash-1234`.
+    .executableTarget(name: "patchbay-fuzz", dependencies: ["PatchbayFuzzTargets"]),
     // libasound, for audio output and MIDI input (apt-get install libasound2-dev).
     .systemLibrary(
       name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]
@@ -153,6 +164,8 @@ let package = Package(
       name: "PatchbayPluginTests",
       dependencies: [sdk("PatchbayPlugin"), "PatchbayHost", sdk("PatchbayTesting")]
     ),
+    .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
+    .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
     .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", sdk("PatchbayTesting")]),
     .testTarget(
       name: "CounterFeatureTests",

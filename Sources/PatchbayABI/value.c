@@ -26,6 +26,8 @@ static int put_u64(const pb_writer *out, uint64_t value) {
   return put(out, bytes, 8);
 }
 
+int pb_write_nil(const pb_writer *out) { return put_u8(out, PB_VALUE_NIL); }
+
 int pb_write_bool(const pb_writer *out, int value) {
   return put_u8(out, PB_VALUE_BOOL) || put_u8(out, value ? 1 : 0) ? -1 : 0;
 }
@@ -51,6 +53,10 @@ int pb_write_name(const pb_writer *out, const char *name) {
   size_t length = strlen(name);
   if (length > UINT16_MAX) return -1;
   return put_u16(out, (uint16_t)length) || put(out, name, length) ? -1 : 0;
+}
+
+int pb_write_list(const pb_writer *out, uint32_t count) {
+  return put_u8(out, PB_VALUE_LIST) || put_u32(out, count) ? -1 : 0;
 }
 
 int pb_write_record(const pb_writer *out, uint32_t count) {
@@ -92,6 +98,15 @@ static int expect_tag(pb_reader *in, uint8_t tag, const char *why) {
   return 0;
 }
 
+int pb_peek_tag(pb_reader *in, uint8_t *tag) {
+  if (in->error) return -1;
+  if (in->offset >= in->length) return fail(in, "value ends early");
+  *tag = in->bytes[in->offset];
+  return 0;
+}
+
+int pb_read_nil(pb_reader *in) { return expect_tag(in, PB_VALUE_NIL, "expected nil"); }
+
 int pb_read_bool(pb_reader *in, int *value) {
   const uint8_t *bytes;
   if (expect_tag(in, PB_VALUE_BOOL, "expected a bool") || take(in, 1, &bytes)) return -1;
@@ -104,6 +119,14 @@ int pb_read_int(pb_reader *in, int64_t *value) {
   const uint8_t *bytes;
   if (expect_tag(in, PB_VALUE_INT, "expected an int") || take(in, 8, &bytes)) return -1;
   *value = (int64_t)le(bytes, 8);
+  return 0;
+}
+
+int pb_read_double(pb_reader *in, double *value) {
+  const uint8_t *bytes;
+  if (expect_tag(in, PB_VALUE_DOUBLE, "expected a double") || take(in, 8, &bytes)) return -1;
+  uint64_t bits = le(bytes, 8);
+  memcpy(value, &bits, sizeof bits);
   return 0;
 }
 
@@ -124,6 +147,13 @@ int pb_read_name(pb_reader *in, const char **name, size_t *length) {
   if (take(in, count, &bytes)) return -1;
   *name = (const char *)bytes;
   *length = count;
+  return 0;
+}
+
+int pb_read_list(pb_reader *in, uint32_t *count) {
+  const uint8_t *bytes;
+  if (expect_tag(in, PB_VALUE_LIST, "expected a list") || take(in, 4, &bytes)) return -1;
+  *count = (uint32_t)le(bytes, 4);
   return 0;
 }
 

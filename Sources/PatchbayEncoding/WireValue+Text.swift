@@ -12,13 +12,17 @@ extension WireValue {
   /// Arguments without a label are labeled `_0`, `_1`, … by position, as Swift names
   /// unlabeled associated values. Values: integers, decimals, `true`, `false`, `nil`,
   /// double-quoted strings, `[lists]`, `{records: 1}` and nested `cases(…)`.
+  ///
+  /// The grammar is the one `patchbay/value.h` specifies, which `pb_parse_action_text` reads
+  /// for plugins written in C: both accept the same texts and write the same bytes (the
+  /// `action-text` fuzz target checks it).
   public init(parsingAction text: String) throws(ActionTextError) {
     var parser = TextParser(text)
     parser.skipSpaces()
     guard parser.peek != nil else {
       throw ActionTextError(column: 1, reason: "expected an action name, found nothing")
     }
-    let value = try parser.caseValue()
+    let value = try parser.caseValue(depth: 0)
     parser.skipSpaces()
     if let extra = parser.peek {
       throw ActionTextError(
@@ -45,9 +49,8 @@ extension WireValue {
     case .int(let value):
       text += String(value)
     case .double(let value):
-      text +=
-        value.isFinite && value == value.rounded() && abs(value) < 1e15
-        ? String(format1: value) : String(value)
+      // Swift's shortest digits that read back: `2.5`, `100.0`, `1e-05`, `1e+16`.
+      text += value.isFinite ? String(value) : value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
     case .string(let value):
       text += quoted(value)
     case .list(let values):
@@ -59,31 +62,24 @@ extension WireValue {
       text += "]"
     case .record(let fields):
       text += "{"
-      writeFields(fields, to: &text)
+      writeFields(fields, labelsAlways: true, to: &text)
       text += "}"
     case .case(let name, let fields):
       text += name
       if !fields.isEmpty {
         text += "("
-        writeFields(fields, to: &text)
+        writeFields(fields, labelsAlways: false, to: &text)
         text += ")"
       }
     }
   }
 
-  private func writeFields(_ fields: [Field], to text: inout String) {
+  private func writeFields(_ fields: [Field], labelsAlways: Bool, to text: inout String) {
     for (index, field) in fields.enumerated() {
       if index > 0 { text += ", " }
-      if field.name != "_\(index)" { text += "\(field.name): " }
+      if labelsAlways || field.name != "_\(index)" { text += "\(field.name): " }
       field.value.writeText(to: &text)
     }
-  }
-}
-
-extension String {
-  /// `2.0` rather than `2`, so a decimal stays a decimal in text.
-  fileprivate init(format1 value: Double) {
-    self = String(Int64(value)) + ".0"
   }
 }
 
@@ -131,12 +127,13 @@ private struct TextParser {
     self.peek.map { "'\(Character($0))'" } ?? "the end"
   }
 
+  /// The deepest a value nests, as in the binary encoding (``WireValue/init(decoding:)``).
+  static let maximumDepth = 64
+
+  /// `[A-Za-z_][A-Za-z0-9_]*`.
   mutating func identifier() throws(ActionTextError) -> String {
     var name = ""
-    while let scalar = self.peek,
-      scalar == "_" || scalar.properties.isAlphabetic
-        || (!name.isEmpty && scalar.properties.numericType != nil)
-    {
+    while let scalar = self.peek, scalar.isNameStart || (!name.isEmpty && scalar.isDigit) {
       name.unicodeScalars.append(scalar)
       self.index += 1
     }
@@ -144,16 +141,19 @@ private struct TextParser {
     return name
   }
 
-  mutating func caseValue() throws(ActionTextError) -> WireValue {
+  mutating func caseValue(depth: Int) throws(ActionTextError) -> WireValue {
     let name = try self.identifier()
     self.skipSpaces()
     guard self.peek == "(" else { return .case(name, []) }
     self.index += 1
-    return .case(name, try self.fields(closing: ")", inside: "'\(name)(…)'"))
+    return .case(
+      name, try self.fields(closing: ")", inside: "'\(name)(…)'", depth: depth))
   }
 
-  mutating func fields(closing: Unicode.Scalar, inside what: String) throws(ActionTextError)
-    -> [WireValue.Field]
+  /// Fields up to `closing`, of a value at `depth`. Labels may be left out in a case (they are
+  /// then `_0`, `_1`, …), not in a record.
+  mutating func fields(closing: Unicode.Scalar, inside what: String, depth: Int)
+    throws(ActionTextError) -> [WireValue.Field]
   {
     var fields: [WireValue.Field] = []
     self.skipSpaces()
@@ -165,7 +165,7 @@ private struct TextParser {
       self.skipSpaces()
       let start = self.index
       var label = "_\(fields.count)"
-      if let scalar = self.peek, scalar == "_" || scalar.properties.isAlphabetic {
+      if let scalar = self.peek, scalar.isNameStart {
         let name = try self.identifier()
         self.skipSpaces()
         if self.peek == ":" {
@@ -175,11 +175,14 @@ private struct TextParser {
           self.index = start  // a bare case or keyword value, not a label
         }
       }
+      if closing == "}" && self.index == start {
+        throw self.fail("expected 'label: value' in a record, found \(self.found())")
+      }
       if fields.contains(where: { $0.name == label }) {
         throw ActionTextError(column: start + 1, reason: "'\(label)' is given twice in \(what)")
       }
       self.skipSpaces()
-      fields.append(WireValue.Field(label, try self.value()))
+      fields.append(WireValue.Field(label, try self.value(depth: depth + 1)))
       self.skipSpaces()
       if self.peek == "," {
         self.index += 1
@@ -195,7 +198,10 @@ private struct TextParser {
     }
   }
 
-  mutating func value() throws(ActionTextError) -> WireValue {
+  mutating func value(depth: Int) throws(ActionTextError) -> WireValue {
+    guard depth <= Self.maximumDepth else {
+      throw self.fail("values nest deeper than \(Self.maximumDepth) levels")
+    }
     guard let scalar = self.peek else { throw self.fail("expected a value, found the end") }
     switch scalar {
     case "\"":
@@ -210,7 +216,7 @@ private struct TextParser {
       }
       while true {
         self.skipSpaces()
-        values.append(try self.value())
+        values.append(try self.value(depth: depth + 1))
         self.skipSpaces()
         if self.peek == "," {
           self.index += 1
@@ -223,11 +229,11 @@ private struct TextParser {
       }
     case "{":
       self.index += 1
-      return .record(try self.fields(closing: "}", inside: "a record"))
+      return .record(try self.fields(closing: "}", inside: "a record", depth: depth))
     case "-", "+", "0"..."9", ".":
       return try self.number()
     default:
-      guard scalar == "_" || scalar.properties.isAlphabetic else {
+      guard scalar.isNameStart else {
         throw self.fail(
           "expected a value (number, \"string\", true, false, nil, [list], {record}), found \(self.found())"
         )
@@ -244,7 +250,7 @@ private struct TextParser {
         }
       }
       self.index = start
-      return try self.caseValue()
+      return try self.caseValue(depth: depth)
     }
   }
 
@@ -258,8 +264,17 @@ private struct TextParser {
       if scalar != "_" { text.unicodeScalars.append(scalar) }
       self.index += 1
     }
-    if let int = Int64(text) { return .int(int) }
-    if let double = Double(text), double.isFinite { return .double(double) }
+    if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+      if let int = Int64(text) { return .int(int) }
+      let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
+      if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        throw ActionTextError(
+          column: start + 1,
+          reason: "'\(text)' does not fit in a 64-bit integer; write \(text).0 for a decimal")
+      }
+    } else if let double = Double(text), double.isFinite {
+      return .double(double)
+    }
     throw ActionTextError(column: start + 1, reason: "'\(text)' is not a number")
   }
 
@@ -299,7 +314,7 @@ private struct TextParser {
     guard self.peek == "{" else { throw self.fail("expected '{' after '\\u'") }
     self.index += 1
     var hex = ""
-    while let scalar = self.peek, scalar != "}" {
+    while let scalar = self.peek, scalar.properties.isASCIIHexDigit, hex.count < 8 {
       hex.unicodeScalars.append(scalar)
       self.index += 1
     }
@@ -310,4 +325,13 @@ private struct TextParser {
     self.index += 1
     return scalar
   }
+}
+
+extension Unicode.Scalar {
+  /// `A-Z`, `a-z` or `_`: what starts a name.
+  fileprivate var isNameStart: Bool {
+    ("a"..."z").contains(self) || ("A"..."Z").contains(self) || self == "_"
+  }
+
+  fileprivate var isDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -85,3 +85,37 @@ import Testing
     }
   }
 }
+
+/// The helpers C plugins were missing: nil, lists, doubles, and a look at the next tag.
+@Suite struct CValueReadersTests {
+  @Test func nilListsAndDoublesRoundTrip() {
+    let (_, bytes) = collect { out in
+      pb_write_list(out, 3) | pb_write_nil(out) | pb_write_double(out, -2.5)
+        | pb_write_string(out, "x", 1)
+    }
+    #expect(bytes == WireValue.list([.nil, .double(-2.5), .string("x")]).bytes)
+    bytes.withUnsafeBufferPointer { buffer in
+      var reader = pb_reader(bytes: buffer.baseAddress, length: buffer.count, offset: 0, error: nil)
+      var count: UInt32 = 0
+      var tag: UInt8 = 0
+      #expect(pb_read_list(&reader, &count) == 0 && count == 3)
+      #expect(pb_peek_tag(&reader, &tag) == 0 && tag == UInt8(ascii: "n"))
+      #expect(pb_read_nil(&reader) == 0)
+      #expect(pb_peek_tag(&reader, &tag) == 0 && tag == UInt8(ascii: "f"))
+      #expect(pb_read_nil(&reader) == -1)
+      #expect(String(cString: reader.error!) == "expected nil")
+    }
+    bytes.withUnsafeBufferPointer { buffer in
+      var reader = pb_reader(bytes: buffer.baseAddress, length: buffer.count, offset: 6, error: nil)
+      var double = 0.0
+      #expect(pb_read_double(&reader, &double) == 0 && double == -2.5)
+    }
+  }
+
+  @Test func peekingAtTheEndFails() {
+    var reader = pb_reader(bytes: nil, length: 0, offset: 0, error: nil)
+    var tag: UInt8 = 0
+    #expect(pb_peek_tag(&reader, &tag) == -1)
+    #expect(String(cString: reader.error!) == "value ends early")
+  }
+}

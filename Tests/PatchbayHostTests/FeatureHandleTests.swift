@@ -96,12 +96,31 @@ import Testing
 
   @Test func unparseableActionTextForCFeature() throws {
     let echo = try FeatureHandle(feature: try BuiltPlugins.loader.load("Echo").features[0])
+    try echo.send(text: #"say(text: "kept")"#)
     #expect(
       errorMessage { try echo.send(text: "shout(text: \"x\")") }
-        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: expected say(text: \"…\")")
+        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: unknown action 'shout'. "
+        + "Send say(text: \"…\").")
     #expect(
       errorMessage { try echo.send(text: "say(text: \"x\"") }
-        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: the text must end with \")")
+        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: byte 13: expected ',' or "
+        + "')'. Send say(text: \"…\").")
+    #expect(
+      errorMessage { try echo.send(text: "say(text: \"x\", loud: true)") }
+        .hasSuffix("unknown action 'say'. Send say(text: \"…\")."))
+    #expect(try echo.stateJSON() == #"{"message":"kept","count":1}"#)
+  }
+
+  /// Echo reads and writes the SDK's text grammar (through pb_parse_action_text and
+  /// pb_format_value_text): escapes, Unicode and control characters survive both ways.
+  @Test func cFeatureTextRoundTripsEscapes() throws {
+    let echo = try FeatureHandle(feature: try BuiltPlugins.loader.load("Echo").features[0])
+    let text = #"say(text: "\u{1b}[2J \"q\" \\ é😀\n")"#
+    let bytes = try echo.parseAction(text)
+    #expect(bytes == WireValue.action("say", ("text", "\u{1B}[2J \"q\" \\ é😀\n")).bytes)
+    #expect(try echo.formatAction(bytes) == text)
+    try echo.send(text: #"say( text : "\u{41}" )"#)
+    #expect(try echo.stateJSON() == #"{"message":"A","count":1}"#)
   }
 
   @Test func undecodableActionBytesAreRefusedAndStateKept() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayTOML
 
 /// A composed app, as `host-config/*.toml` describes it: which plugins to load, the feature
 /// tree, and the routes (deep links) to its features.

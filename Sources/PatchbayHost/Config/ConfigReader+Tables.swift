@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayTOML
 
 /// `AppConfig`'s reader, one table at a time. Each method collects what is wrong with its
 /// table (file, line, key, reason) and reads what it can, so one run lists every error.

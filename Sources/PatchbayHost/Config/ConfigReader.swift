@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayTOML
 
 /// Reads typed values out of tables, collecting errors instead of stopping at the first.
 struct ConfigReader {

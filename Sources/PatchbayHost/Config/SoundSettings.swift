@@ -1,5 +1,6 @@
 import PatchbayAudio
 import PatchbayMIDI
+import PatchbayTOML
 
 /// How an app plays and hears: `[audio]` and `[midi]` in its config, overridable by
 /// `patchbay run --audio DEVICE --midi INPUT`.

@@ -123,7 +123,10 @@ public struct StandardMIDIFile: Sendable {
         case 0xF0, 0xF7:
           let length = try chunk.variableLength()
           let data = try chunk.bytes(length)
-          raw.append((tick, status == 0xF0 ? [0xF0] + data : data, track, raw.count))
+          // An empty F7 escape sends nothing: no event.
+          if status == 0xF0 || !data.isEmpty {
+            raw.append((tick, status == 0xF0 ? [0xF0] + data : data, track, raw.count))
+          }
           running = 0
         case 0x80...0xEF:
           running = status

@@ -65,6 +65,17 @@ enum SMFBytes {
     #expect(file.duration == 1_250_000_000)
   }
 
+  /// Found by the smf fuzzer: an F7 escape of no bytes made an empty event.
+  @Test func anEmptyEscapeIsNoEvent() throws {
+    let bytes =
+      SMFBytes.header(format: 0, tracks: 1, division: 96)
+      + SMFBytes.track(
+        SMFBytes.vlq(0) + [0xF7, 0] + SMFBytes.vlq(0) + [0xF7, 2, 0xF8, 0xFA]
+          + SMFBytes.vlq(0) + [0xFF, 0x2F, 0])
+    let file = try StandardMIDIFile(bytes: bytes)
+    #expect(file.events.map(\.bytes) == [[0xF8, 0xFA]])
+  }
+
   @Test func formatZeroAndUnknownChunksAreSkipped() throws {
     let bytes =
       SMFBytes.header(format: 0, tracks: 1, division: 96)

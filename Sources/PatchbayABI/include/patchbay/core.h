@@ -27,10 +27,12 @@ extern "C" {
  * History: 2.0 gave features a realtime processor (patchbay/process.h, replacing 1.0's
  * never-called `process` slot in the vtable), added "patchbay.midi/1", and made
  * `abi_major`/`abi_minor` one type (pb_abi_version) everywhere. 2.1 appended exported
- * functions to pb_plugin_desc and added "patchbay.functions/1" (patchbay/functions.h).
+ * functions to pb_plugin_desc and added "patchbay.functions/1" (patchbay/functions.h). 2.2
+ * specified the text grammar of values and added C helpers for it and for nil, lists, doubles
+ * and tags (patchbay/value.h); no struct changed.
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 1u
+#define PATCHBAY_ABI_MINOR 2u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

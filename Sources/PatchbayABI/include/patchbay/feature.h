@@ -36,6 +36,13 @@ typedef struct pb_action_desc {
 /*
  * The functions of a feature. The host calls them; every pointer carries its thread.
  *
+ * Required (a host refuses a feature whose pointer is NULL, naming it): create, destroy,
+ * reduce, snapshot, render, parse_action, format_action, cancel_effects. Optional (NULL when
+ * absent): migrate, running_effects.
+ *
+ * Every call that fails returns a pb_status other than PB_OK after reporting one line
+ * through `host->error`, and leaves the instance as it was: the host keeps running it.
+ *
  * Functions without an instance receive their feature's descriptor first, as `this`, so one
  * implementation can serve several features.
  *
@@ -51,16 +58,23 @@ typedef struct pb_feature_vtable {
   /* [main-thread] Creates an instance of `feature` (the descriptor this vtable belongs to):
    * from the feature's initial state when `state` is NULL, else from snapshot bytes of this
    * feature's current schema. Returns NULL on failure, after reporting why through
-   * `host->error`. `host` stays valid until `destroy`. */
+   * `host->error` (out of memory included: a NULL without a reason leaves the user guessing).
+   *
+   * `host` stays valid until `destroy` returns; keep it for `send`, `log` and services. Calls
+   * through it after `destroy` (or, for `send`, after `cancel_effects`) are dropped: this host
+   * keeps the table mapped so a late effect thread does not crash, but a plugin must stop its
+   * threads in `cancel_effects` and `destroy` rather than rely on that. */
   void *(*create)(const pb_feature_desc *feature, const pb_host *host,
                   const uint8_t *state, size_t length);
 
-  /* [main-thread] Cancels the instance's effects and frees it. */
+  /* [main-thread] Cancels the instance's effects and frees it. After it returns, no thread of
+   * the plugin may use the instance or its `host`. */
   void (*destroy)(void *instance);
 
   /* [main-thread] Applies an encoded action. Effects the reducer starts run inside the plugin
-   * and send their actions back through `host->send`. On PB_ERR_DECODE the state is
-   * unchanged. */
+   * and send their actions back through `host->send`, which may be called from here too: the
+   * action is queued, never reduced before this call returns. On PB_ERR_DECODE (an action
+   * this feature does not know, or malformed bytes) the state is unchanged. */
   pb_status (*reduce)(void *instance, const uint8_t *action, size_t length);
 
   /* [main-thread] Writes the state, in the value encoding, to `out`. */
@@ -69,11 +83,14 @@ typedef struct pb_feature_vtable {
   /* [main-thread] Writes the state as text for people (the view) to `out`: UTF-8, lines. */
   pb_status (*render)(void *instance, const pb_writer *out);
 
-  /* [thread-safe] Turns the text form of an action (`setStep(by: 5)`) into its encoding. */
+  /* [thread-safe] Turns the text form of an action (`setStep(by: 5)`) into its encoding.
+   * The text follows the grammar of patchbay/value.h; `pb_parse_action_text` reads it. A
+   * feature should refuse here (PB_ERR_DECODE, with a reason) what `reduce` would refuse. */
   pb_status (*parse_action)(const pb_feature_desc *feature, const pb_host *host,
                             const char *text, size_t length, const pb_writer *out);
 
-  /* [thread-safe] Turns an encoded action into its text form. */
+  /* [thread-safe] Turns an encoded action into its text form (`pb_format_value_text` writes
+   * it), which `parse_action` reads back to the same bytes. */
   pb_status (*format_action)(const pb_feature_desc *feature, const pb_host *host,
                              const uint8_t *action, size_t length, const pb_writer *out);
 
@@ -81,9 +98,12 @@ typedef struct pb_feature_vtable {
    * dropped. The state is kept. */
   void (*cancel_effects)(void *instance);
 
-  /* [main-thread] Optional (NULL when absent). Turns snapshot bytes of an older schema
-   * `from_schema` into bytes of the current one, written to `out`. Returns
-   * PB_ERR_UNSUPPORTED for a schema it cannot migrate. */
+  /* [main-thread] Optional (NULL when absent). Turns snapshot bytes of schema `from_schema`
+   * into bytes of this feature's schema, written to `out`. It runs in both directions:
+   * `from_schema` is older on an upgrade, and newer when a user swaps back to an older build
+   * (a downgrade); a feature that cannot go back returns PB_ERR_UNSUPPORTED with a reason, and
+   * the host keeps the running instance. Without `migrate`, a swap between schemas fails
+   * the same way. */
   pb_status (*migrate)(const pb_feature_desc *feature, const pb_host *host,
                        uint32_t from_schema, const uint8_t *state, size_t length,
                        const pb_writer *out);

@@ -101,8 +101,13 @@ struct pb_host {
 
   /* [thread-safe] Sends an encoded action (see patchbay/value.h) to this instance through the
    * host's queue: it is reduced later, in order with everything else the host queues. The
-   * bytes are copied before `send` returns. Does nothing after the instance was destroyed or
-   * its effects cancelled. */
+   * bytes are copied before `send` returns.
+   *
+   * It never re-enters the plugin: called from inside `reduce` (or any other call), the
+   * action waits until that call has returned. It never waits for the queue either, only for
+   * a short lock while it appends, so it is not for the [audio-thread] (a processor pushes
+   * output events instead, patchbay/process.h). Does nothing after the instance was destroyed
+   * or its effects cancelled. */
   void (*send)(const struct pb_host *host, const uint8_t *action, size_t length);
 
   /* [thread-safe] Reports why the current call failed: one line, UTF-8, naming what was

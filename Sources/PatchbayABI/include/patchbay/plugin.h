@@ -45,10 +45,12 @@ typedef struct pb_plugin_desc {
 /*
  * [main-thread] The plugin's entry point.
  *
- * Returns the plugin's descriptor, or NULL when the plugin cannot serve a host of
- * `host_abi_major` (or cannot start at all). Called once per load; must not allocate anything
- * the host would have to free. A function, not a data symbol, because only functions are
- * guaranteed through dlsym.
+ * Returns the plugin's descriptor, or NULL when the plugin cannot start at all. On an ABI
+ * mismatch (`host_abi_major` is not the PATCHBAY_ABI_MAJOR the plugin was built with), return
+ * the descriptor all the same: the host compares `abi_major` itself and tells the user both
+ * versions and what to rebuild; from a NULL it can only say that the plugin refused. Called
+ * once per load; must not allocate anything the host would have to free. A function, not a
+ * data symbol, because only functions are guaranteed through dlsym.
  */
 typedef const pb_plugin_desc *(*pb_plugin_entry_fn)(pb_abi_version host_abi_major);
 

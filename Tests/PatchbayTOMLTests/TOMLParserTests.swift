@@ -1,4 +1,4 @@
-import PatchbayHost
+import PatchbayTOML
 import Testing
 
 @Suite struct TOMLParserTests {
