@@ -14,7 +14,8 @@ public struct WireDecodingError: Error, Equatable, CustomStringConvertible {
 }
 
 extension WireValue {
-  enum Tag: UInt8 {
+  /// The first byte of every encoded value (patchbay/value.h).
+  public enum Tag: UInt8, Sendable {
     case `nil` = 0x6E  // n
     case bool = 0x62  // b
     case int = 0x69  // i

@@ -25,13 +25,10 @@ import Testing
     #expect(
       result.stdout == """
         [command] counter ← incrementLater(ms: 10)
-            - "pending": 0
-            + "pending": 1
+            /pending: 0 → 1
         [effect] counter ← delayedIncrement
-            - "count": 0,
-            - "pending": 1
-            + "count": 1,
-            + "pending": 0
+            /count: 0 → 1
+            /pending: 1 → 0
         [navigation] push(node: "echo") → stack [echo#1]
         [navigation] pop → stack []
 

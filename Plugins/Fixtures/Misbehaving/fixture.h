@@ -15,5 +15,6 @@ FIXTURE_INTERNAL extern const pb_feature_desc *const big_events_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const big_params_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_writer_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_process_features[1];
+FIXTURE_INTERNAL extern const pb_feature_desc *const huge_features[1]; /* sizes.c */
 
 #endif

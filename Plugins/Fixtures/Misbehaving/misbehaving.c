@@ -27,6 +27,7 @@
  *                 reduce fails with "this action is refused"
  *   escapes       names and summaries full of terminal escape sequences
  *   crashes       reduce dereferences NULL
+ *   huge          dev.patchbay.fixture-huge: state and view as large as told (sizes.c)
  *   hugeactioncount, hugefeaturecount, hugefunctioncount, nullactions, unnamedaction,
  *   smallaction, unnamedfield
  *                 counts and structs the loader must refuse before it walks them
@@ -365,6 +366,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "noprocess")) plugin = descriptor(1, no_process_features);
   if (!strcmp(name, "escapes")) plugin = descriptor(1, escapes_features);
   if (!strcmp(name, "crashes")) plugin = descriptor(1, crashes_features);
+  if (!strcmp(name, "huge")) plugin = descriptor(1, huge_features);
   if (!strcmp(name, "hugeactioncount")) plugin = descriptor(1, huge_action_count_features);
   if (!strcmp(name, "nullactions")) plugin = descriptor(1, null_actions_features);
   if (!strcmp(name, "unnamedaction")) plugin = descriptor(1, unnamed_action_features);

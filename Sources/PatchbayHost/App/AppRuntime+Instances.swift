@@ -32,9 +32,11 @@ extension AppRuntime {
     handle.onFailure { [weak self] message in
       self?.fail(AppError(.failed(path: path.description, reason: message)))
     }
-    handle.attach(to: self.executor) { [weak self] in self?.afterJob() }
+    handle.attach(to: self.executor, limits: self.config.limits) { [weak self] in
+      self?.afterJob()
+    }
     handle.crashLabel.set(path.description)
-    self.changes.track(path, state: try? handle.stateValue())
+    self.changes.track(path, state: try? handle.snapshot())
     let parentObserves =
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     let changes = self.changes
@@ -43,7 +45,7 @@ extension AppRuntime {
       changes.reduced(
         path: path, text: (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes",
         source: AppChange.Source(source)
-      ) { handle?.stateDuringCallback() }
+      ) { handle?.snapshotDuringCallback() }
       // A replay applies the recorded parent actions instead.
       if node.parent != nil, self?.replaying == false {
         self?.forwardToParent(bytes, from: node, at: path, everything: parentObserves)

@@ -130,7 +130,7 @@ public final class AppRuntime: @unchecked Sendable {
     set {
       self.changes.tracksStateChanges = newValue
       for entry in self.executor.sync({ self.instances.entries }) {
-        self.changes.track(entry.path, state: try? entry.handle.stateValue())
+        self.changes.track(entry.path, state: try? entry.handle.snapshot())
       }
     }
   }

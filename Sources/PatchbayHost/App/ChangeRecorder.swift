@@ -9,14 +9,14 @@ import Synchronization
 /// ```swift
 /// recorder.onChange { print($0) }
 /// recorder.tracksStateChanges = true
-/// recorder.track(path, state: counterState)     // diffs start here
-/// recorder.reduced(path: path, text: "increment", source: .command) { newState }
-/// // .action(path: "counter", text: "increment", source: .command, diff: "- \"count\": 0 …")
+/// recorder.track(path, state: counterBytes)     // diffs start here (snapshot bytes)
+/// recorder.reduced(path: path, text: "increment", source: .command) { newBytes }
+/// // .action(path: "counter", text: "increment", source: .command, diff: "/count: 0 → 1")
 /// ```
 final class ChangeRecorder: Sendable {
   private let handler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
-  /// The state each instance had after its last action; nil while diffs are off.
-  private let lastStates = LockedValue<[InstancePath: WireValue]?>(nil)
+  /// The snapshot bytes of each instance after its last action; nil while diffs are off.
+  private let lastStates = LockedValue<[InstancePath: [UInt8]]?>(nil)
 
   func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
     self.handler.value = handler
@@ -40,7 +40,7 @@ final class ChangeRecorder: Sendable {
   }
 
   /// Diffs of `path` start from `state` (a new instance, or one whose schema a swap changed).
-  func track(_ path: InstancePath, state: @autoclosure () -> WireValue?) {
+  func track(_ path: InstancePath, state: @autoclosure () -> [UInt8]?) {
     guard self.tracksStateChanges, let state = state() else { return }
     self.lastStates.withValue { $0?[path] = state }
   }
@@ -49,7 +49,7 @@ final class ChangeRecorder: Sendable {
   /// reads the state the action left).
   func reduced(
     path: InstancePath, text: @autoclosure () -> String, source: AppChange.Source,
-    after: () -> WireValue?
+    after: () -> [UInt8]?
   ) {
     guard let handler = self.handler.value else { return }
     var diff: String?
@@ -58,7 +58,7 @@ final class ChangeRecorder: Sendable {
         defer { states?[path] = after }
         return states?[path]
       }
-      diff = stateDiff(before, after)
+      diff = StateDiff.lines(before: before, after: after)
     }
     handler(.action(path: path.description, text: text(), source: source, diff: diff))
   }

@@ -100,6 +100,8 @@ public struct AppConfig: Sendable, Equatable {
   public let routes: [Route]
   /// `[audio]` and `[midi]`.
   public var sound: SoundSettings
+  /// `[limits]`: how much state and view a plugin may write.
+  public var limits: OutputLimits
 
   /// The node with `key`.
   public func node(_ key: String) -> Node? { self.nodes.first { $0.key == key } }
@@ -158,6 +160,7 @@ extension AppConfig {
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
+    let limits = reader.readLimits(document.tables["limits"])
     reader.checkTree(nodes: nodes, routes: routes, app: app, table: document.tables["app"])
 
     guard reader.errors.isEmpty else { throw ConfigErrors(errors: reader.errors) }
@@ -170,5 +173,6 @@ extension AppConfig {
     self.nodes = nodes
     self.routes = routes
     self.sound = sound
+    self.limits = limits
   }
 }

@@ -65,13 +65,13 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
   /// The reason in words, with what to do.
   public var explanation: String {
-    let tables = ["app", "plugins", "feature", "routes", "audio", "midi"]
+    let tables = ["app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256"]
     switch self.reason {
     case .unreadable(let why): return "cannot read the file: \(why)"
     case .syntax(let why, let column): return "\(why) (column \(column))"
     case .unknownTable(let name):
       return "unknown table.\(suggestion(for: name, among: tables))"
-        + " Expected [app], [plugins], [[feature]], [routes], [audio] or [midi]."
+        + " Expected [app], [plugins], [sha256], [[feature]], [routes], [audio], [midi] or [limits]."
     case .keyOutsideTables:
       return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
     case .singleBracketFeature:

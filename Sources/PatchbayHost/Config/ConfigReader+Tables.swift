@@ -7,7 +7,8 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where !["app", "plugins", "sha256", "feature", "routes", "audio", "midi"].contains(header.name)
+    where !["app", "plugins", "sha256", "feature", "routes", "audio", "midi", "limits"]
+      .contains(header.name)
     {
       self.error(
         header.line, "[\(header.name)]",

@@ -103,12 +103,18 @@ public final class FeatureHandle: @unchecked Sendable {
   /// Hands the instance to an app: from now on every call into it runs on `executor` (the
   /// app's `[main-thread]`, core.h): sends and reads from other threads wait for their turn,
   /// effects' actions are enqueued, and `afterJob` runs after each job that reduced here.
-  func attach(to executor: AppExecutor, afterJob: @escaping @Sendable () -> Void) {
-    _ = self.app.storeIfNil(AppQueue(executor: executor, afterJob: afterJob))
+  func attach(
+    to executor: AppExecutor, limits: OutputLimits = .standard,
+    afterJob: @escaping @Sendable () -> Void
+  ) {
+    _ = self.app.storeIfNil(AppQueue(executor: executor, limits: limits, afterJob: afterJob))
     // Every call into the plugin runs on the executor now: an error reported on another
     // thread belongs to no call.
     self.slot.current.context.reportsOutsideCalls { !executor.isCurrent }
   }
+
+  /// How much the instance may write: its app's `[limits]`, or the standard ones.
+  var limits: OutputLimits { self.app.load()?.limits ?? .standard }
 
   /// Runs `body` on the app queue when an app owns the instance and this is not it.
   func onAppQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
@@ -154,10 +160,17 @@ public final class FeatureHandle: @unchecked Sendable {
   /// The state, read from inside an ``onReduced(_:)`` callback, where the instance is already
   /// held by the reducing thread. Anywhere else, use ``stateValue()``.
   public func stateDuringCallback() -> WireValue? {
+    self.snapshotDuringCallback().flatMap { try? WireValue(decoding: $0) }
+  }
+
+  /// The state's snapshot bytes, from inside an ``onReduced(_:)`` callback (see
+  /// ``stateDuringCallback()``); nil when the plugin fails or passes `[limits] state-bytes`.
+  public func snapshotDuringCallback() -> [UInt8]? {
     let current = self.slot.currentWhileHoldingInstance
-    let (status, bytes) = ByteSink.collect { current.feature.vtable.snapshot(current.instance, $0) }
-    guard status == PB_OK else { return nil }
-    return try? WireValue(decoding: bytes)
+    let (status, bytes) = ByteSink.collect(limit: self.limits.stateBytes) {
+      current.feature.vtable.snapshot(current.instance, $0)
+    }
+    return status == PB_OK ? bytes : nil
   }
 
   /// Where the instance's navigation requests go (an app runtime); nil logs them.
@@ -232,9 +245,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   func snapshotHere() throws(FeatureCallError) -> [UInt8] {
     let slot = self.slot
+    let limit = self.limits.stateBytes
     let result = self.queue.withInstance { () -> Result<[UInt8], FeatureCallError> in
       do throws(FeatureCallError) {
-        return .success(try slot.currentWhileHoldingInstance.snapshot())
+        return .success(try slot.currentWhileHoldingInstance.snapshot(limit: limit))
       } catch {
         return .failure(error)
       }
@@ -271,8 +285,17 @@ public final class FeatureHandle: @unchecked Sendable {
       let current = slot.currentWhileHoldingInstance
       let (status, bytes) = CrashNote.during(
         "render", current.feature.crashLabel, instance: self.crashLabel.pointer
-      ) { ByteSink.collect { current.feature.vtable.render(current.instance, $0) } }
+      ) {
+        ByteSink.collect(limit: self.limits.viewBytes) {
+          current.feature.vtable.render(current.instance, $0)
+        }
+      }
       return (status, bytes, current)
+    }
+    guard let bytes else {
+      throw FeatureCallError(
+        featureID: current.feature.id, call: "render",
+        reason: OutputLimits.exceeded("view", self.limits.viewBytes))
     }
     guard status == PB_OK else {
       throw FeatureCallError(

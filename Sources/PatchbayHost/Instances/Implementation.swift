@@ -38,10 +38,15 @@ final class Implementation: @unchecked Sendable {
     self.instance = created
   }
 
-  /// The state's snapshot bytes. Call with the instance held.
-  func snapshot() throws(FeatureCallError) -> [UInt8] {
+  /// The state's snapshot bytes, at most `limit` of them. Call with the instance held.
+  func snapshot(limit: Int) throws(FeatureCallError) -> [UInt8] {
     let (status, bytes) = CrashNote.during("snapshot", self.feature.crashLabel) {
-      ByteSink.collect { self.feature.vtable.snapshot(self.instance, $0) }
+      ByteSink.collect(limit: limit) { self.feature.vtable.snapshot(self.instance, $0) }
+    }
+    guard let bytes else {
+      throw FeatureCallError(
+        featureID: self.feature.id, call: "snapshot",
+        reason: OutputLimits.exceeded("state", limit))
     }
     guard status == PB_OK else {
       throw FeatureCallError(
@@ -55,11 +60,12 @@ final class Implementation: @unchecked Sendable {
   /// An instance of `feature` holding this one's state, migrated when the schemas differ.
   /// Call with the instance held.
   func successor(
-    _ feature: LoadedFeature, log: @escaping @Sendable (pb_log_level, String) -> Void
+    _ feature: LoadedFeature, limit: Int,
+    log: @escaping @Sendable (pb_log_level, String) -> Void
   ) throws(FeatureCallError) -> Implementation {
-    var state = try self.snapshot()
+    var state = try self.snapshot(limit: limit)
     if feature.schemaVersion != self.feature.schemaVersion {
-      state = try feature.migrate(from: self.feature.schemaVersion, state: state)
+      state = try feature.migrate(from: self.feature.schemaVersion, state: state, limit: limit)
     }
     // The new code gets only bytes that are a value: what the old one (or migrate) wrote may
     // be anything.

@@ -18,7 +18,9 @@ extension LoadedFeature {
   }
 
   /// Turns snapshot bytes of an older state schema into bytes of this feature's schema.
-  public func migrate(from schema: UInt32, state: [UInt8]) throws(FeatureCallError) -> [UInt8] {
+  public func migrate(
+    from schema: UInt32, state: [UInt8], limit: Int = OutputLimits.standard.stateBytes
+  ) throws(FeatureCallError) -> [UInt8] {
     guard let migrate = self.vtable.migrate else {
       throw FeatureCallError(
         featureID: self.id, call: "migrate",
@@ -28,10 +30,16 @@ extension LoadedFeature {
     }
     let context = HostContext { _, _ in }
     let host = HostTable.make(context)
-    let (status, bytes) = ByteSink.collect { out in
-      state.withUnsafeBufferPointer {
-        migrate(self.descriptor, host, schema, $0.baseAddress, $0.count, out)
+    let (status, bytes) = CrashNote.during("migrate", self.crashLabel) {
+      ByteSink.collect(limit: limit) { out in
+        state.withUnsafeBufferPointer {
+          migrate(self.descriptor, host, schema, $0.baseAddress, $0.count, out)
+        }
       }
+    }
+    guard let bytes else {
+      throw FeatureCallError(
+        featureID: self.id, call: "migrate", reason: OutputLimits.exceeded("state", limit))
     }
     guard status == PB_OK else {
       throw FeatureCallError(
@@ -45,10 +53,12 @@ extension LoadedFeature {
   func parseAction(
     _ text: String, context: HostContext, host: UnsafePointer<pb_host>
   ) throws(FeatureCallError) -> [UInt8] {
-    let (status, bytes) = ByteSink.collect { out in
-      Array(text.utf8).withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) {
-          self.vtable.parse_action(self.descriptor, host, $0.baseAddress, $0.count, out)
+    let (status, bytes) = CrashNote.during("parse_action", self.crashLabel) {
+      ByteSink.collect { out in
+        Array(text.utf8).withUnsafeBufferPointer { buffer in
+          buffer.withMemoryRebound(to: CChar.self) {
+            self.vtable.parse_action(self.descriptor, host, $0.baseAddress, $0.count, out)
+          }
         }
       }
     }
@@ -64,9 +74,11 @@ extension LoadedFeature {
   func formatAction(
     _ action: [UInt8], context: HostContext, host: UnsafePointer<pb_host>
   ) throws(FeatureCallError) -> String {
-    let (status, bytes) = ByteSink.collect { out in
-      action.withUnsafeBufferPointer {
-        self.vtable.format_action(self.descriptor, host, $0.baseAddress, $0.count, out)
+    let (status, bytes) = CrashNote.during("format_action", self.crashLabel) {
+      ByteSink.collect { out in
+        action.withUnsafeBufferPointer {
+          self.vtable.format_action(self.descriptor, host, $0.baseAddress, $0.count, out)
+        }
       }
     }
     guard status == PB_OK else {

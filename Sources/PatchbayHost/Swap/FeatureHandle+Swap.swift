@@ -28,7 +28,8 @@ extension FeatureHandle {
       do throws(FeatureCallError) {
         for handle in handles {
           created.append(
-            try handle.slot.currentWhileHoldingInstance.successor(feature, log: handle.log))
+            try handle.slot.currentWhileHoldingInstance.successor(
+              feature, limit: handle.limits.stateBytes, log: handle.log))
         }
       } catch {
         created.forEach { $0.destroy() }

@@ -124,7 +124,7 @@ extension AppRuntime {
       }
       // Diffs start again from the new schema.
       for target in targets {
-        self.changes.track(target.path, state: try? target.handle.stateValue())
+        self.changes.track(target.path, state: try? target.handle.snapshot())
       }
       return (previous, targets.map(\.path), held)
     }

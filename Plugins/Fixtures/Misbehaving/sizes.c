@@ -1,0 +1,107 @@
+/* The fixture's "huge" mode: dev.patchbay.fixture-huge, a feature whose state and view grow as
+ * told, for the host's [limits] and for diffs of large states.
+ *
+ *   grow(bytes: N)   the state's `blob` (and the view) become N bytes of 'x'
+ *   touch            the state's `count` goes up by one; the blob stays
+ *
+ * State: {count: int, blob: string}. */
+#include <patchbay.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+
+typedef struct huge {
+  const pb_host *host;
+  int64_t count;
+  char *blob;
+  size_t length;
+} huge;
+
+static void *huge_create(const pb_feature_desc *feature, const pb_host *host,
+                         const uint8_t *state, size_t length) {
+  (void)feature, (void)state, (void)length;
+  huge *self = calloc(1, sizeof *self);
+  if (!self) host->error(host, "dev.patchbay.fixture-huge: out of memory");
+  else self->host = host;
+  return self;
+}
+
+static void huge_destroy(void *instance) {
+  huge *self = instance;
+  free(self->blob);
+  free(self);
+}
+
+static pb_status huge_reduce(void *instance, const uint8_t *action, size_t length) {
+  huge *self = instance;
+  pb_reader in = {action, length, 0, NULL};
+  const char *name, *label;
+  size_t name_length, label_length;
+  uint32_t fields;
+  int64_t bytes;
+  if (pb_read_case(&in, &name, &name_length, &fields)) return PB_ERR_DECODE;
+  if (pb_name_equals(name, name_length, "touch")) {
+    self->count += 1;
+    return PB_OK;
+  }
+  if (!pb_name_equals(name, name_length, "grow") || fields != 1 ||
+      pb_read_name(&in, &label, &label_length) || pb_read_int(&in, &bytes) || bytes < 0 ||
+      bytes > (1 << 30)) {
+    self->host->error(self->host, "dev.patchbay.fixture-huge: send grow(bytes: N) or touch");
+    return PB_ERR_DECODE;
+  }
+  char *blob = malloc((size_t)bytes + 1);
+  if (!blob) return PB_ERR_FAILED;
+  memset(blob, 'x', (size_t)bytes);
+  free(self->blob);
+  self->blob = blob;
+  self->length = (size_t)bytes;
+  return PB_OK;
+}
+
+static pb_status huge_snapshot(void *instance, const pb_writer *out) {
+  huge *self = instance;
+  return pb_write_record(out, 2) || pb_write_name(out, "count") ||
+                 pb_write_int(out, self->count) || pb_write_name(out, "blob") ||
+                 pb_write_string(out, self->blob ? self->blob : "", self->length)
+             ? PB_ERR_FAILED
+             : PB_OK;
+}
+
+static pb_status huge_render(void *instance, const pb_writer *out) {
+  huge *self = instance;
+  if (!self->length) return PB_OK;
+  return out->write(out->context, self->blob, self->length) == self->length ? PB_OK
+                                                                            : PB_ERR_FAILED;
+}
+
+static pb_status huge_parse(const pb_feature_desc *feature, const pb_host *host,
+                            const char *text, size_t length, const pb_writer *out) {
+  (void)feature;
+  if (pb_parse_action_text(text, length, out, NULL, NULL)) {
+    host->error(host, "dev.patchbay.fixture-huge: send grow(bytes: N) or touch");
+    return PB_ERR_DECODE;
+  }
+  return PB_OK;
+}
+
+static pb_status huge_format(const pb_feature_desc *feature, const pb_host *host,
+                             const uint8_t *action, size_t length, const pb_writer *out) {
+  (void)feature, (void)host;
+  return pb_format_value_text(action, length, out) ? PB_ERR_DECODE : PB_OK;
+}
+
+static void huge_cancel(void *instance) { (void)instance; }
+
+static const pb_feature_vtable huge_vtable = {
+    sizeof(pb_feature_vtable), huge_create, huge_destroy, huge_reduce, huge_snapshot,
+    huge_render, huge_parse, huge_format, huge_cancel, NULL, NULL};
+
+static const pb_feature_desc huge_feature = {
+    sizeof(pb_feature_desc), "dev.patchbay.fixture-huge", "Huge",
+    "State and view as large as it is told", 1, 0, NULL, &huge_vtable, NULL};
+
+const pb_feature_desc *const huge_features[1] = {&huge_feature};
