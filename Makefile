@@ -112,7 +112,7 @@ fuzz: fuzz-build
 	  PATCHBAY_FUZZ_TARGET=$$target $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$target- \
 	    $(FUZZ_SCRATCH)/corpus/$$target Tests/Fuzz/Corpus/$$target 2>&1 \
-	    | grep -E "^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Fatal|.*Violation|.*error)" \
+	    | grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|Fatal|.*Violation|.*error)" \
 	    || true; \
 	  test -z "$$(ls $(FUZZ_SCRATCH)/artifacts/$$target-* 2>/dev/null)" \
 	    || { echo "fuzz: $$target broke; the input is in $(FUZZ_SCRATCH)/artifacts/" >&2; exit 1; }; \

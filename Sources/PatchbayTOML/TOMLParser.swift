@@ -173,7 +173,14 @@ private struct TOMLParser {
     return key
   }
 
-  mutating func value() throws(TOMLSyntaxError) -> TOMLDocument.Value {
+  /// How deep arrays may nest: a config needs two or three levels, and each level is a frame
+  /// of this recursive parser, so a file of 100,000 `[` must be an error, not a crash.
+  static let maximumDepth = 32
+
+  mutating func value(depth: Int = 0) throws(TOMLSyntaxError) -> TOMLDocument.Value {
+    guard depth <= Self.maximumDepth else {
+      throw self.fail("arrays nest deeper than \(Self.maximumDepth) levels")
+    }
     let line = self.line
     guard let scalar = self.peek, scalar != "\n" else {
       throw self.fail("expected a value, found \(self.found())")
@@ -192,7 +199,7 @@ private struct TOMLParser {
           self.index += 1
           return .init(kind: .array(values), line: line)
         }
-        values.append(try self.value())
+        values.append(try self.value(depth: depth + 1))
         self.skipBlank()
         if self.peek == "," {
           self.index += 1

@@ -56,6 +56,25 @@ enum BuiltPlugins {
   }
 }
 
+/// An app whose root, `fixture`, is feature `id` of the misbehaving fixture in `mode` (see
+/// Plugins/Fixtures/Misbehaving); `tables` are appended to its config (`[limits]` …).
+func fixtureApp(_ mode: String, id: String, tables: String = "") throws -> AppRuntime {
+  let plugin = try BuiltPlugins.fixture(mode)
+  let config = try AppConfig(
+    parsing: """
+      [app]
+      root = "fixture"
+      [plugins]
+      load = ["\(plugin)"]
+      [[feature]]
+      key = "fixture"
+      id = "\(id)"
+      \(tables)
+      """,
+    file: "fixture.toml")
+  return try AppRuntime(config: config, registry: try config.loadPlugins(with: BuiltPlugins.loader))
+}
+
 /// The message of the error `body` throws, or a note that it threw none.
 /// The reason of the ``AppError`` `body` throws; nil when it throws nothing, or another error.
 func refusal(_ body: () throws -> Void) -> AppError.Reason? {

@@ -73,9 +73,22 @@ import Testing
       #expect(error.description == message)
     }
   }
+  /// Found by the toml fuzzer: a file of nested `[` overflowed the stack of a debug build.
+  @Test func deepArraysAreAnErrorNotACrash() throws {
+    let deep = "list = " + String(repeating: "[", count: 100_000)
+    #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: deep) }
+    do {
+      _ = try TOMLDocument(parsing: deep)
+    } catch {
+      #expect(error.description == "line 1, column 41: arrays nest deeper than 32 levels")
+    }
+    let ok = "list = " + String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+    #expect(try TOMLDocument(parsing: ok).root["list"] != nil)
+  }
 }
 
 struct Failure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+
 }

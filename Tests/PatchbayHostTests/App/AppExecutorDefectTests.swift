@@ -3,23 +3,6 @@ import PatchbayHost
 import Synchronization
 import Testing
 
-/// An app whose root is the misbehaving fixture in `mode` (see Plugins/Fixtures/Misbehaving).
-private func fixtureApp(_ mode: String, id: String) throws -> AppRuntime {
-  let plugin = try BuiltPlugins.fixture(mode)
-  let config = try AppConfig(
-    parsing: """
-      [app]
-      root = "fixture"
-      [plugins]
-      load = ["\(plugin)"]
-      [[feature]]
-      key = "fixture"
-      id = "\(id)"
-      """,
-    file: "fixture.toml")
-  return try AppRuntime(config: config, registry: try config.loadPlugins(with: BuiltPlugins.loader))
-}
-
 /// The defects the app queue fixed (issue 13), each as it was found.
 @Suite struct AppExecutorDefectTests {
   /// `printf 'send home open\nstate\n' | patchbay run host-config/app.toml` showed the pushed

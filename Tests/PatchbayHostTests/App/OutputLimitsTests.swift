@@ -4,22 +4,9 @@ import PatchbayHost
 import Synchronization
 import Testing
 
-/// An app whose root is the fixture's "huge" feature, with `limits` as its `[limits]` table.
+/// An app whose root, `fixture`, is the fixture's "huge" feature, with `limits` in its config.
 private func hugeApp(limits: String = "") throws -> AppRuntime {
-  let plugin = try BuiltPlugins.fixture("huge")
-  let config = try AppConfig(
-    parsing: """
-      [app]
-      root = "huge"
-      [plugins]
-      load = ["\(plugin)"]
-      [[feature]]
-      key = "huge"
-      id = "dev.patchbay.fixture-huge"
-      \(limits)
-      """,
-    file: "huge.toml")
-  return try AppRuntime(config: config, registry: try config.loadPlugins(with: BuiltPlugins.loader))
+  try fixtureApp("huge", id: "dev.patchbay.fixture-huge", tables: limits)
 }
 
 /// A plugin that writes too much state or too big a view fails that call, with a line naming
@@ -29,36 +16,36 @@ private func hugeApp(limits: String = "") throws -> AppRuntime {
 
   @Test func aStateOverTheLimitFailsAndTheInstanceGoesOn() throws {
     let app = try hugeApp(limits: Self.small)
-    try app.send("huge", "grow(bytes: 100000)")
-    let message = errorMessage { _ = try app.state("huge") }
+    try app.send("fixture", "grow(bytes: 100000)")
+    let message = errorMessage { _ = try app.state("fixture") }
     #expect(message.contains("dev.patchbay.fixture-huge: snapshot failed"))
     #expect(
       message.contains(
         "the state is larger than the 64 KiB limit; raise [limits] state-bytes in the app's "
           + "config, or keep less in it"))
-    try app.send("huge", "touch")
-    try app.send("huge", "grow(bytes: 3)")
-    #expect(try app.state("huge") == .record(fields: ("count", 1), ("blob", "xxx")))
+    try app.send("fixture", "touch")
+    try app.send("fixture", "grow(bytes: 3)")
+    #expect(try app.state("fixture") == .record(fields: ("count", 1), ("blob", "xxx")))
   }
 
   @Test func aViewOverTheLimitFails() throws {
     let app = try hugeApp(limits: Self.small)
-    try app.send("huge", "grow(bytes: 5000)")
+    try app.send("fixture", "grow(bytes: 5000)")
     let message = errorMessage { _ = try app.renderCurrent() }
     #expect(message.contains("render failed"))
     #expect(message.contains("the view is larger than the 4 KiB limit; raise [limits] view-bytes"))
-    try app.send("huge", "grow(bytes: 4096)")
+    try app.send("fixture", "grow(bytes: 4096)")
     #expect(try app.renderCurrent().count == 4096)
   }
 
   @Test func theStandardLimitsHold16MiBOfStateAnd1MiBOfView() throws {
     let app = try hugeApp()
     #expect(app.config.limits == OutputLimits(stateBytes: 16 << 20, viewBytes: 1 << 20))
-    try app.send("huge", "grow(bytes: 8000000)")
-    #expect(try app.state("huge")[field: "count"] == 0)
+    try app.send("fixture", "grow(bytes: 8000000)")
+    #expect(try app.state("fixture")[field: "count"] == 0)
     #expect(errorMessage { _ = try app.renderCurrent() }.contains("1 MiB limit"))
-    try app.send("huge", "grow(bytes: 17000000)")
-    #expect(errorMessage { _ = try app.state("huge") }.contains("16 MiB limit"))
+    try app.send("fixture", "grow(bytes: 17000000)")
+    #expect(errorMessage { _ = try app.state("fixture") }.contains("16 MiB limit"))
   }
 
   /// Diffs say what changed, however large the state: the 2 MB blob that stayed is passed
@@ -70,9 +57,9 @@ private func hugeApp(limits: String = "") throws -> AppRuntime {
       if case .action(_, _, _, let diff?) = change { diffs.withLock { $0.append(diff) } }
     }
     app.tracksStateChanges = true
-    try app.send("huge", "grow(bytes: 2000000)")
-    try app.send("huge", "touch")
-    try app.send("huge", "touch")
+    try app.send("fixture", "grow(bytes: 2000000)")
+    try app.send("fixture", "touch")
+    try app.send("fixture", "touch")
     let seen = diffs.withLock { $0 }
     #expect(seen.count == 3)
     #expect(seen.first?.hasPrefix("/blob: \"\" → \"xxxx") == true)
@@ -81,9 +68,9 @@ private func hugeApp(limits: String = "") throws -> AppRuntime {
   }
 
   @Test(arguments: [
-    ("state-bytes = 12", "huge.toml:9: limits.state-bytes:"),
-    ("view-bytes = \"big\"", "huge.toml:9: limits.view-bytes:"),
-    ("lines = 3", "huge.toml:9: limits.lines: unknown key"),
+    ("state-bytes = 12", "fixture.toml:9: limits.state-bytes:"),
+    ("view-bytes = \"big\"", "fixture.toml:9: limits.view-bytes:"),
+    ("lines = 3", "fixture.toml:9: limits.lines: unknown key"),
   ])
   func badLimitsAreConfigErrorsWithTheirLine(_ line: String, _ expected: String) {
     #expect(throws: ConfigErrors.self) { try hugeApp(limits: "[limits]\n\(line)") }
