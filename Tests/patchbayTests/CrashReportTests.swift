@@ -26,4 +26,22 @@ import Testing
         + "reduce: feature dev.patchbay.fixture (\(plugin)), instance fixture, action noop. The "
         + "app stopped: fix that call in the plugin, or take the plugin out of the app.")
   }
+
+  /// parse_action, format_action and migrate are noted too: the call is named, with the text.
+  @Test func aCrashWhileParsingNamesTheCall() async throws {
+    let (folder, config) = try fixtureApp(
+      mode: "crashes", key: "fixture", id: "dev.patchbay.fixture")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("crashes.so").path
+    let script = folder.appendingPathComponent("crash.script").path
+    try "send fixture explode\n".write(toFile: script, atomically: true, encoding: .utf8)
+
+    let result = try await CLI.run("run", config, "--script", script)
+    #expect(result.exitCode == 3)
+    #expect(
+      result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        == "patchbay: a plugin crashed the app with SIGSEGV (invalid memory access) in its "
+        + "parse_action: feature dev.patchbay.fixture (\(plugin)), action explode. The app "
+        + "stopped: fix that call in the plugin, or take the plugin out of the app.")
+  }
 }

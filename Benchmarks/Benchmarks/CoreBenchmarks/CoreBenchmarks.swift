@@ -29,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
   swapBenchmarks()
   functionBenchmarks()
   watchBenchmarks()
+  diffBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

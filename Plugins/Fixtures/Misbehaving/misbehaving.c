@@ -26,7 +26,7 @@
  *                 a thread that reports an error 20 ms later (outside any call); every later
  *                 reduce fails with "this action is refused"
  *   escapes       names and summaries full of terminal escape sequences
- *   crashes       reduce dereferences NULL
+ *   crashes       reduce dereferences NULL; so does parse_action, given "explode"
  *   huge          dev.patchbay.fixture-huge: state and view as large as told (sizes.c)
  *   hugeactioncount, hugefeaturecount, hugefunctioncount, nullactions, unnamedaction,
  *   smallaction, unnamedfield
@@ -114,6 +114,14 @@ static pb_status fixture_reduce_crashes(void *instance, const uint8_t *action, s
   volatile int *nowhere = NULL;
   return (pb_status)*nowhere;
 }
+/* The same, while parsing the text "explode" (any other text parses to noop). */
+static pb_status fixture_parse_crashes(const pb_feature_desc *feature, const pb_host *host,
+                                       const char *text, size_t length, const pb_writer *out) {
+  (void)feature, (void)host;
+  volatile int *nowhere = NULL;
+  if (length == 7 && !memcmp(text, "explode", 7)) return (pb_status)*nowhere;
+  return pb_write_case(out, "noop", 0) ? PB_ERR_FAILED : PB_OK;
+}
 static pb_status fixture_snapshot(void *instance, const pb_writer *out) {
   (void)instance;
   return pb_write_record(out, 0) ? PB_ERR_FAILED : PB_OK;
@@ -155,7 +163,8 @@ static const pb_feature_vtable vtable_migrate_fails = {
     fixture_render, fixture_parse, fixture_format, fixture_cancel, fixture_migrate_fails, NULL};
 static const pb_feature_vtable vtable_crashes = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_crashes,
-    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+    fixture_snapshot, fixture_render, fixture_parse_crashes, fixture_format, fixture_cancel, NULL,
+    NULL};
 static const pb_feature_vtable vtable_refuses = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, fixture_reduce_refuses,
     fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};

@@ -1,0 +1,76 @@
+import Benchmark
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+
+/// The fixture's "huge" feature (release build) in an app with diffs on, its state grown to
+/// `bytes`: each `touch` changes one counter beside the blob.
+func hugeStateApp(bytes: Int) -> AppRuntime {
+  let release = repositoryRoot.appendingPathComponent(".build/release")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "patchbay-diff-\(getpid())-\(bytes)")
+  do {
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let plugin = folder.appendingPathComponent("huge.so").path
+    try FileManager.default.copyItem(
+      atPath: release.appendingPathComponent("libTestFixtureMisbehaving.so").path,
+      toPath: plugin)
+    let config = try AppConfig(
+      parsing: """
+        [app]
+        root = "huge"
+        [plugins]
+        load = ["\(plugin)"]
+        [[feature]]
+        key = "huge"
+        id = "dev.patchbay.fixture-huge"
+        [limits]
+        state-bytes = 67108864
+        """, file: folder.appendingPathComponent("huge.toml").path)
+    let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: PluginLoader()))
+    app.onChange { _ in }
+    app.tracksStateChanges = true
+    try app.send("huge", "grow(bytes: \(bytes))")
+    return app
+  } catch {
+    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+  }
+}
+
+/// What `--print-changes` did before issue 17, as the reference: both states as pretty JSON,
+/// and the difference of their lines.
+func jsonLineDiff(_ before: WireValue, _ after: WireValue) -> Int {
+  let old = before.json(pretty: true).split(separator: "\n")
+  let new = after.json(pretty: true).split(separator: "\n")
+  return new.difference(from: old).count
+}
+
+let diffBenchmarks: @Sendable () -> Void = {
+  let perChange = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
+    maxDuration: .seconds(5), maxIterations: 50)
+  for megabytes in [5, 50] {
+    Benchmark(
+      "--print-changes: one counter changed in a \(megabytes) MB state", configuration: perChange
+    ) {
+      benchmark, app in
+      for _ in benchmark.scaledIterations {
+        do { try app.send("huge", "touch") } catch { fatalError("\(error)") }
+      }
+    } setup: {
+      hugeStateApp(bytes: megabytes * 1_000_000)
+    }
+  }
+  // The reference, on the same 5 MB states: the diff alone (no plugin call, no snapshot).
+  Benchmark("reference: the JSON line diff before issue 17, 5 MB state", configuration: perChange) {
+    benchmark, states in
+    for _ in benchmark.scaledIterations { blackHole(jsonLineDiff(states.0, states.1)) }
+  } setup: {
+    let blob = WireValue.string(String(repeating: "x", count: 5_000_000))
+    return (
+      WireValue.record(fields: ("count", 0), ("blob", blob)),
+      WireValue.record(fields: ("count", 1), ("blob", blob))
+    )
+  }
+}
