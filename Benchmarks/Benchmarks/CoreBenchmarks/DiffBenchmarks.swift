@@ -64,7 +64,7 @@ let diffBenchmarks: @Sendable () -> Void = {
   }
   // The reference, on the same 5 MB states: the diff alone (no plugin call, no snapshot).
   Benchmark("reference: the JSON line diff before issue 17, 5 MB state", configuration: perChange) {
-    benchmark, states in
+    (benchmark: Benchmark, states: (WireValue, WireValue)) in
     for _ in benchmark.scaledIterations { blackHole(jsonLineDiff(states.0, states.1)) }
   } setup: {
     let blob = WireValue.string(String(repeating: "x", count: 5_000_000))
