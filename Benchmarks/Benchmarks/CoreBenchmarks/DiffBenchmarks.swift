@@ -48,7 +48,7 @@ func jsonLineDiff(_ before: WireValue, _ after: WireValue) -> Int {
 
 let diffBenchmarks: @Sendable () -> Void = {
   let perChange = Benchmark.Configuration(
-    metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
+    metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 1,
     maxDuration: .seconds(5), maxIterations: 50)
   for megabytes in [5, 50] {
     Benchmark(

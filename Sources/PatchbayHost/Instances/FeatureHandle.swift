@@ -152,19 +152,14 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Called after each action the instance reduced, in order, with where it came from; on
   /// the thread that reduced it, with the instance busy (do not call back into this handle;
-  /// ``stateDuringCallback()`` is the one call allowed).
+  /// ``snapshotDuringCallback()`` is the one call allowed).
   public func onReduced(_ handler: (@Sendable ([UInt8], ActionSource) -> Void)?) {
     self.reducedHandler.value = handler
   }
 
-  /// The state, read from inside an ``onReduced(_:)`` callback, where the instance is already
-  /// held by the reducing thread. Anywhere else, use ``stateValue()``.
-  public func stateDuringCallback() -> WireValue? {
-    self.snapshotDuringCallback().flatMap { try? WireValue(decoding: $0) }
-  }
-
-  /// The state's snapshot bytes, from inside an ``onReduced(_:)`` callback (see
-  /// ``stateDuringCallback()``); nil when the plugin fails or passes `[limits] state-bytes`.
+  /// The state's snapshot bytes, read from inside an ``onReduced(_:)`` callback, where the
+  /// instance is already held by the reducing thread (anywhere else, use ``snapshot()``); nil
+  /// when the plugin fails or writes more than `[limits] state-bytes`.
   public func snapshotDuringCallback() -> [UInt8]? {
     let current = self.slot.currentWhileHoldingInstance
     let (status, bytes) = ByteSink.collect(limit: self.limits.stateBytes) {
