@@ -56,18 +56,20 @@ enum BuiltPlugins {
   }
 }
 
-/// An app whose root, `fixture`, is feature `id` of the misbehaving fixture in `mode` (see
+/// An app whose root, `key`, is feature `id` of the misbehaving fixture in `mode` (see
 /// Plugins/Fixtures/Misbehaving); `tables` are appended to its config (`[limits]` …).
-func fixtureApp(_ mode: String, id: String, tables: String = "") throws -> AppRuntime {
+func fixtureApp(
+  _ mode: String, id: String, key: String = "fixture", tables: String = ""
+) throws -> AppRuntime {
   let plugin = try BuiltPlugins.fixture(mode)
   let config = try AppConfig(
     parsing: """
       [app]
-      root = "fixture"
+      root = "\(key)"
       [plugins]
       load = ["\(plugin)"]
       [[feature]]
-      key = "fixture"
+      key = "\(key)"
       id = "\(id)"
       \(tables)
       """,

@@ -9,19 +9,8 @@ import Testing
   /// A processor that pushes 10 events a period but declared 2: the rest are dropped and
   /// counted, the 2 a period still become actions, and the app goes on.
   @Test func eventsBeyondWhatAProcessorDeclaredAreDroppedAndCounted() throws {
-    let plugin = try BuiltPlugins.fixture("chattyprocessor")
-    let config = try AppConfig(
-      parsing: """
-        [app]
-        root = "chatty"
-        [plugins]
-        load = ["\(plugin)"]
-        [[feature]]
-        key = "chatty"
-        id = "dev.patchbay.fixture-chatty"
-        """, file: "chatty.toml")
-    let app = try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: config.loader()))
+    let app = try fixtureApp(
+      "chattyprocessor", id: "dev.patchbay.fixture-chatty", key: "chatty")
     let handle = try app.instance("chatty")
     let render = try OfflineRender(
       app: app, format: AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128))
