@@ -5,15 +5,22 @@
 #                swaps it, state kept
 #   make test    install system packages if missing, build every product, run every test
 #   make bench   run the benchmarks (Benchmarks/, release build)
+#   make bench-smoke
+#                run every benchmark once, small, on the debug build (make test runs it)
 #   make fuzz    run each parser under libFuzzer for FUZZ_SECONDS (Tests/Fuzz)
 #   make format  format the sources with the toolchain's swift-format
 #   make lint    check the sources are formatted (make test runs it)
 
 SWIFT ?= swift
 BIN = $(shell $(SWIFT) build --show-bin-path)
+BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
+
+# The project's own code builds without a warning: its manifests make every warning an error
+# when this is set (a plugin package that depends on the SDK builds it as its toolchain likes).
+export PATCHBAY_WARNINGS_AS_ERRORS := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo dev test fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench format clean
+.PHONY: all deps build demo dev test fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
 
 all: build
 
@@ -49,7 +56,7 @@ demo: deps
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: lint build template-check import-swap-check sdk-test dev-check
+test: lint build template-check import-swap-check sdk-test dev-check bench-smoke
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
 
@@ -63,7 +70,12 @@ TEMPLATE_DIR := .build-template
 template-check: build
 	rm -rf $(TEMPLATE_DIR)
 	$(BIN)/patchbay new Hello --path $(TEMPLATE_DIR) --patchbay $(CURDIR)
-	$(SWIFT) build --package-path $(TEMPLATE_DIR)/Hello
+	@# A user's plugin inherits no warning: none from its code, the macros' expansions or the SDK.
+	$(SWIFT) build --package-path $(TEMPLATE_DIR)/Hello >$(TEMPLATE_DIR)/build.log 2>&1 \
+	  || { cat $(TEMPLATE_DIR)/build.log; exit 1; }
+	@if grep "warning:" $(TEMPLATE_DIR)/build.log | grep -v "/.build/checkouts/"; then \
+	  echo "template-check: building the new plugin printed the warnings above" >&2; exit 1; \
+	fi
 	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
 	  | grep -q '"id": "com.example.hello"'
 	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
@@ -90,6 +102,22 @@ import-swap-check: deps
 bench: deps
 	$(SWIFT) build -c release
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+# Every benchmark once, with small workloads, against the debug build (Benchmarks/Support says
+# how): a benchmark that crashes, or throws, fails the run. Its figures are not judged. Each
+# executable's output goes to .build/bench-smoke-NAME.log.
+BENCH_TARGETS := CoreBenchmarks AudioBenchmarks SoundBenchmarks
+bench-smoke: build
+	@for target in $(BENCH_TARGETS); do \
+	  log=.build/bench-smoke-$$target.log; \
+	  echo "bench-smoke: $$target"; \
+	  if ! PATCHBAY_BENCH_SMOKE=1 $(BENCH_BIN)/$$target >$$log 2>&1; then \
+	    tail -n 40 $$log; \
+	    echo "bench-smoke: $$target failed; its whole output is in $$log" >&2; \
+	    exit 1; \
+	  fi; \
+	  grep -c "^bench-smoke: ok:" $$log | xargs printf "bench-smoke: $$target: %s benchmarks ran\n"; \
+	done
 
 # The parsers under libFuzzer (Sources/PatchbayFuzzTargets says what each checks), with
 # AddressSanitizer, each for FUZZ_SECONDS. New inputs go to .build-fuzz/corpus/TARGET, a crash

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Benchmarks for Patchbay, kept out of the root package so that `swift build` there never
@@ -20,6 +20,12 @@ let package = Package(
     ),
   ],
   targets: [
+    // Where the root's build is, workload sizes, and the smoke run `make test` makes.
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: [.product(name: "Benchmark", package: "benchmark")],
+      path: "Support"
+    ),
     // jack_ringbuffer, boost::lockfree::spsc_queue and ALSA's MIDI encoder, for comparison
     // (apt-get install libjack-jackd2-dev libboost-dev libasound2-dev; `make deps` does).
     .target(
@@ -30,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "AudioBenchmarks",
       dependencies: [
-        "References",
+        "References", "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "PatchbayAudio", package: root),
         .product(name: "PatchbayMIDI", package: root),
@@ -41,6 +47,7 @@ let package = Package(
     .executableTarget(
       name: "CoreBenchmarks",
       dependencies: [
+        "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Patchbay", package: "PatchbaySDK"),
         .product(name: "PatchbayHost", package: root),
@@ -52,7 +59,7 @@ let package = Package(
     .executableTarget(
       name: "SoundBenchmarks",
       dependencies: [
-        "References",
+        "References", "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayAudio", package: root),
@@ -66,3 +73,14 @@ let package = Package(
   swiftLanguageModes: [.v6],
   cxxLanguageStandard: .cxx17
 )
+
+// `make` builds the project's own code with warnings as errors (it exports
+// PATCHBAY_WARNINGS_AS_ERRORS=1), so a new warning fails `make test`. Built any other way — a
+// plugin package depending on the SDK by path, a newer toolchain — warnings stay warnings.
+if Context.environment["PATCHBAY_WARNINGS_AS_ERRORS"] == "1" {
+  for target in package.targets where target.type != .system && target.type != .binary {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cxxSettings = (target.cxxSettings ?? []) + [.treatAllWarnings(as: .error)]
+  }
+}

@@ -50,7 +50,7 @@ public struct Tuner: PluginFeature {
         pointer, to: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
       var buffer = [CChar](repeating: 0, count: 16)
       if name(Int32(state.note), &buffer, buffer.count) < buffer.count {
-        state.name = String(cString: buffer)
+        state.name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
       }
     }
     return .none

@@ -6,7 +6,7 @@ struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Validate an app config and every plugin it names.",
     discussion: """
-      Prints every problem as FILE:LINE: KEY: what is wrong and what is expected, and exits 1;
+      Prints every problem as FILE:LINE: KEY: what is wrong and what is expected, and exits 1; \
       prints a summary and exits 0 when all is well.
 
       Example:

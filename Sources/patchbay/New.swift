@@ -6,7 +6,7 @@ struct New: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Create a plugin package that builds a loadable lib<Name>.so.",
     discussion: """
-      The package depends on the Patchbay SDK by path (<checkout>/Sources/PatchbaySDK; --patchbay
+      The package depends on the Patchbay SDK by path (<checkout>/Sources/PatchbaySDK; --patchbay \
       names the checkout, default: the one this executable was built from). Then:
         cd DIR/Name && swift build
         patchbay inspect .build/debug/libName.so

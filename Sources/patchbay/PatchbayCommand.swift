@@ -9,14 +9,16 @@ struct PatchbayCommand: AsyncParsableCommand {
     commandName: "patchbay",
     abstract: "Host Patchbay feature plugins.",
     discussion: """
-      Plugins are shared libraries (lib<Name>.so) exporting features through the Patchbay
-      C ABI (patchbay.h). Name a plugin by path, or by name to search the plugin path:
-      --plugin-path folders, then $PATCHBAY_PLUGIN_PATH (colon-separated), then the folder
+      Plugins are shared libraries (lib<Name>.so) exporting features through the Patchbay \
+      C ABI (patchbay.h). Name a plugin by path, or by name to search the plugin path: \
+      --plugin-path folders, then $PATCHBAY_PLUGIN_PATH (colon-separated), then the folder \
       holding this executable (where `swift build` puts plugins).
 
-      Exit codes: 0 success, 1 failure, 2 usage error, 3 a plugin crashed the app (the line
+      Exit codes: 0 success, 1 failure, 2 usage error, 3 a plugin crashed the app (the line \
       before names the feature, its file, the instance, the call and the action).
       """,
+    // With the ABI it hosts: a plugin built for another major is refused.
+    version: PatchbayVersion.description,
     subcommands: [
       Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
       New.self, AudioCommand.self,

@@ -7,12 +7,13 @@ struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay a recording made with `patchbay run --record FILE`.",
     discussion: """
-      Loads the recording's config and plugins, applies every recorded action and navigation
-      in order (effects do not run again: their recorded actions are applied instead), and
+      Loads the recording's config and plugins, applies every recorded action and navigation \
+      in order (effects do not run again: their recorded actions are applied instead), and \
       prints the final state hash. Exits 1 when it differs from the recorded one.
 
       Example:
-        patchbay run host-config/app.toml --script host-config/demo.script --record run.jsonl
+        patchbay run host-config/app.toml --script host-config/demo.script \\
+          --record run.jsonl
         patchbay replay run.jsonl
       """
   )

@@ -8,34 +8,38 @@ struct Run: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a composed app: interactively on a terminal, or from a script.",
     discussion: """
-      On a terminal: a full-screen view of the current screen, the navigation stack as a
-      breadcrumb, and key hints. ↑/↓/⏎ send up/down/open when the screen has them, 1–9 send its
+      On a terminal: a full-screen view of the current screen, the navigation stack as a \
+      breadcrumb, and key hints. ↑/↓/⏎ send up/down/open when the screen has them, 1–9 send its \
       actions without fields, b goes back, : takes a command (below), q or Ctrl-C quits.
 
       Otherwise it reads commands from --script FILE, or from standard input:
-        send PATH ACTION        send counter setStep(by: 5)
-        push NODE [STATE] | pop navigate the stack; STATE starts the new screen:
-                                push results {score: 3, outOf: 3}
-        present NODE [STATE]    present over it; dismiss to close
-        add COLLECTION ID [STATE] | remove COLLECTION ID
-                                add home/tallies c; remove home/tallies a
-        swap FEATURE PLUGIN     run another implementation, state kept: swap counter CounterAlt
-        call NAME ARGS…         call a plugin's exported function: call note_frequency 69 440.0
-        route /PATH             follow a deep link
-        state [PATH]            print state as JSON
-        render [PATH]           print the view of PATH (default: the screen on top)
-        expect PATH /POINTER V  compare state with a JSON value; mismatch exits 1
-        wait MS | settle        let effects run
-        quit                    stop; # starts a comment
-      The first failing command stops the run; its error names the line.
+
+        send PATH ACTION           send an action: send counter setStep(by: 5)
+        push NODE [STATE], pop     navigate the stack: push results {score: 3}
+        present NODE [STATE]       present over the stack; dismiss closes it
+        add COLLECTION ID [STATE]  add an instance: add home/tallies c
+        remove COLLECTION ID       remove one: remove home/tallies a
+        swap FEATURE PLUGIN        run another implementation, state kept:
+                                   swap counter CounterAlt
+        call NAME ARGS…            call a plugin's exported function:
+                                   call note_frequency 69 440.0
+        route /PATH                follow a deep link
+        state [PATH]               print state as JSON
+        render [PATH]              print a view (default: the screen on top)
+        expect PATH /POINTER V     compare state with a JSON value
+        wait MS, settle            let effects run
+        quit                       stop (# starts a comment)
+
+      The first failing command stops the run; its error names the line. \
       Exit codes: 0 success, 1 a command failed, 2 usage error (also a malformed script line).
 
-      --watch swaps a feature when its plugin file is rebuilt: edit, `swift build --product
-      Counter` in another terminal, and the new code runs with the old state. --rebuild also
+      --watch swaps a feature when its plugin file is rebuilt: edit, `swift build --product \
+      Counter` in another terminal, and the new code runs with the old state. --rebuild also \
       runs that build when a plugin's source file is saved (make dev).
 
       Example:
-        printf 'send counter increment\\nstate counter\\n' | patchbay run host-config/app.toml
+        printf 'send counter increment\\nstate counter\\n' \\
+          | patchbay run host-config/app.toml
       """
   )
 

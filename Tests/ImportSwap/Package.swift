@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Features and their tests written as TCA writes them (bindings, collections, timers,
 // cancellation, long-living effects), on Patchbay by changing one import line per file
 // (`import ComposableArchitecture` → `import Patchbay` / `import PatchbayTesting`).
@@ -31,3 +31,14 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// `make` builds the project's own code with warnings as errors (it exports
+// PATCHBAY_WARNINGS_AS_ERRORS=1), so a new warning fails `make test`. Built any other way — a
+// plugin package depending on the SDK by path, a newer toolchain — warnings stay warnings.
+if Context.environment["PATCHBAY_WARNINGS_AS_ERRORS"] == "1" {
+  for target in package.targets where target.type != .system && target.type != .binary {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cxxSettings = (target.cxxSettings ?? []) + [.treatAllWarnings(as: .error)]
+  }
+}

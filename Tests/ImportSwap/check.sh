@@ -17,9 +17,12 @@ swift test --skip-build
 mutate() {
   local file=$1 from=$2 to=$3
   shift 3
-  cp "$file" "$file.orig"
+  # The original waits outside the target's folder: SwiftPM warns of any file it does not know.
+  local original=".build/$(basename "$file").orig"
+  mkdir -p .build
+  cp "$file" "$original"
   # Restored files get a new time, so the next build sees them changed.
-  trap 'mv "'"$file"'.orig" "'"$file"'"; touch "'"$file"'"' EXIT
+  trap 'mv "'"$original"'" "'"$file"'"; touch "'"$file"'"' EXIT
   python3 - "$file" "$from" "$to" <<'PY'
 import sys
 path, old, new = sys.argv[1:4]
@@ -42,7 +45,7 @@ PY
       exit 1
     fi
   done
-  mv "$file.orig" "$file"
+  mv "$original" "$file"
   touch "$file"
   trap - EXIT
   echo "import-swap: failed as it must: $*"

@@ -46,8 +46,9 @@ import Testing
   @Test func monitorPrintsOneEventPerLine() async throws {
     let file = self.temporary("in.raw")
     defer { unlink(file) }
-    FileManager.default.createFile(
-      atPath: file, contents: Data([0x90, 60, 100, 62, 0, 0xF8, 0xE1, 0x00, 0x40]))
+    try #require(
+      FileManager.default.createFile(
+        atPath: file, contents: Data([0x90, 60, 100, 62, 0, 0xF8, 0xE1, 0x00, 0x40])))
     let result = try await CLI.run("midi", "monitor", "--input", "file:\(file)", "--raw")
     #expect(result.exitCode == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -67,9 +68,10 @@ import Testing
     defer { unlink(file) }
     let header: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]
     let track: [UInt8] = [0, 0x90, 64, 90, 48, 0x80, 64, 0, 0, 0xFF, 0x2F, 0]
-    FileManager.default.createFile(
-      atPath: file,
-      contents: Data(header + Array("MTrk".utf8) + [0, 0, 0, UInt8(track.count)] + track))
+    try #require(
+      FileManager.default.createFile(
+        atPath: file,
+        contents: Data(header + Array("MTrk".utf8) + [0, 0, 0, UInt8(track.count)] + track)))
     let result = try await CLI.run("midi", "monitor", "--input", "smf:\(file)")
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(
@@ -78,7 +80,7 @@ import Testing
       ])
     let broken = self.temporary("broken.mid")
     defer { unlink(broken) }
-    FileManager.default.createFile(atPath: broken, contents: Data(header.prefix(12)))
+    try #require(FileManager.default.createFile(atPath: broken, contents: Data(header.prefix(12))))
     let failure = try await CLI.run("midi", "monitor", "--input", "smf:\(broken)")
     #expect(failure.exitCode == 1)
     #expect(failure.stderr == "Error: \(broken): byte 12: expected 2 more byte(s); 0 left.\n")

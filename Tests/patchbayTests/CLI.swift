@@ -20,6 +20,13 @@ struct CLI {
   static func run(
     executable: String = "patchbay", _ arguments: String..., environment: [String: String] = [:]
   ) async throws -> Result {
+    try await self.run(executable: executable, arguments: arguments, environment: environment)
+  }
+
+  /// Runs `executable` with `arguments` given as an array.
+  static func run(
+    executable: String = "patchbay", arguments: [String], environment: [String: String] = [:]
+  ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
         continuation.resume(

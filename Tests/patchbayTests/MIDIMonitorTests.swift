@@ -15,7 +15,7 @@ import Testing
   @Test func aBigFileArrivesWhole() async throws {
     let file = self.temporary("notes.raw")
     defer { unlink(file) }
-    FileManager.default.createFile(atPath: file, contents: Self.noteOns)
+    try #require(FileManager.default.createFile(atPath: file, contents: Self.noteOns))
     let result = try await CLI.run("midi", "monitor", "--input", "file:\(file)", "--raw")
     #expect(result.exitCode == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
@@ -34,7 +34,7 @@ import Testing
   @Test func standardInputFromAFileArrivesWhole() async throws {
     let file = self.temporary("stdin.raw")
     defer { unlink(file) }
-    FileManager.default.createFile(atPath: file, contents: Self.noteOns)
+    try #require(FileManager.default.createFile(atPath: file, contents: Self.noteOns))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(CLI.directory)/patchbay")
     process.arguments = ["midi", "monitor", "--input", "stdin"]
@@ -60,14 +60,15 @@ import Testing
     track += [0, 0xFF, 0x2F, 0]
     let header: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]
     let length = UInt32(track.count)
-    FileManager.default.createFile(
-      atPath: file,
-      contents: Data(
-        header + Array("MTrk".utf8)
-          + [
-            UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF),
-            UInt8(length & 0xFF),
-          ] + track))
+    try #require(
+      FileManager.default.createFile(
+        atPath: file,
+        contents: Data(
+          header + Array("MTrk".utf8)
+            + [
+              UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF),
+              UInt8(length & 0xFF),
+            ] + track)))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(CLI.directory)/patchbay")
     process.arguments = ["midi", "monitor", "--input", "smf:\(file)"]

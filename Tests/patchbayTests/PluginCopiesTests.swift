@@ -29,4 +29,49 @@ import Testing
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.path) == ["state.script"])
   }
+
+  /// Ten copies of one plugin file are ten plugins, each under the id its file name gives it
+  /// (the fixture reads its name with dladdr), however many processes load them at once: the
+  /// startup benchmark's app.
+  @Test func tenCopiesOfOneFileLoadAsTenPlugins() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("copies-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("libPatchbaySDK.so"),
+      withDestinationURL: URL(fileURLWithPath: "\(CLI.directory)/libPatchbaySDK.so"))
+    var config = """
+      [app]
+      root = "f0"
+      [plugins]
+      search-paths = ["."]
+      load = [\((0..<10).map { "\"Startup\($0)\"" }.joined(separator: ", "))]
+
+      """
+    for index in 0..<10 {
+      try FileManager.default.copyItem(
+        atPath: "\(CLI.directory)/libTestFixtureNumbered.so",
+        toPath: folder.appendingPathComponent("libStartup\(index).so").path)
+      config += """
+        [[feature]]
+        key = "f\(index)"
+        id = "dev.patchbay.fixture.startup\(index)"
+        \(index == 0 ? "" : "parent = \"f0\"")
+
+        """
+    }
+    let app = folder.appendingPathComponent("app.toml").path
+    try config.write(toFile: app, atomically: true, encoding: .utf8)
+
+    let runs = try await withThrowingTaskGroup(of: CLI.Result.self) { group in
+      for _ in 0..<3 { group.addTask { try await CLI.run("check", app) } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    for run in runs {
+      #expect(run.exitCode == 0, "\(run.stderr)")
+      #expect(run.stdout.contains("ok — 10 plugin(s), 10 feature(s)"), "\(run.stdout)")
+    }
+  }
 }

@@ -87,7 +87,7 @@ import Testing
       bytes += [0x90, note, 100, 0x80, note, 0]
     }
     bytes += [0x90, 72, 80]  // still held at the end
-    FileManager.default.createFile(atPath: notes, contents: Data(bytes))
+    try #require(FileManager.default.createFile(atPath: notes, contents: Data(bytes)))
     try "settle\nstate metronome/synth\n".write(
       toFile: script, atomically: true, encoding: .utf8)
     let run = try await CLI.run(

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayAudio
 import PatchbayMIDI
@@ -9,10 +10,14 @@ import Synchronization
 // against ALSA's encoder, and the paced audio thread over a minute with the other core busy.
 // Compare rows within one run: the machine's speed varies 2–4× with load.
 
-let floatsPerRun = 1 << 25  // 32 Mi floats = 128 MiB a sample
+let floatsPerRun = BenchmarkRun.workload(1 << 25, smoke: 1 << 16)  // 32 Mi floats = 128 MiB
 let blockFloats = 512
 let ringFloats = 8192
-let eventsPerRun = 10_000_000
+let eventsPerRun = BenchmarkRun.workload(10_000_000, smoke: 10_000)
+/// Rounds of the interleaved ratio benchmarks, and the work a ring does in each.
+let rounds = BenchmarkRun.workload(15, smoke: 1)
+let floatsPerRound = BenchmarkRun.workload(1 << 21, smoke: 1 << 16)  // 8 MiB
+let eventsPerRound = BenchmarkRun.workload(1_000_000, smoke: 10_000)
 
 /// MB/s for `bytes` moved in `nanoseconds`.
 func megabytesPerSecond(_ bytes: Int, _ nanoseconds: UInt64) -> Int {
@@ -104,7 +109,7 @@ func patchbayEvents(count: Int, capacity: Int) -> UInt64 {
 let midiStream: [UInt8] = {
   var random = SystemRandomNumberGenerator()
   var bytes: [UInt8] = []
-  while bytes.count < 4_000_000 {
+  while bytes.count < BenchmarkRun.workload(4_000_000, smoke: 4_000) {
     switch UInt8.random(in: 0..<10, using: &random) {
     case 0..<4:
       bytes += [
@@ -120,11 +125,11 @@ let midiStream: [UInt8] = {
   return bytes
 }()
 
-/// 15 rounds of `runs`, each run once a round, the order rotating so every run goes first
+/// ``rounds`` rounds of `runs` (15), each run once a round, the order rotating so every run goes first
 /// equally often (on this VM the first transfer after a pause can run in a faster mode than
 /// the ones after it); returns each round's results in the order of `runs`.
 func interleavedRounds(_ runs: [() -> UInt64]) -> [[UInt64]] {
-  (0..<15).map { round in
+  (0..<rounds).map { round in
     var times = [UInt64](repeating: 0, count: runs.count)
     for turn in runs.indices {
       let index = (round + turn) % runs.count
@@ -190,7 +195,7 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 40)
   Benchmark("ring: 512-float blocks — throughput ratios, interleaved", configuration: ratio) {
     benchmark in
-    let total = 1 << 21  // 8 MiB a ring a round
+    let total = floatsPerRound
     let rounds = interleavedRounds([
       { patchbayBlocks(total: total, block: blockFloats, capacity: ringFloats) },
       { reference_jack_blocks(total, blockFloats, ringFloats) },
@@ -210,8 +215,8 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("events: single 8-byte events — ratio, interleaved", configuration: eventRatio) {
     benchmark in
     let rounds = interleavedRounds([
-      { patchbayEvents(count: 1_000_000, capacity: 4096) },
-      { reference_boost_events(1_000_000, 4096) },
+      { patchbayEvents(count: eventsPerRound, capacity: 4096) },
+      { reference_boost_events(eventsPerRound, 4096) },
     ])
     benchmark.measurement(eventsOverBoost, median(rounds.map { Int($0[1] * 100 / max($0[0], 1)) }))
   }
@@ -278,7 +283,7 @@ let benchmarks: @Sendable () -> Void = {
     let output = PacedNullOutput(format: format)
     let ring = SPSCRing<Float>(minimumCapacity: 32 * format.periodSamples)
     let engine = AudioEngine(output: output, sources: [ring])
-    let periods = 60 * 48_000 / 128
+    let periods = BenchmarkRun.workload(60, smoke: 1) * 48_000 / 128
     let busy = Atomic<Bool>(true)
     Thread.detachNewThread {
       var spin: UInt64 = 0
@@ -316,4 +321,6 @@ let benchmarks: @Sendable () -> Void = {
     print(
       "audio thread: \(engine.schedulingNote); starved periods \(engine.statistics.starvedPeriods)")
   }
+
+  BenchmarkRun.finishRegistration()
 }

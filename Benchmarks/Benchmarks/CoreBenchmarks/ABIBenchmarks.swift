@@ -1,22 +1,18 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
 
-/// The Counter plugin built by the root package in release mode (`make bench` builds it).
-let counterPlugin: String = {
-  let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  return root.appendingPathComponent(".build/release/libCounter.so").path
-}()
+/// The Counter plugin of the root's build (release; debug in a smoke run).
+let counterPlugin = BenchmarkRun.rootBuild.appendingPathComponent("libCounter.so").path
 
 /// One Counter instance, loaded once (loading copies and maps a 20 MB library: not measured).
 let counterInstance: FeatureHandle = {
   do {
     return try FeatureHandle(feature: try PluginLoader().load(counterPlugin).features[0])
   } catch {
-    fatalError("\(error) — run `swift build -c release --product Counter` in the root first")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }()
 
@@ -31,16 +27,14 @@ let abiBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
   }
 }
 
-/// The repository root, for configs and the release plugins.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
+/// The repository root, for configs.
+let repositoryRoot = BenchmarkRun.repositoryRoot
 
-/// Loads an app config with the release plugins.
+/// Loads an app config with the plugins of the root's build.
 func loadApp(_ config: String) throws -> AppRuntime {
   let app = try AppConfig(contentsOf: repositoryRoot.appendingPathComponent(config).path)
-  let release = repositoryRoot.appendingPathComponent(".build/release").path
-  let registry = try app.loadPlugins(with: PluginLoader(searchPaths: [release]))
+  let plugins = BenchmarkRun.rootBuild.path
+  let registry = try app.loadPlugins(with: PluginLoader(searchPaths: [plugins]))
   return try AppRuntime(config: app, registry: registry)
 }
 
@@ -48,7 +42,7 @@ let counterApp: AppRuntime = {
   do {
     return try loadApp("host-config/counter-echo.toml")
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }()
 

@@ -1,12 +1,12 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
 
-/// The fixture's "huge" feature (release build) in an app with diffs on, its state grown to
+/// The fixture's "huge" feature in an app with diffs on, its state grown to
 /// `bytes`: each `touch` changes one counter beside the blob.
 func hugeStateApp(bytes: Int) -> AppRuntime {
-  let release = repositoryRoot.appendingPathComponent(".build/release")
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "patchbay-diff-\(getpid())-\(bytes)")
   do {
@@ -14,7 +14,7 @@ func hugeStateApp(bytes: Int) -> AppRuntime {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let plugin = folder.appendingPathComponent("huge.so").path
     try FileManager.default.copyItem(
-      atPath: release.appendingPathComponent("libTestFixtureMisbehaving.so").path,
+      atPath: BenchmarkRun.rootBuild.appendingPathComponent("libTestFixtureMisbehaving.so").path,
       toPath: plugin)
     let config = try AppConfig(
       parsing: """
@@ -34,7 +34,7 @@ func hugeStateApp(bytes: Int) -> AppRuntime {
     try app.send("huge", "grow(bytes: \(bytes))")
     return app
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }
 
@@ -59,7 +59,7 @@ let diffBenchmarks: @Sendable () -> Void = {
         do { try app.send("huge", "touch") } catch { fatalError("\(error)") }
       }
     } setup: {
-      hugeStateApp(bytes: megabytes * 1_000_000)
+      hugeStateApp(bytes: BenchmarkRun.workload(megabytes * 1_000_000, smoke: 10_000))
     }
   }
   // The reference, on the same 5 MB states: the diff alone (no plugin call, no snapshot).
@@ -67,7 +67,8 @@ let diffBenchmarks: @Sendable () -> Void = {
     (benchmark: Benchmark, states: (WireValue, WireValue)) in
     for _ in benchmark.scaledIterations { blackHole(jsonLineDiff(states.0, states.1)) }
   } setup: {
-    let blob = WireValue.string(String(repeating: "x", count: 5_000_000))
+    let blob = WireValue.string(
+      String(repeating: "x", count: BenchmarkRun.workload(5_000_000, smoke: 10_000)))
     return (
       WireValue.record(fields: ("count", 0), ("blob", blob)),
       WireValue.record(fields: ("count", 1), ("blob", blob))

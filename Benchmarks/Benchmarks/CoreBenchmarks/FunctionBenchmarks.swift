@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
@@ -10,17 +11,17 @@ import PatchbayHost
 
 typealias Frequency = @convention(c) (Int32, Double) -> Double
 
-/// Theory's note_frequency, from the release build.
+/// Theory's note_frequency, from the root's build.
 let noteFrequency: LoadedFunction = {
   do {
-    let release = repositoryRoot.appendingPathComponent(".build/release").path
     guard
-      let function = try PluginLoader(searchPaths: [release]).load("Theory").function(
-        "note_frequency")
+      let function = try PluginLoader(searchPaths: [BenchmarkRun.rootBuild.path]).load("Theory")
+        .function(
+          "note_frequency")
     else { fatalError("Theory has no note_frequency") }
     return function
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }()
 

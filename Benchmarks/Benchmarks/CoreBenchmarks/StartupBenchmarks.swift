@@ -1,22 +1,26 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 
-/// An app of ten Swift plugins, each a copy of the release `libTestFixtureNumbered.so` (which
+/// An app of ten Swift plugins, each a copy of the root build's `libTestFixtureNumbered.so` (which
 /// exports Counter under an id taken from its file name): the root and nine children, so the
 /// first screen renders all ten.
 ///
 /// ```text
-/// $TMPDIR/patchbay-startup-<pid>/libStartup0.so … libStartup9.so, app.toml, render.script,
-///   demo.toml (host-config/app.toml with the release plugins)
+/// $TMPDIR/patchbay-startup-<pid>-<label>/libStartup0.so … libStartup9.so, app.toml,
+///   render.script, demo.toml (host-config/app.toml with the root build's plugins)
 /// ```
-func startupApp(from build: URL) -> (config: String, script: String) {
-  let release = repositoryRoot.appendingPathComponent(".build/release")
+///
+/// Each build gets a folder of its own, named by `label`: two builds whose folders share a
+/// name (`…/release` and another `…/release`) must not overwrite each other's copies.
+func startupApp(from build: URL, label: String) -> (config: String, script: String) {
+  let rootBuild = BenchmarkRun.rootBuild
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "patchbay-startup-\(ProcessInfo.processInfo.processIdentifier)-\(build.lastPathComponent)")
+    "patchbay-startup-\(ProcessInfo.processInfo.processIdentifier)-\(label)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try linkSDK(into: folder, from: release)
+    try linkSDK(into: folder, from: rootBuild)
     var config = """
       [app]
       root = "f0"
@@ -41,15 +45,15 @@ func startupApp(from build: URL) -> (config: String, script: String) {
     }
     try config.write(
       to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
-    // The demo app, with the release plugins.
+    // The demo app, with the root build's plugins.
     let demo = try String(
       contentsOf: repositoryRoot.appendingPathComponent("host-config/app.toml"), encoding: .utf8)
-    try demo.replacingOccurrences(of: "\"../.build/debug\"", with: "\"\(release.path)\"")
+    try demo.replacingOccurrences(of: "\"../.build/debug\"", with: "\"\(rootBuild.path)\"")
       .write(to: folder.appendingPathComponent("demo.toml"), atomically: true, encoding: .utf8)
     try "render\n".write(
       to: folder.appendingPathComponent("render.script"), atomically: true, encoding: .utf8)
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
   return (
     folder.appendingPathComponent("app.toml").path,
@@ -57,12 +61,19 @@ func startupApp(from build: URL) -> (config: String, script: String) {
   )
 }
 
-/// The startup app of this checkout's release build.
-let releaseStartupApp = startupApp(from: repositoryRoot.appendingPathComponent(".build/release"))
+/// The startup app of this checkout's build, for its demo.toml.
+let rootStartupApp = startupApp(from: BenchmarkRun.rootBuild, label: "demo")
 
-/// Runs `patchbay ARGUMENTS` (the release build) to its exit, output discarded.
+/// This process's environment without `LD_PRELOAD`: the benchmark runs under the malloc
+/// interposer, the `patchbay` it measures must not. Made once, then only read.
+nonisolated(unsafe) let childEnvironment: [UnsafeMutablePointer<CChar>?] =
+  ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
+  .map { strdup("\($0.key)=\($0.value)") } + [nil]
+
+/// Runs `patchbay ARGUMENTS` (the root's build) to its exit, output discarded (its errors are
+/// not).
 func runPatchbay(_ arguments: [String]) {
-  let executable = repositoryRoot.appendingPathComponent(".build/release/patchbay").path
+  let executable = BenchmarkRun.rootBuild.appendingPathComponent("patchbay").path
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
@@ -70,8 +81,11 @@ func runPatchbay(_ arguments: [String]) {
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
   defer { argv.forEach { free($0) } }
   var pid: pid_t = 0
-  guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
-    fatalError("cannot run \(executable) — run `swift build -c release` in the root first")
+  let spawned = childEnvironment.withUnsafeBufferPointer {
+    posix_spawn(&pid, executable, &actions, nil, argv, $0.baseAddress)
+  }
+  guard spawned == 0 else {
+    fatalError("cannot run \(executable) — \(BenchmarkRun.buildHint)")
   }
   var status: Int32 = 0
   waitpid(pid, &status, 0)
@@ -83,9 +97,10 @@ func runPatchbay(_ arguments: [String]) {
 let startupBenchmarks: @Sendable () -> Void = {
   for build in pluginBuilds {
     // Made here, before the measurements: copying the plugins is not what they measure.
-    let app = startupApp(from: build.folder)
+    let app = startupApp(
+      from: build.folder, label: build.name.replacingOccurrences(of: " ", with: "-"))
     Benchmark(
-      "startup: process start to first screen, 10 Swift plugins (patchbay run, release, \(build.name))",
+      "startup: process start to first screen, 10 Swift plugins (patchbay run, \(build.name))",
       configuration: .init(
         metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
         maxDuration: .seconds(20), maxIterations: 40)
@@ -102,7 +117,7 @@ let startupBenchmarks: @Sendable () -> Void = {
       metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2,
       maxDuration: .seconds(20), maxIterations: 40)
   ) { benchmark in
-    let app = releaseStartupApp
+    let app = rootStartupApp
     let demo = URL(fileURLWithPath: app.config).deletingLastPathComponent().appendingPathComponent(
       "demo.toml"
     ).path

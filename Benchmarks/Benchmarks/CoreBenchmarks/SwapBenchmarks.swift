@@ -1,8 +1,9 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayHost
 
-/// The counter app (release plugins) whose counter the swap benchmarks swap.
+/// The counter app (the root build's plugins) whose counter the swap benchmarks swap.
 func swapApp() -> AppRuntime {
   do {
     let app = try loadApp("host-config/counter-echo.toml")
@@ -10,20 +11,20 @@ func swapApp() -> AppRuntime {
     try app.send("counter", "increment")
     return app
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }
 
 /// One app per swap benchmark, made once (loading is not what they measure).
 let alternatingSwapApp = swapApp()
 
-/// Builds of the Swift plugins to measure: this checkout's release build (linking the shared
+/// Builds of the Swift plugins to measure: this checkout's build (linking the shared
 /// `libPatchbaySDK.so`) and, when `PATCHBAY_BENCH_STATIC_PLUGINS` names a folder holding
 /// `libCounter.so`, `libCounterAlt.so` and `libTestFixtureNumbered.so` built before the SDK was
 /// shared (each carrying its own copy of it), those too — so one run compares them.
 let pluginBuilds: [(name: String, folder: URL)] = {
-  let release = repositoryRoot.appendingPathComponent(".build/release")
-  var builds = [("shared SDK", release)]
+  let rootBuild = BenchmarkRun.rootBuild
+  var builds = [("shared SDK", rootBuild)]
   if let folder = ProcessInfo.processInfo.environment["PATCHBAY_BENCH_STATIC_PLUGINS"] {
     builds.append(("static SDK", URL(fileURLWithPath: folder)))
   }
@@ -33,13 +34,13 @@ let pluginBuilds: [(name: String, folder: URL)] = {
 /// Copies of `build`'s Counter and CounterAlt whose modification time the benchmark bumps, so
 /// each swap sees a rebuilt file.
 func rebuiltPlugins(from build: URL) -> [String] {
-  let release = repositoryRoot.appendingPathComponent(".build/release")
+  let rootBuild = BenchmarkRun.rootBuild
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "patchbay-swap-\(getpid())-\(build.lastPathComponent)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try linkSDK(into: folder, from: release)
+    try linkSDK(into: folder, from: rootBuild)
     return try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
       try FileManager.default.copyItem(
@@ -47,16 +48,16 @@ func rebuiltPlugins(from build: URL) -> [String] {
       return copy
     }
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }
 
-/// Links `release`'s `libPatchbaySDK.so` into `folder`: Swift plugins copied there find it
+/// Links `rootBuild`'s `libPatchbaySDK.so` into `folder`: Swift plugins copied there find it
 /// beside them, as they do in the build folder.
-func linkSDK(into folder: URL, from release: URL) throws {
+func linkSDK(into folder: URL, from rootBuild: URL) throws {
   try FileManager.default.createSymbolicLink(
     at: folder.appendingPathComponent("libPatchbaySDK.so"),
-    withDestinationURL: release.appendingPathComponent("libPatchbaySDK.so"))
+    withDestinationURL: rootBuild.appendingPathComponent("libPatchbaySDK.so"))
 }
 
 /// A duration in whole microseconds.
@@ -73,7 +74,7 @@ func residentBytes() -> Int {
 }
 
 let swapBenchmarks: @Sendable () -> Void = {
-  let release = repositoryRoot.appendingPathComponent(".build/release")
+  let rootBuild = BenchmarkRun.rootBuild
 
   // Both files already loaded: snapshot → migrate → create, and the held actions released.
   Benchmark(
@@ -84,7 +85,7 @@ let swapBenchmarks: @Sendable () -> Void = {
   ) { benchmark in
     let app = alternatingSwapApp
     let plugins = ["CounterAlt", "Counter"].map {
-      release.appendingPathComponent("lib\($0).so").path
+      rootBuild.appendingPathComponent("lib\($0).so").path
     }
     var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 0 : 1
     for _ in benchmark.scaledIterations {
@@ -147,9 +148,9 @@ func watchBenchmark(_ name: String, from build: URL) {
       "patchbay-watch-\(getpid())-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let release = repositoryRoot.appendingPathComponent(".build/release")
+    let rootBuild = BenchmarkRun.rootBuild
     let plugin = folder.appendingPathComponent("libCounter.so").path
-    try? linkSDK(into: folder, from: release)
+    try? linkSDK(into: folder, from: rootBuild)
     try? FileManager.default.copyItem(
       atPath: build.appendingPathComponent("libCounter.so").path, toPath: plugin)
     guard

@@ -1,10 +1,11 @@
+import BenchmarkSupport
 import Foundation
 import PatchbayHost
 
-/// The repository root, for the release plugins (`make bench` builds them).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let releaseFolder = repositoryRoot.appendingPathComponent(".build/release").path
+/// The repository root, for the demo song.
+let repositoryRoot = BenchmarkRun.repositoryRoot
+/// The root's build (release; debug in a smoke run), for its plugins.
+let pluginFolder = BenchmarkRun.rootBuild.path
 
 /// An app of a metronome with `synths` Synth instances in a collection under it.
 func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = "") -> AppRuntime {
@@ -27,11 +28,11 @@ func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = ""
     """
   do {
     let config = try AppConfig(parsing: text, file: "bench.toml")
-    let loader = PluginLoader(searchPaths: [releaseFolder])
+    let loader = PluginLoader(searchPaths: [pluginFolder])
     return try AppRuntime(
       config: config, registry: try config.loadPlugins(with: loader), loader: loader)
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first (make bench does)")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
 }
 
@@ -44,9 +45,9 @@ func fixture(_ mode: String) -> String {
   try? FileManager.default.removeItem(atPath: copy)
   do {
     try FileManager.default.copyItem(
-      atPath: "\(releaseFolder)/libTestFixtureMisbehaving.so", toPath: copy)
+      atPath: "\(pluginFolder)/libTestFixtureMisbehaving.so", toPath: copy)
   } catch {
-    fatalError("\(error) — run `swift build -c release` in the root first")
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
   return copy
 }

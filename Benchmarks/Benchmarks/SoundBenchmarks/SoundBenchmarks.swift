@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import PatchbayAudio
 import PatchbayEncoding
@@ -87,23 +88,28 @@ let benchmarks: @Sendable () -> Void = {
     else { fatalError("the demo song or the app did not load") }
     let midi = OfflineRender.schedule(song, sampleRate: 48_000)
     let output = NullOutput(format: format)
-    let frames = 18 * 48_000
+    let frames = BenchmarkRun.workload(18, smoke: 1) * 48_000
     let start = monotonicNanoseconds()
     benchmark.startMeasurement()
     render.run(frames: frames, midi: midi, into: output)
     benchmark.stopMeasurement()
     let took = monotonicNanoseconds() - start
-    benchmark.measurement(speed, Int(18_000_000_000 / max(took, 1)))
+    benchmark.measurement(speed, Int(UInt64(frames) * 1_000_000_000 / 48_000 / max(took, 1)))
   }
 
   // MIDI written to a FIFO, to the listening Synth's reducer: from just before the write to
-  // the moment the reduced action is reported, 1,000 messages 2 ms apart.
+  // the moment the reduced action is reported, 1,000 messages 2 ms apart. Each message says
+  // which it is (note = index % 128, velocity = 1 + index / 128), and a reduce is paired with
+  // its own write: a message lost, doubled or out of order is counted, never mismatched. Only
+  // the Synth's reduces count (the Metronome, listening on every channel, hears them too).
   let p50 = BenchmarkMetric.custom("latency p50 (µs)", useScalingFactor: false)
   let p99 = BenchmarkMetric.custom("latency p99 (µs)", useScalingFactor: false)
   let worst = BenchmarkMetric.custom("latency worst (µs)", useScalingFactor: false)
+  let lost = BenchmarkMetric.custom("messages lost", useScalingFactor: false)
+  let messages = BenchmarkRun.workload(1_000, smoke: 20)
   Benchmark(
     "MIDI in → reducer: FIFO to the Synth's reduce, 1,000 messages",
-    configuration: .init(metrics: [p50, p99, worst], warmupIterations: 0, maxIterations: 1)
+    configuration: .init(metrics: [p50, p99, worst, lost], warmupIterations: 0, maxIterations: 1)
   ) { benchmark in
     let app = studio(synths: 1)
     let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -112,20 +118,20 @@ let benchmarks: @Sendable () -> Void = {
     unlink(fifo)
     mkfifo(fifo, 0o600)
     defer { unlink(fifo) }
-    let written = Mutex<[UInt64]>([])
-    let reduced = Mutex<[UInt64]>([])
+    let timeline = MIDITimeline(messages: messages)
     app.onChange { change in
-      if case .action(_, let text, .midi, _) = change, text.hasPrefix("midi(noteOn") {
-        let now = monotonicNanoseconds()
-        reduced.withLock { $0.append(now) }
+      if case .action(let path, let text, .midi, _) = change, path.hasSuffix("synths#s1"),
+        let index = MIDITimeline.index(ofNoteOn: text)
+      {
+        timeline.reduced(index, at: monotonicNanoseconds())
       }
     }
     let writer = Thread {
       guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-      for index in 0..<1_000 {
-        let time = monotonicNanoseconds()
-        written.withLock { $0.append(time) }
-        handle.write(Data([0x90, UInt8(index % 128), 100]))
+      for index in 0..<messages {
+        let (note, velocity) = MIDITimeline.noteOn(index)
+        timeline.written(index, at: monotonicNanoseconds())
+        handle.write(Data([0x90, note, velocity]))
         usleep(2_000)
       }
       try? handle.close()
@@ -138,14 +144,25 @@ let benchmarks: @Sendable () -> Void = {
     live.start()
     _ = live.waitForMIDI(timeout: .seconds(60))
     live.stop()
-    var latencies = zip(written.withLock { $0 }, reduced.withLock { $0 }).map { ($1 - $0) / 1_000 }
-    print("messages reduced: \(latencies.count) of 1000")
+    app.perform {}  // the last actions reduced
+    let result = timeline.result()
+    print(
+      "messages written \(messages), reduced by the Synth \(result.latencies.count), lost "
+        + "\(result.lost), doubled \(result.doubled), out of order \(result.reordered)")
+    var latencies = result.latencies
     benchmark.measurement(p50, Int(percentile(&latencies, 50)))
     benchmark.measurement(p99, Int(percentile(&latencies, 99)))
     benchmark.measurement(worst, Int(latencies.last ?? 0))
+    benchmark.measurement(lost, result.lost)
+    if result.lost + result.doubled + result.reordered > 0 {
+      benchmark.error(
+        "the MIDI path lost \(result.lost), doubled \(result.doubled) and reordered "
+          + "\(result.reordered) of \(messages) messages")
+    }
   }
 
   // 100 swaps of the Synth to rebuilt copies while it plays on the paced null device.
+  let swaps = BenchmarkRun.workload(100, smoke: 3)
   let skipped = BenchmarkMetric.custom("periods without the synth", useScalingFactor: false)
   let heldP99 = BenchmarkMetric.custom("actions held p99 (µs)", useScalingFactor: false)
   let heldP50 = BenchmarkMetric.custom("actions held p50 (µs)", useScalingFactor: false)
@@ -161,14 +178,14 @@ let benchmarks: @Sendable () -> Void = {
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let copy = folder.appendingPathComponent("libSynth.so").path
     try? FileManager.default.removeItem(atPath: copy)
-    try? FileManager.default.copyItem(atPath: "\(releaseFolder)/libSynth.so", toPath: copy)
+    try? FileManager.default.copyItem(atPath: "\(pluginFolder)/libSynth.so", toPath: copy)
     var settings = SoundSettings()
     settings.device = "null"
     guard let live = try? LiveAudio(app: app, settings: settings) else { fatalError("no device") }
     app.receive(MIDIEvent(.noteOn, channel: 0, 57, 90))
     live.start()
     var held: [UInt64] = []
-    for index in 0..<100 {
+    for index in 0..<swaps {
       try? FileManager.default.setAttributes(
         [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))],
         ofItemAtPath: copy)
@@ -210,7 +227,7 @@ let benchmarks: @Sendable () -> Void = {
     unlink(fifo)
     mkfifo(fifo, 0o600)
     defer { unlink(fifo) }
-    let seconds = 60
+    let seconds = BenchmarkRun.workload(60, smoke: 1)
     let writer = Thread {
       guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
       for index in 0..<(seconds * 8) {  // a note on and off every 125 ms
@@ -250,6 +267,8 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.measurement(bareOver, Int(bare.over))
     benchmark.measurement(bareWorst, Int(bare.worst_us))
   }
+
+  BenchmarkRun.finishRegistration()
 }
 
 /// An output that takes periods and keeps nothing: offline render's speed without a file.

@@ -6,9 +6,17 @@ import PatchbayPlugin
 /// one build are distinct plugins: `libStartup7.so` exports `dev.patchbay.fixture.startup7`.
 /// The startup benchmark loads ten of them (real Swift plugins of real size), which a build of
 /// ten separate packages would otherwise have to provide.
+///
+/// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
+/// its name is what `dladdr` says this image was opened as. When that cannot be read, the
+/// entry returns NULL and logs why, rather than exporting an id nobody asked for.
 @_cdecl("patchbay_plugin_entry")
 public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
-  let name = loadedFileStem() ?? "numbered"
+  guard let path = loadedPath(), let name = fileStem(path) else {
+    FileHandle.standardError.write(
+      Data("NumberedFixture: cannot tell which file this image was loaded from (dladdr)\n".utf8))
+    return nil
+  }
   return PluginExport.entry(
     id: "dev.patchbay.fixture.\(name)-plugin", name: "Fixture \(name)", version: "1.0.0",
     features: [.feature(Counter.self, id: "dev.patchbay.fixture.\(name)")],
@@ -16,22 +24,28 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   )
 }
 
-/// `startup7` for `/tmp/patchbay-42/libStartup7.1.so`: the name after `lib`, up to its first
-/// dot. Found in `/proc/self/maps`, as the file mapped where this library's code is (Glibc's
-/// module leaves out `dladdr`).
-private func loadedFileStem() -> String? {
-  let address = UInt(bitPattern: #dsohandle)
-  guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else {
-    return nil
+/// `startup7` for `/tmp/patchbay-42/libStartup7.1.3.so`: the name after `lib`, up to its
+/// first dot.
+private func fileStem(_ path: String) -> String? {
+  var name = Substring(path.split(separator: "/").last ?? "")
+  if name.hasPrefix("lib") { name = name.dropFirst(3) }
+  guard let stem = name.split(separator: ".").first, !stem.isEmpty else { return nil }
+  return stem.lowercased()
+}
+
+/// The path this image was opened as, from `dladdr` on an address inside it (glibc's; the
+/// Glibc module leaves it out, as it is a GNU extension).
+private func loadedPath() -> String? {
+  struct DLInfo {
+    var fileName: UnsafePointer<CChar>? = nil
+    var base: UnsafeMutableRawPointer? = nil
+    var symbolName: UnsafePointer<CChar>? = nil
+    var symbolAddress: UnsafeMutableRawPointer? = nil
   }
-  for line in maps.split(separator: "\n") {
-    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-    guard fields.count >= 6 else { continue }
-    let range = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
-    guard range.count == 2, range[0] <= address, address < range[1] else { continue }
-    var name = Substring(fields[5].split(separator: "/").last ?? "")
-    if name.hasPrefix("lib") { name = name.dropFirst(3) }
-    return name.split(separator: ".").first.map { $0.lowercased() }
-  }
-  return nil
+  typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer) -> Int32
+  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dladdr") else { return nil }
+  let dladdr = unsafeBitCast(symbol, to: DLAddr.self)
+  var info = DLInfo()
+  guard dladdr(#dsohandle, &info) != 0, let fileName = info.fileName else { return nil }
+  return String(cString: fileName)
 }

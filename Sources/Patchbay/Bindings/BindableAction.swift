@@ -11,7 +11,11 @@ import CasePaths
 ///
 /// The `binding(_:)` requirement is met by the enum case itself; ``BindingReducer`` applies
 /// the actions.
-public protocol BindableAction<State> {
+///
+/// > Important: Its metatype is `Sendable` (`SendableMetatype`): the default `binding` reads
+/// > the case through a `Sendable` case path that calls `Self.binding(_:)`. An action enum
+/// > meets it as long as its conformance is not isolated to a global actor.
+public protocol BindableAction<State>: SendableMetatype {
   /// The state the binding actions set.
   associatedtype State
 

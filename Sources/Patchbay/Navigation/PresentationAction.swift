@@ -34,8 +34,15 @@ public enum PresentationAction<Action>: CasePathable {
     public subscript<AppendedAction>(
       dynamicMember keyPath: KeyPath<Action.AllCasePaths, AnyCasePath<Action, AppendedAction>>
     ) -> AnyCasePath<PresentationAction, AppendedAction> where Action: CasePathable {
-      let child = Action.allCasePaths[keyPath: keyPath]
-      return AnyCasePath(
+      Self.presented(through: Action.allCasePaths[keyPath: keyPath])
+    }
+
+    /// `child`, reached through `presented`. Apart from the subscript so that its closures
+    /// capture no conformance of `Action` (its metatype need not be `Sendable`).
+    private static func presented<AppendedAction>(
+      through child: AnyCasePath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, AppendedAction> {
+      AnyCasePath(
         embed: { .presented(child.embed($0)) },
         extract: {
           guard case .presented(let action) = $0 else { return nil }

@@ -30,9 +30,9 @@ struct AudioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Play a sine tone: a producer thread fills a ring, the audio thread plays it.",
       discussion: """
-        Prints the device, the format, how the audio thread is scheduled, then frames written,
-        periods, underruns (recovered) and starved periods (the ring ran dry). The length is
-        rounded up to whole periods. On the null device it also prints how late the periods
+        Prints the device, the format, how the audio thread is scheduled, then frames written, \
+        periods, underruns (recovered) and starved periods (the ring ran dry). The length is \
+        rounded up to whole periods. On the null device it also prints how late the periods \
         woke (p50, p99) and how many were over a period late.
 
         Examples:

@@ -9,10 +9,10 @@ struct Render: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Render an app's sound offline to a WAV file, on a sample clock.",
     discussion: """
-      Runs the app against a sample counter instead of the wall clock: every MIDI event of
-      --midi smf:PATH plays at its exact frame (round(seconds × rate)), listening features hear
-      it as actions, processors render as fast as the CPU allows, and the same inputs give a
-      byte-identical file. --script runs its commands first (the run script language, e.g.
+      Runs the app against a sample counter instead of the wall clock: every MIDI event of \
+      --midi smf:PATH plays at its exact frame (round(seconds × rate)), listening features hear \
+      it as actions, processors render as fast as the CPU allows, and the same inputs give a \
+      byte-identical file. --script runs its commands first (the run script language, e.g. \
       `send metronome start`). The file is 16-bit PCM.
 
       Example:

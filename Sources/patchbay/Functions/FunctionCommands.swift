@@ -41,7 +41,7 @@ struct Call: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Call a function a plugin exports, and print its result.",
     discussion: """
-      Arguments are values: 69, 440.0, true, "C4" (quote it for the shell: '"C4"'), [60, 64, 67].
+      Arguments are values: 69, 440.0, true, "C4" (quote it for the shell: '"C4"'), [60, 64, 67]. \
       An out_string parameter takes no argument: its text is the result.
 
       Examples:

@@ -39,9 +39,9 @@ struct MIDICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print each MIDI event an input delivers, one per line.",
       discussion: """
-        Each line: CLOCK_MONOTONIC seconds.nanoseconds when the bytes were read (for smf:, when
-        the event played), the channel (ch1–ch16, or - for system messages), the kind, and its
-        data in decimal — SysEx in hex, in chunks of up to 16 bytes marked [start], [end], or
+        Each line: CLOCK_MONOTONIC seconds.nanoseconds when the bytes were read (for smf:, when \
+        the event played), the channel (ch1–ch16, or - for system messages), the kind, and its \
+        data in decimal — SysEx in hex, in chunks of up to 16 bytes marked [start], [end], or \
         [cut off] when another status byte ended it:
 
           12.000512000 ch1 note-on 60 100
@@ -49,9 +49,9 @@ struct MIDICommand: AsyncParsableCommand {
           12.000700000 - clock
           12.000800000 - sysex 7E 7F 09 01 [start] [end]
 
-        Kinds: note-off note-on poly-pressure control-change program-change channel-pressure
-        pitch-bend sysex mtc-quarter-frame song-position song-select tune-request clock start
-        continue stop active-sensing reset. A note-on with velocity 0 prints as a note-off.
+        Kinds: note-off note-on poly-pressure control-change program-change channel-pressure \
+        pitch-bend sysex mtc-quarter-frame song-position song-select tune-request clock start \
+        continue stop active-sensing reset. A note-on with velocity 0 prints as a note-off. \
         With --raw, each read's bytes are printed first, as `raw: 90 3C 64`.
         """
     )

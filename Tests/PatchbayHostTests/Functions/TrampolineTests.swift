@@ -46,7 +46,7 @@ import Testing
       var semitones: Int32 = 0
       while running.load(ordering: .relaxed) {
         _ = intervalName(semitones, &buffer, buffer.count)
-        if String(cString: buffer) != names[Int(semitones)] { wrong.add(1, ordering: .relaxed) }
+        if text(buffer) != names[Int(semitones)] { wrong.add(1, ordering: .relaxed) }
         calls.add(1, ordering: .relaxed)
         semitones = (semitones + 1) % 13
       }
@@ -72,7 +72,7 @@ import Testing
     #expect(again == pointer)
     var buffer = [CChar](repeating: 0, count: 64)
     _ = intervalName(7, &buffer, buffer.count)
-    #expect(String(cString: buffer) == "perfect fifth")
+    #expect(text(buffer) == "perfect fifth")
   }
 
   /// The Tuner (Swift) calls Theory (C) through the host, across a swap of Theory.
@@ -157,4 +157,9 @@ import Testing
       syntax
         == "the signature 'double(int32' does not parse: column 13: expected ')', found the end.")
   }
+}
+
+/// The text a C function wrote into `buffer`, up to its terminating zero.
+private func text(_ buffer: [CChar]) -> String {
+  buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }

@@ -50,7 +50,7 @@ private struct Parent: Reducer {
 
   @Test func actionForAbsentChildWarnsAndChangesNothing() async throws {
     let store = Store(initialState: Parent.State()) { Parent() }
-    let issues = await collectIssues {
+    let issues = collectIssues {
       store.send(.timer(.tick))
     }
     #expect(store.state == Parent.State())

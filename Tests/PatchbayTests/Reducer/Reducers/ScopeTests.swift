@@ -124,7 +124,7 @@ extension Session.Screen.State: Equatable {}
 
   @Test func anActionForAnotherCaseIsReportedAndChangesNothing() async {
     let store = Store(initialState: Session.State.loggedOut(.init())) { Session() }
-    let issues = await collectIssues {
+    let issues = collectIssues {
       store.send(.loggedIn(.increment))
     }
     #expect(store.state == .loggedOut(.init()))
