@@ -63,11 +63,6 @@ extension AppRuntime {
     }
   }
 
-  /// Publishes `handle`'s parameters after an action. On the app queue, instance held.
-  func reducedForAudio(_ handle: FeatureHandle) {
-    self.audio?.slot(for: ObjectIdentifier(handle))?.publishParameters()
-  }
-
   /// Sends every event the processors pushed since the last call to its instance, as the
   /// action `event_action` makes of it, and frees what the audio thread let go of. The
   /// live runner calls it at least 60 times a second; the offline renderer after each period.
@@ -121,6 +116,6 @@ extension AppRuntime {
 
   /// The graph the app plays through, if any. [thread-safe]
   public var audioGraph: ProcessorGraph? {
-    self.audioReference.load()
+    self.attachedGraph.graph
   }
 }

@@ -40,8 +40,13 @@ extension AppRuntime {
     let parentObserves =
       node.parent.flatMap { self.config.node($0)?.observes.contains(key) } ?? false
     let changes = self.changes
+    // Per action: no weak reference is loaded unless a change handler or a parent needs one
+    // (a weakly referenced object's every retain takes the runtime's slow path).
+    let attached = self.attachedGraph
+    let slotKey = ObjectIdentifier(handle)
     handle.onReduced { [weak self, weak handle] bytes, source in
-      if let handle { self?.reducedForAudio(handle) }
+      // Its parameters, for its processor (the app queue; the instance is held).
+      attached.graph?.slot(for: slotKey)?.publishParameters()
       changes.reduced(
         path: path, text: (try? handle?.formatAction(bytes)) ?? "\(bytes.count) bytes",
         source: AppChange.Source(source)

@@ -45,10 +45,10 @@ public final class AppRuntime: @unchecked Sendable {
   var commandFailures: [AppError]?
   /// The graph the app's processors play in, once attached.
   var audio: ProcessorGraph? {
-    get { self.audioReference.load() }
-    set { if let newValue { _ = self.audioReference.storeIfNil(newValue) } }
+    get { self.attachedGraph.graph }
+    set { if let newValue { self.attachedGraph.attach(newValue) } }
   }
-  let audioReference = AtomicLazyReference<ProcessorGraph>()
+  let attachedGraph = AttachedGraph()
   /// The functions plugins resolved from each other, behind stable trampolines.
   let functions = FunctionTable()
   // Any thread:
@@ -173,10 +173,15 @@ public final class AppRuntime: @unchecked Sendable {
   /// the first failure any of it caused.
   func command(_ work: () throws(AppError) -> Void) throws(AppError) {
     self.commandFailures = []
-    defer { self.commandFailures = nil }
-    try work()
-    self.applyPendingNavigation()
-    if let failure = self.commandFailures?.first { throw failure }
+    do {
+      try work()
+      self.applyPendingNavigation()
+    } catch {
+      self.commandFailures = nil
+      throw error
+    }
+    // One access to the property for both reading and clearing it (each access is checked).
+    if let failure = self.commandFailures.take()?.first { throw failure }
   }
 
   /// Reports a failure: to the command running, if any, and to the change handler.

@@ -32,9 +32,8 @@ public final class FeatureHandle: @unchecked Sendable {
   let failureHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
   let reducedHandler = LockedValue<(@Sendable ([UInt8], ActionSource) -> Void)?>(nil)
   let navigationHandler = LockedValue<(@Sendable (NavigationRequest) -> Void)?>(nil)
-  /// Action texts already parsed by this plugin generation: parsing is pure, and scripts and
-  /// people send the same few actions again and again.
-  let parsedActions = LockedValue<[String: [UInt8]]>([:])
+  /// Action texts already parsed by this plugin generation.
+  let parsedActions = LockedValue(ParsedActionCache())
   let effectsMuted = EffectSwitch()
   /// The app queue this instance runs on, once an app owns it (see ``attach(to:afterJob:)``).
   /// Set once, by ``attach(to:afterJob:)``; read on every call, so without a lock.
@@ -215,13 +214,10 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// Parses from code already on the app queue (or with no app): no check, no hop.
   func parseActionHere(_ text: String) throws(FeatureCallError) -> [UInt8] {
-    if let bytes = self.parsedActions.withValue({ $0[text] }) { return bytes }
+    if let bytes = self.parsedActions.withValue({ $0.bytes(for: text) }) { return bytes }
     let current = self.slot.current
     let bytes = try current.feature.parseAction(text, context: current.context, host: current.host)
-    self.parsedActions.withValue { cache in
-      if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
-      cache[text] = bytes
-    }
+    self.parsedActions.withValue { $0.insert(bytes, for: text) }
     return bytes
   }
 
