@@ -32,6 +32,8 @@ let package = Package(
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
+    // A processor and a reducer that misbehave when told (NaN, +60 dB, crash, spin, hang).
+    .library(name: "TestFixtureHostile", type: .dynamic, targets: ["HostileFixture"]),
     // Counter under an id from its file name: copies of it are distinct plugins (benchmarks).
     .library(name: "TestFixtureNumbered", type: .dynamic, targets: ["NumberedFixture"]),
   ],
@@ -48,7 +50,7 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"), "PatchbayRealtime",
-        "PatchbayAudio", "PatchbayCrash", "PatchbayTOML",
+        "PatchbayAudio", "PatchbayCrash", "PatchbayTOML", "SampleChecks",
         "PatchbayMIDI", "CFFI", "FFITrampolines",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
@@ -73,6 +75,8 @@ let package = Package(
     ),
     // Names the plugin call a crash happened in (an async-signal-safe handler, in C).
     .target(name: "PatchbayCrash"),
+    // What the host checks of processors' samples every period: NaN and infinities, clipping.
+    .target(name: "SampleChecks"),
     // Trampolines that keep their address while the function behind them is swapped.
     .target(name: "FFITrampolines", dependencies: ["CFFI"]),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
@@ -156,6 +160,9 @@ let package = Package(
     ),
     .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
     .target(
+      name: "HostileFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Hostile",
+      linkerSettings: [.linkedLibrary("m")]),
+    .target(
       name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
     .testTarget(
       name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
@@ -185,6 +192,7 @@ let package = Package(
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),
+    .testTarget(name: "SampleChecksTests", dependencies: ["SampleChecks"]),
     .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
     .testTarget(
       name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayRealtime", "CALSA"]),

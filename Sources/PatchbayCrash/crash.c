@@ -1,4 +1,8 @@
+#define _GNU_SOURCE
 #include "patchbay_crash.h"
+
+#include <link.h>
+#include <ucontext.h>
 
 #include <signal.h>
 #include <stdint.h>
@@ -10,6 +14,15 @@
 /* Initial-exec: this library is linked into the executable, and every call into a plugin
  * touches it, so no __tls_get_addr on the way. */
 static _Thread_local pb_crash_context current __attribute__((tls_model("initial-exec")));
+_Thread_local const pb_crash_context *pb_crash_noted __attribute__((tls_model("initial-exec")));
+/* The plugins' code, for crashes outside any noted call: each executable segment's range. */
+typedef struct {
+  uintptr_t start, end;
+  const char *label;
+} image_range;
+#define IMAGE_RANGE_CAPACITY 256
+static image_range image_ranges[IMAGE_RANGE_CAPACITY];
+static volatile size_t image_range_count;
 static volatile int exit_code = 3;
 static int installed;
 static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
@@ -40,9 +53,41 @@ static const char *signal_name(int sig) {
   }
 }
 
+/* The instruction that faulted. */
+static uintptr_t instruction(void *context) {
+  const ucontext_t *machine = context;
+#if defined(__x86_64__)
+  return (uintptr_t)machine->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)machine->uc_mcontext.pc;
+#else
+  (void)machine;
+  return 0;
+#endif
+}
+
+/* The label of the plugin whose code holds `address`; NULL when none does. */
+static const char *image_of(uintptr_t address) {
+  size_t count = image_range_count;
+  for (size_t i = 0; i < count; i++) {
+    if (address >= image_ranges[i].start && address < image_ranges[i].end) {
+      return image_ranges[i].label;
+    }
+  }
+  return NULL;
+}
+
 static void handle(int sig, siginfo_t *info, void *context) {
-  (void)info, (void)context;
+  (void)info;
   pb_crash_context noted = current;
+  if (!noted.call && pb_crash_noted) noted = *pb_crash_noted;
+  if (!noted.call) {
+    const char *owner = image_of(instruction(context));
+    if (owner) {
+      noted.feature = owner;
+      noted.call = "own code, outside any call from the host (a thread the plugin started)";
+    }
+  }
   if (!noted.call) {
     /* Not in a plugin: the handler before ours (the Swift backtracer, or the default). */
     for (size_t index = 0; index < SIGNAL_COUNT; index++) {
@@ -98,6 +143,46 @@ pb_crash_context pb_crash_enter(const char *feature, const char *instance, const
 }
 
 void pb_crash_leave(pb_crash_context previous_context) { current = previous_context; }
+
+typedef struct {
+  uintptr_t address;
+  const char *label;
+  int found;
+} image_search;
+
+/* dl_iterate_phdr's callback: records the executable segments of the image holding the
+ * address. */
+static int find_image(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  image_search *search = data;
+  int holds = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+    if (segment->p_type == PT_LOAD && search->address >= start &&
+        search->address < start + segment->p_memsz) {
+      holds = 1;
+    }
+  }
+  if (!holds) return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+    size_t index = image_range_count;
+    if (index >= IMAGE_RANGE_CAPACITY) return 1;
+    uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+    image_ranges[index] = (image_range){start, start + segment->p_memsz, search->label};
+    image_range_count = index + 1; /* after the entry: a handler never reads half of one */
+    search->found = 1;
+  }
+  return 1;
+}
+
+int pb_crash_register_image(const void *address, const char *label) {
+  image_search search = {(uintptr_t)address, label, 0};
+  dl_iterate_phdr(find_image, &search);
+  return search.found ? 0 : -1;
+}
 
 const char *pb_crash_set_action(const char *action) {
   const char *before = current.action;

@@ -3,7 +3,7 @@ import BenchmarkSupport
 import Foundation
 import PatchbayAudio
 import PatchbayEncoding
-import PatchbayHost
+@_spi(Benchmarks) import PatchbayHost
 import PatchbayMIDI
 import References
 import Synchronization
@@ -20,35 +20,42 @@ let benchmarks: @Sendable () -> Void = {
     scalingFactor: .kilo, maxDuration: .seconds(5), maxIterations: 20_000)
 
   // The host's cost around one processor call: a graph of 32 processors that do nothing,
-  // rendered as the audio thread would; per processor, that is one period's time ÷ 32.
-  Benchmark(
-    "processor: host around 32 empty processors, one 128-frame period", configuration: perPeriod
-  ) {
-    benchmark in
-    let empty = fixture("emptyprocessor")
-    let ids = (1...32).map { "\"e\($0)\"" }.joined(separator: ", ")
-    let app = studio(
-      synths: 0, extraPlugins: [empty],
-      extraFeatures: """
-        [[feature]]
-        key = "empties"
-        id = "dev.patchbay.fixture-empty-processor"
-        parent = "metronome"
-        kind = "collection"
-        ids = [\(ids)]
-        """)
-    let graph = ProcessorGraph(format: format)
-    try? app.attach(graph)
-    let mix = UnsafeMutablePointer<Float>.allocate(capacity: format.periodSamples)
-    defer { mix.deallocate() }
-    var steady: UInt64 = 0
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      graph.render(into: mix, frames: 128, steadyTime: steady)
-      steady += 128
+  // rendered as the audio thread would; per processor, that is one period's time ÷ 32. With
+  // the safety checks (each call noted for crash reports, each processor's output checked for
+  // NaN and infinities, the mix clipped), and without them, as the host was before issue 24.
+  for checks in [true, false] {
+    Benchmark(
+      "processor: host around 32 empty processors, one 128-frame period"
+        + (checks ? "" : ", without the safety checks (the host before issue 24)"),
+      configuration: perPeriod
+    ) { benchmark in
+      let empty = fixture("emptyprocessor")
+      let ids = (1...32).map { "\"e\($0)\"" }.joined(separator: ", ")
+      let app = studio(
+        synths: 0, extraPlugins: [empty],
+        extraFeatures: """
+          [[feature]]
+          key = "empties"
+          id = "dev.patchbay.fixture-empty-processor"
+          parent = "metronome"
+          kind = "collection"
+          ids = [\(ids)]
+          """)
+      let graph = ProcessorGraph(format: format)
+      graph.safetyChecks = checks
+      try? app.attach(graph)
+      let mix = UnsafeMutablePointer<Float>.allocate(capacity: format.periodSamples)
+      mix.initialize(repeating: 0, count: format.periodSamples)
+      defer { mix.deallocate() }
+      var steady: UInt64 = 0
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        graph.render(into: mix, frames: 128, steadyTime: steady)
+        steady += 128
+      }
+      benchmark.stopMeasurement()
+      print("processors in the graph: \(graph.count) (32 empty + the metronome)")
     }
-    benchmark.stopMeasurement()
-    print("processors in the graph: \(graph.count) (32 empty + the metronome)")
   }
 
   // 32 Synths, 16 voices each sounding: one period's time, against the period's 2,667 µs.

@@ -41,7 +41,8 @@ public final class WAVFileOutput: AudioOutput, @unchecked Sendable {
   public func write(_ samples: UnsafePointer<Float>) -> AudioWriteResult {
     let count = self.format.periodSamples
     for index in 0..<count {
-      let clipped = min(max(samples[index], -1), 1)
+      let sample = samples[index]
+      let clipped = sample.isNaN ? 0 : min(max(sample, -1), 1)  // never a trapping conversion
       self.buffer[index] = Int16((clipped * 32_767).rounded())
     }
     guard fwrite(self.buffer, 2, count, self.file) == count else { return .failed(errno) }

@@ -36,4 +36,24 @@ void pb_crash_leave(pb_crash_context previous);
 /* Notes the text of the action this thread is about to send; returns the previous one. */
 const char *pb_crash_set_action(const char *action);
 
+/* The call noted with pb_crash_note on this thread; NULL outside one. */
+extern _Thread_local const pb_crash_context *pb_crash_noted
+    __attribute__((tls_model("initial-exec")));
+
+/* [audio-thread] Notes the plugin call this thread makes now, as a context that outlives the
+ * call (a processor's, made when the processor was); NULL when the call returned. One
+ * store, so it is cheap enough around every processor call, every period:
+ *
+ *   pb_crash_note(&slot->crash_context);   // {feature, instance, "process", NULL}
+ *   process(processor, &period);
+ *   pb_crash_note(NULL);
+ */
+static inline void pb_crash_note(const pb_crash_context *context) { pb_crash_noted = context; }
+
+/* Registers the plugin image `address` lies in (any function of it), named `label` (id and
+ * file, kept by the caller for good): a crash whose instruction is in that image's code, on a
+ * thread in no noted call (a thread the plugin started itself), then names it. [main-thread]
+ * Returns 0, or -1 when no loaded image holds `address` or the table (256 images) is full. */
+int pb_crash_register_image(const void *address, const char *label);
+
 #endif

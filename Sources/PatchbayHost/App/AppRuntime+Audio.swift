@@ -39,7 +39,10 @@ extension AppRuntime {
       struct_size: UInt32(MemoryLayout<pb_processor_config>.size),
       sample_rate: UInt32(graph.format.sampleRate), channel_count: UInt32(graph.format.channels),
       max_frame_count: UInt32(graph.format.periodFrames))
-    guard let processor = create(implementation.instance, &config) else {
+    let created = CrashNote.during(
+      "processor create", implementation.feature.crashLabel, instance: handle.crashLabel.pointer
+    ) { create(implementation.instance, &config) }
+    guard let processor = created else {
       throw AppError(
         .failed(
           path: path.description,
@@ -48,7 +51,10 @@ extension AppRuntime {
     }
     let slot = ProcessorSlot(
       featureID: implementation.feature.id, processor: processor, descriptor: descriptor,
-      instance: implementation.instance, context: implementation.context, dropped: graph.dropped)
+      instance: implementation.instance, context: implementation.context, dropped: graph.dropped,
+      crashLabels: (
+        implementation.feature.crashLabel, handle.crashLabel.pointer.map { UnsafePointer($0) }
+      ))
     slot.handle = handle
     slot.publishParameters()
     graph.set(slot, for: ObjectIdentifier(handle))
@@ -70,11 +76,15 @@ extension AppRuntime {
     self.executor.sync {
       guard let graph = self.audio else { return }
       for (_, slot) in graph.slots {
+        if let frame = slot.takeFault() { self.reportMuted(slot, atFrame: frame, in: graph) }
         guard let handle = slot.handle, let eventAction = slot.descriptor.event_action else {
           continue
         }
         while var event = slot.events.pop() {
-          let (status, bytes) = ByteSink.collect { eventAction(slot.instance, &event, $0) }
+          let (status, bytes) = CrashNote.during(
+            "event_action", slot.crashContext.pointee.feature,
+            instance: slot.crashContext.pointee.instance
+          ) { ByteSink.collect { eventAction(slot.instance, &event, $0) } }
           if status == PB_OK {
             handle.send(bytes, as: .processor)
           } else if status != PB_ERR_UNSUPPORTED {
@@ -91,6 +101,26 @@ extension AppRuntime {
       self.afterJob()
       graph.collect()
     }
+  }
+
+  /// Says, once, that `slot`'s processor wrote a NaN or an infinite sample and was muted: the
+  /// feature, the instance, the period and when it played. [app queue]
+  private func reportMuted(_ slot: ProcessorSlot, atFrame frame: UInt64, in graph: ProcessorGraph) {
+    let format = graph.format
+    let path =
+      slot.handle.flatMap { handle in
+        self.instances.entries.first { $0.handle === handle }?.path.description
+      } ?? slot.featureID
+    let seconds = Double(frame) / Double(format.sampleRate)
+    let reason =
+      "its processor wrote NaN or infinite samples in period "
+      + "\(frame / UInt64(format.periodFrames)) (at \(String(format: "%.3f", seconds)) s). "
+      + "They were not played, and the processor is muted from then on while the others play; "
+      + "fix its process function, then swap it in."
+    // A log line (a script's stderr, the terminal UI's status) and a change (--print-changes,
+    // recordings).
+    self.logHandler.value?(slot.featureID, .error, "\(path): \(reason)")
+    self.fail(AppError(.failed(path: path, reason: reason)))
   }
 
   /// Delivers a MIDI message: as an action to every listening instance's reducer, in order

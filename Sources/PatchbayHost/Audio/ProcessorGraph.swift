@@ -1,6 +1,7 @@
 import PatchbayABI
 import PatchbayAudio
 import PatchbayRealtime
+import SampleChecks
 import Synchronization
 
 /// The app's processors, as the audio thread renders them (DESIGN §8).
@@ -61,6 +62,17 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   public var processorCalls: Int { self.calls.load(ordering: .relaxed) }
   private let periods = Atomic<Int>(0)
   private let calls = Atomic<Int>(0)
+  /// Samples of the mix beyond full scale, clipped to it, so far. [thread-safe]
+  public var clippedSamples: Int { self.clipped.load(ordering: .relaxed) }
+  /// The largest magnitude of a mixed sample so far, before clipping (1 is full scale).
+  /// [thread-safe]
+  public var peak: Float { Float(bitPattern: self.peakBits.load(ordering: .relaxed)) }
+  private let clipped = Atomic<Int>(0)
+  private let peakBits = Atomic<UInt32>(0)
+  /// Whether each processor call is noted for crash reports and its samples checked, and the
+  /// mix clipped: always, but in the benchmark that measures what that costs. Set it before
+  /// the graph renders.
+  @_spi(Benchmarks) public var safetyChecks = true
 
   /// How many processors play now. [app queue]
   public var count: Int { self.slots.count }
@@ -111,7 +123,11 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// Renders every processor into `mix` for one period. [audio-thread]
   public func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
     self.gate.enter()
-    defer { self.gate.leave() }
+    let checks = self.safetyChecks
+    defer {
+      if checks { self.clip(mix, samples: frames * self.format.channels) }
+      self.gate.leave()
+    }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
     self.periods.add(1, ordering: .relaxed)
     guard let raw = self.published.load(ordering: .sequentiallyConsistent) else { return }
@@ -121,8 +137,18 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
       set.slots[index].takeUnretainedValue().render(
         into: mix, frames: frames, channels: self.format.channels,
         sampleRate: self.format.sampleRate, steadyTime: steadyTime,
-        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount)
+        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount, checks: checks)
     }
+  }
+
+  /// Clips the period's mix to full scale, before any output converts it, and counts what
+  /// was beyond it. The mix is finite: each processor's NaN and infinities were set to 0.
+  /// [audio-thread]
+  private func clip(_ mix: UnsafeMutablePointer<Float>, samples: Int) {
+    var peak = Float(bitPattern: self.peakBits.load(ordering: .relaxed))
+    let clipped = pb_samples_clip(mix, samples, &peak)
+    if clipped > 0 { self.clipped.add(clipped, ordering: .relaxed) }
+    self.peakBits.store(peak.bitPattern, ordering: .relaxed)
   }
 
   /// Takes this period's MIDI out of the inbox, at frame offsets. An event for a later

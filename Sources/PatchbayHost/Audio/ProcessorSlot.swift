@@ -1,5 +1,8 @@
+import Foundation
 import PatchbayABI
+import PatchbayCrash
 import PatchbayRealtime
+import SampleChecks
 import Synchronization
 
 /// One live processor as the audio thread sees it: the plugin's processor, its parameter
@@ -24,17 +27,27 @@ final class ProcessorSlot: @unchecked Sendable {
   let midi: UnsafeMutablePointer<pb_midi_event>
   let process: UnsafeMutablePointer<pb_process>
   let output: UnsafeMutablePointer<pb_event_output>
+  /// What a crash in `process` names: the feature and its file, the instance, the call.
+  let crashContext: UnsafeMutablePointer<pb_crash_context>
   /// The handle whose instance this plays. [app queue]
   weak var handle: FeatureHandle?
+  /// The steady frame + 1 of the period in which the processor wrote a NaN or an infinite
+  /// sample; 0 while it has not. From then on it is muted: not called again. [written by the
+  /// audio thread, once; read by the app queue]
+  let fault = Atomic<UInt64>(0)
+  /// Whether the app queue has reported the fault. [app queue]
+  var faultReported = false
   // Audio thread only:
   var pushed: UInt32 = 0
   var periodStart: UInt64 = 0
+  var muted = false
 
   static let midiCapacity = 256
 
   init(
     featureID: String, processor: UnsafeMutableRawPointer, descriptor: pb_processor_desc,
-    instance: UnsafeMutableRawPointer, context: HostContext, dropped: DropCounter
+    instance: UnsafeMutableRawPointer, context: HostContext, dropped: DropCounter,
+    crashLabels: (feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>?)? = nil
   ) {
     self.dropped = dropped
     self.featureID = featureID
@@ -51,13 +64,24 @@ final class ProcessorSlot: @unchecked Sendable {
     self.process.initialize(to: pb_process())
     self.output = .allocate(capacity: 1)
     self.output.initialize(to: pb_event_output(context: nil, push: ProcessorSlot.push))
+    self.crashContext = .allocate(capacity: 1)
+    self.crashContext.initialize(
+      to: pb_crash_context(
+        feature: crashLabels?.feature ?? Self.cString("a processor"),
+        instance: crashLabels?.instance, call: Self.cString("process"), action: nil))
     self.output.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+  }
+
+  /// A static string's bytes, which live as long as the program.
+  private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
   }
 
   deinit {
     self.midi.deallocate()
     self.process.deallocate()
     self.output.deallocate()
+    self.crashContext.deallocate()
   }
 
   /// Publishes the parameters for the instance's state now. [app queue, instance held]
@@ -66,12 +90,16 @@ final class ProcessorSlot: @unchecked Sendable {
     parameters.write { write(self.instance, $0) }
   }
 
-  /// Renders one period into `mix`, with the period's MIDI. [audio-thread]
+  /// Renders one period into `mix`, with the period's MIDI, and checks what it wrote: `mix`
+  /// was finite before the call, so a NaN or an infinite sample after it is this processor's.
+  /// Those samples are set to 0 (never mixed), and the processor is muted from then on.
+  /// [audio-thread]
   @inline(__always)
   func render(
     into mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int, sampleRate: Int,
-    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int
+    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int, checks: Bool = true
   ) {
+    guard !self.muted else { return }
     let listening = self.context.midiChannels.load(ordering: .relaxed)
     var events: UnsafePointer<pb_midi_event>? = nil
     var eventCount = 0
@@ -95,7 +123,26 @@ final class ProcessorSlot: @unchecked Sendable {
       sample_rate: UInt32(sampleRate), channel_count: UInt32(channels), steady_time: steadyTime,
       output: mix, parameters: self.parameters?.read(), midi: events,
       midi_count: UInt32(eventCount), events: UnsafePointer(self.output))
+    // Two stores around the call: a crash inside it names the processor (PatchbayCrash).
+    if checks { pb_crash_note(self.crashContext) }
     self.descriptor.process?(self.processor, self.process)
+    if checks { pb_crash_note(nil) }
+    let samples = frames * channels
+    if checks, pb_samples_any_nonfinite(mix, samples) {
+      pb_samples_silence_nonfinite(mix, samples)
+      self.muted = true
+      self.fault.store(steadyTime + 1, ordering: .releasing)
+    }
+  }
+
+  /// The steady frame of the period in which the processor was muted, the first time the app
+  /// queue asks. [app queue]
+  func takeFault() -> UInt64? {
+    guard !self.faultReported else { return nil }
+    let fault = self.fault.load(ordering: .acquiring)
+    guard fault != 0 else { return nil }
+    self.faultReported = true
+    return fault - 1
   }
 
   /// `pb_process.events->push`. [audio-thread]

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayABI
+import PatchbayCrash
 import Synchronization
 
 #if canImport(Glibc)
@@ -127,6 +128,8 @@ public struct PluginLoader: Sendable {
     }
     let plugin = try Self.validate(descriptor, file: file, generation: generation)
     plugin.fileIdentity = identity
+    // A crash in its code on a thread of its own (outside any call from the host) names it.
+    _ = pb_crash_register_image(symbol, strdup("\(plugin.id) (\(file))"))
     return plugin
   }
 

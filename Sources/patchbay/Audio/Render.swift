@@ -116,10 +116,27 @@ struct Render: AsyncParsableCommand {
       "\(self.out): \(String(format: "%.2f", audio)) s, \(format), \(report.periods) periods, "
         + "\(report.midiEvents) MIDI events; rendered in \(String(format: "%.3f", wall)) s "
         + "(\(String(format: "%.0f", audio / max(wall, 1e-9)))× real time)")
+    let graph = render.graph
+    Terminal.out(
+      "peak \(Self.decibels(graph.peak)) before clipping; \(graph.clippedSamples) samples clipped")
+    if graph.clippedSamples > 0 {
+      let total = report.frames * self.channels
+      Terminal.error(
+        "warning: \(graph.clippedSamples) of \(total) samples were beyond full scale and clipped "
+          + "(\(String(format: "%.2f", 100 * Double(graph.clippedSamples) / Double(max(total, 1)))) %); "
+          + "the mix peaked at \(Self.decibels(graph.peak)). Lower the levels of what plays.")
+    }
     if render.graph.droppedEvents > 0 {
       Terminal.error(
         "warning: \(render.graph.droppedEvents) processor events were dropped (a processor sent more than it declared)."
       )
     }
+  }
+
+  /// `-6.0 dBFS`, `+60.0 dBFS`; `-inf dBFS` for silence.
+  static func decibels(_ peak: Float) -> String {
+    guard peak > 0 else { return "-inf dBFS" }
+    let value = 20 * log10(Double(peak))
+    return (value > 0.05 ? "+" : "") + String(format: "%.1f", value) + " dBFS"
   }
 }

@@ -1,0 +1,303 @@
+/*
+ * A test fixture: a C plugin whose processor and reducer misbehave when told, written from
+ * patchbay.h alone, as a third party would (issue 24). One feature,
+ * dev.patchbay.fixture-hostile; its actions set what the processor does from the next period:
+ *
+ *   steady   adds 0.25 to every sample (a DC level a test can find in the output)
+ *   quiet    adds nothing
+ *   nan      writes NaN into the period's first sample of every frame, 0.25 elsewhere
+ *   inf      writes +Inf likewise
+ *   loud     adds 1000.0 to every sample (+60 dBFS)
+ *   crash    dereferences NULL in process
+ *   spin     never returns from process
+ *
+ * and two the reducer itself misbehaves on:
+ *
+ *   hang         reduce never returns
+ *   crashThread  reduce starts a thread of its own, which sends `quiet` through host->send
+ *                and then dereferences NULL
+ *
+ * The state is the processor's mode, as a case: `steady`. It renders as `hostile: steady`.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <patchbay.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum { STEADY, QUIET, NAN_SAMPLES, INF_SAMPLES, LOUD, CRASH, SPIN } mode;
+static const char *const mode_names[] = {"steady", "quiet", "nan", "inf", "loud", "crash", "spin"};
+enum { MODE_COUNT = sizeof mode_names / sizeof mode_names[0] };
+
+typedef struct {
+  const pb_host *host;
+  mode mode;
+} instance;
+
+/* The mode `name` names, or -1. */
+static int mode_named(const char *name, size_t length) {
+  for (int i = 0; i < MODE_COUNT; i++) {
+    if (strlen(mode_names[i]) == length && memcmp(mode_names[i], name, length) == 0) return i;
+  }
+  return -1;
+}
+
+enum { HANG = MODE_COUNT, CRASH_THREAD };
+
+/* Reads an action or a state: a case without fields. Returns the mode, HANG, CRASH_THREAD,
+ * or -1 (with `why` set). */
+static int read_case(const uint8_t *bytes, size_t length, char *why, size_t size) {
+  pb_reader in = {bytes, length, 0, NULL};
+  const char *name;
+  size_t name_length;
+  uint32_t count;
+  if (pb_read_case(&in, &name, &name_length, &count) || count != 0 || in.offset != length) {
+    snprintf(why, size, "dev.patchbay.fixture-hostile: expected a case without fields");
+    return -1;
+  }
+  if (name_length == 4 && memcmp(name, "hang", 4) == 0) return HANG;
+  if (name_length == 11 && memcmp(name, "crashThread", 11) == 0) return CRASH_THREAD;
+  int found = mode_named(name, name_length);
+  if (found < 0) {
+    snprintf(why, size, "dev.patchbay.fixture-hostile: no action '%.*s'", (int)name_length, name);
+  }
+  return found;
+}
+
+static void *hostile_create(const pb_feature_desc *feature, const pb_host *host,
+                            const uint8_t *state, size_t length) {
+  (void)feature;
+  char why[160];
+  int restored = STEADY;
+  if (state && length > 0) {
+    restored = read_case(state, length, why, sizeof why);
+    if (restored < 0 || restored >= MODE_COUNT) {
+      host->error(host, restored < 0 ? why : "dev.patchbay.fixture-hostile: not a state");
+      return NULL;
+    }
+  }
+  instance *created = malloc(sizeof *created);
+  if (!created) {
+    host->error(host, "dev.patchbay.fixture-hostile: out of memory");
+    return NULL;
+  }
+  created->host = host;
+  created->mode = (mode)restored;
+  return created;
+}
+
+static void hostile_destroy(void *self) { free(self); }
+
+/* A writer into a small buffer, for an action the thread sends. */
+typedef struct {
+  uint8_t bytes[32];
+  size_t length;
+} small_buffer;
+
+static size_t small_write(void *context, const void *bytes, size_t length) {
+  small_buffer *buffer = context;
+  if (length > sizeof buffer->bytes - buffer->length) return 0;
+  memcpy(buffer->bytes + buffer->length, bytes, length);
+  buffer->length += length;
+  return length;
+}
+
+/* The thread `crashThread` starts: one send, then a NULL dereference. */
+static void *send_then_crash(void *argument) {
+  const pb_host *host = argument;
+  small_buffer quiet = {{0}, 0};
+  pb_writer writer = {sizeof(pb_writer), &quiet, small_write};
+  if (pb_write_case(&writer, "quiet", 0) == 0) host->send(host, quiet.bytes, quiet.length);
+  struct timespec pause = {0, 50 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  volatile int *nowhere = NULL;
+  return (void *)(intptr_t)*nowhere;
+}
+
+static pb_status hostile_reduce(void *self, const uint8_t *action, size_t length) {
+  instance *it = self;
+  char why[160];
+  int read = read_case(action, length, why, sizeof why);
+  if (read < 0) {
+    it->host->error(it->host, why);
+    return PB_ERR_DECODE;
+  }
+  if (read == HANG) {
+    for (volatile int spinning = 1; spinning;) {
+    }
+  }
+  if (read == CRASH_THREAD) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, send_then_crash, (void *)it->host) == 0) {
+      pthread_detach(thread);
+    }
+    return PB_OK;
+  }
+  it->mode = (mode)read;
+  return PB_OK;
+}
+
+static pb_status hostile_snapshot(void *self, const pb_writer *out) {
+  const instance *it = self;
+  return pb_write_case(out, mode_names[it->mode], 0) ? PB_ERR_FAILED : PB_OK;
+}
+
+static pb_status hostile_render(void *self, const pb_writer *out) {
+  const instance *it = self;
+  char text[32];
+  int length = snprintf(text, sizeof text, "hostile: %s", mode_names[it->mode]);
+  return out->write(out->context, text, (size_t)length) == (size_t)length ? PB_OK
+                                                                            : PB_ERR_FAILED;
+}
+
+static pb_status hostile_parse_action(const pb_feature_desc *feature, const pb_host *host,
+                                      const char *text, size_t length, const pb_writer *out) {
+  (void)feature;
+  int special = (length == 4 && memcmp(text, "hang", 4) == 0) ||
+                (length == 11 && memcmp(text, "crashThread", 11) == 0);
+  if (!special && mode_named(text, length) < 0) {
+    char why[160];
+    snprintf(why, sizeof why,
+             "dev.patchbay.fixture-hostile: no action '%.*s'; try steady, quiet, nan, inf, "
+             "loud, crash, spin, hang or crashThread",
+             (int)length, text);
+    host->error(host, why);
+    return PB_ERR_DECODE;
+  }
+  char name[16] = {0};
+  memcpy(name, text, length);
+  return pb_write_case(out, name, 0) ? PB_ERR_FAILED : PB_OK;
+}
+
+static pb_status hostile_format_action(const pb_feature_desc *feature, const pb_host *host,
+                                       const uint8_t *bytes, size_t length,
+                                       const pb_writer *out) {
+  (void)feature, (void)host;
+  return pb_format_value_text(bytes, length, out) ? PB_ERR_FAILED : PB_OK;
+}
+
+static void hostile_cancel_effects(void *self) { (void)self; }
+
+/* The processor: its mode comes in the parameter block. */
+static void hostile_write_parameters(void *self, void *block) {
+  const instance *it = self;
+  int32_t value = (int32_t)it->mode;
+  memcpy(block, &value, sizeof value);
+}
+
+static void *hostile_processor_create(void *self, const pb_processor_config *config) {
+  (void)self, (void)config;
+  static int processor;
+  return &processor;
+}
+
+static void hostile_process(void *processor, const pb_process *process) {
+  (void)processor;
+  int32_t current = STEADY;
+  if (process->parameters) memcpy(&current, process->parameters, sizeof current);
+  size_t samples = (size_t)process->frame_count * process->channel_count;
+  float *output = process->output;
+  switch ((mode)current) {
+  case QUIET: return;
+  case CRASH: {
+    volatile float *nowhere = NULL;
+    *nowhere = 1.0f;
+    return;
+  }
+  case SPIN:
+    for (volatile int spinning = 1; spinning;) {
+    }
+    return;
+  case LOUD:
+    for (size_t i = 0; i < samples; i++) output[i] += 1000.0f;
+    return;
+  case NAN_SAMPLES:
+  case INF_SAMPLES:
+    for (size_t i = 0; i < samples; i++) {
+      output[i] += i % process->channel_count == 0 ? (current == NAN_SAMPLES ? NAN : INFINITY)
+                                                   : 0.25f;
+    }
+    return;
+  case STEADY:
+  default:
+    for (size_t i = 0; i < samples; i++) output[i] += 0.25f;
+    return;
+  }
+}
+
+static void hostile_processor_destroy(void *processor) { (void)processor; }
+
+static const pb_processor_desc processor = {
+    .struct_size = sizeof(pb_processor_desc),
+    .parameter_size = sizeof(int32_t),
+    .max_output_events = 0,
+    .write_parameters = hostile_write_parameters,
+    .create = hostile_processor_create,
+    .process = hostile_process,
+    .destroy = hostile_processor_destroy,
+    .event_action = NULL,
+};
+
+#define ACTION(variable, name, summary)                                                       \
+  static const pb_action_desc variable = {sizeof(pb_action_desc), name, summary, 0, NULL};
+ACTION(steady_action, "steady", "The processor adds 0.25 to every sample")
+ACTION(quiet_action, "quiet", "The processor adds nothing")
+ACTION(nan_action, "nan", "The processor writes NaN")
+ACTION(inf_action, "inf", "The processor writes +Inf")
+ACTION(loud_action, "loud", "The processor adds 1000.0 (+60 dBFS)")
+ACTION(crash_action, "crash", "The processor dereferences NULL")
+ACTION(spin_action, "spin", "The processor never returns")
+ACTION(hang_action, "hang", "This reduce never returns")
+ACTION(crash_thread_action, "crashThread", "A thread of the plugin's sends, then crashes")
+static const pb_action_desc *const actions[] = {
+    &steady_action, &quiet_action, &nan_action,  &inf_action,         &loud_action,
+    &crash_action,  &spin_action,  &hang_action, &crash_thread_action};
+
+static const pb_feature_vtable vtable = {
+    .struct_size = sizeof(pb_feature_vtable),
+    .create = hostile_create,
+    .destroy = hostile_destroy,
+    .reduce = hostile_reduce,
+    .snapshot = hostile_snapshot,
+    .render = hostile_render,
+    .parse_action = hostile_parse_action,
+    .format_action = hostile_format_action,
+    .cancel_effects = hostile_cancel_effects,
+};
+
+static const pb_feature_desc feature = {
+    .struct_size = sizeof(pb_feature_desc),
+    .id = "dev.patchbay.fixture-hostile",
+    .name = "Hostile",
+    .summary = "A processor and a reducer that misbehave when told.",
+    .state_schema_version = 1,
+    .action_count = sizeof actions / sizeof actions[0],
+    .actions = actions,
+    .vtable = &vtable,
+    .processor = &processor,
+};
+
+static const pb_feature_desc *const features[] = {&feature};
+
+static const pb_plugin_desc plugin = {
+    .magic = PATCHBAY_MAGIC,
+    .abi_major = PATCHBAY_ABI_MAJOR,
+    .abi_minor = PATCHBAY_ABI_MINOR,
+    .struct_size = sizeof(pb_plugin_desc),
+    .id = "dev.patchbay.fixture-hostile-plugin",
+    .name = "Hostile fixture",
+    .version = "1.0.0",
+    .feature_count = 1,
+    .features = features,
+};
+
+__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
+    pb_abi_version host_abi_major) {
+  (void)host_abi_major;
+  return &plugin;
+}

@@ -1,0 +1,32 @@
+/*
+ * sample_checks.h — what the host checks of the samples processors write, every period.
+ *
+ * [audio-thread] All of them: no lock, no allocation, one pass over the samples, no branch
+ * per sample, so the compiler vectorizes them.
+ */
+#ifndef PATCHBAY_SAMPLE_CHECKS_H
+#define PATCHBAY_SAMPLE_CHECKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether any of `count` samples is NaN or ±Inf. */
+bool pb_samples_any_nonfinite(const float *samples, size_t count);
+
+/* Sets every NaN or ±Inf sample to 0; returns how many there were. */
+size_t pb_samples_silence_nonfinite(float *samples, size_t count);
+
+/* Clips every sample to [-1, 1] (full scale); returns how many were outside it. Writes the
+ * largest magnitude seen before clipping to `*peak` when it is larger than `*peak`. The
+ * samples must be finite (see pb_samples_silence_nonfinite). */
+size_t pb_samples_clip(float *samples, size_t count, float *peak);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
