@@ -3,33 +3,45 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A float is NaN or ±Inf when its exponent bits are all ones: |bits| ≥ 0x7F800000. Adding
- * 0x00800000 to |bits| carries into bit 31 exactly then, so OR-ing the sums of a block and
- * testing bit 31 tells whether any sample was; plain integer adds and ORs, which vectorize on
- * any x86-64 or arm64. */
-static inline uint32_t nonfinite_bit(float sample) {
+/* A float is NaN or ±Inf when its exponent bits are all ones. Shifted left by one (the sign
+ * gone), its bits are then at least 0xFF000000, and no finite float's are: the largest shifted
+ * value of a period answers for all of it. An unsigned max and a shift a sample, which
+ * vectorize; built for AVX2 too, and picked at load time where the CPU has it. */
+#if defined(__x86_64__)
+#define WITH_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define WITH_AVX2
+#endif
+
+static inline uint32_t shifted_bits(float sample) {
   uint32_t bits;
   memcpy(&bits, &sample, sizeof bits);
-  return ((bits & 0x7FFFFFFFu) + 0x00800000u) & 0x80000000u;
+  return bits << 1;
 }
 
-bool pb_samples_any_nonfinite(const float *samples, size_t count) {
-  uint32_t any = 0;
-  for (size_t i = 0; i < count; i++) any |= nonfinite_bit(samples[i]);
-  return any != 0;
+WITH_AVX2 bool pb_samples_any_nonfinite(const float *samples, size_t count) {
+  uint32_t largest = 0;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t shifted = shifted_bits(samples[i]);
+    largest = shifted > largest ? shifted : largest;
+  }
+  return largest >= 0xFF000000u;
 }
+
+/* 1 for NaN or ±Inf, else 0. */
+static inline uint32_t nonfinite(float sample) { return shifted_bits(sample) >= 0xFF000000u; }
 
 size_t pb_samples_silence_nonfinite(float *samples, size_t count) {
   size_t silenced = 0;
   for (size_t i = 0; i < count; i++) {
-    uint32_t bad = nonfinite_bit(samples[i]) >> 31;
+    uint32_t bad = nonfinite(samples[i]);
     silenced += bad;
     samples[i] = bad ? 0.0f : samples[i];
   }
   return silenced;
 }
 
-size_t pb_samples_clip(float *samples, size_t count, float *peak) {
+WITH_AVX2 size_t pb_samples_clip(float *samples, size_t count, float *peak) {
   size_t clipped = 0;
   float largest = *peak;
   for (size_t i = 0; i < count; i++) {

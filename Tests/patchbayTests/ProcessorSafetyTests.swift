@@ -55,10 +55,28 @@ import Testing
       reports.first?.hasPrefix(
         "dev.patchbay.fixture-hostile: error: first: its processor wrote NaN or infinite samples "
           + "in period 0 (at 0.000 s).") == true, "\(result.stderr)")
-    // Period 0: the misbehaving samples were set to 0, the rest of both processors' sound
-    // played (left 0 + 0.25, right 0.25 + 0.25); then only the second plays, 0.25 a sample.
-    #expect(Array(samples.prefix(2)) == [8_192, 16_384])
-    #expect(samples.dropFirst(2 * 128).allSatisfy { $0 == 8_192 })
+    // Period 0: the mix's NaN (left) was set to 0, the rest played (right: 0.25 + 0.25).
+    // Period 1: each processor is checked; the first's NaN is set to 0 and it is muted, the
+    // second's 0.25 plays. From period 2 on, only the second plays: 0.25 a sample.
+    #expect(Array(samples.prefix(2)) == [0, 16_384])
+    #expect(Array(samples[256..<258]) == [8_192, 16_384])
+    #expect(samples.dropFirst(2 * 256).allSatisfy { $0 == 8_192 })
+  }
+
+  /// NaN in one period only: not played, said, and nobody muted, since none is caught again.
+  @Test func aNonFiniteSampleOnceIsSaidAndNobodyIsMuted() async throws {
+    let (result, samples) = try await Self.render("nanOnce")
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    let reports = result.stderr.split(separator: "\n").filter { $0.contains("NaN or infinite") }
+    #expect(
+      reports == [
+        "[audio]: error: a processor wrote NaN or infinite samples in period 0 (at 0.000 s), "
+          + "once. They were not played; none has written any since, so which one is not known. "
+          + "If one does again, it is muted and named."
+      ], "\(result.stderr)")
+    // Period 0 (128 stereo frames): the left NaNs set to 0; then both processors play on.
+    #expect(samples.prefix(256) == ArraySlice(Array(repeating: [0, 16_384], count: 128).joined()))
+    #expect(samples.dropFirst(256).allSatisfy { $0 == 16_384 })
   }
 
   @Test func aLoudProcessorIsClippedAndTheRenderSaysByHowMuch() async throws {

@@ -6,6 +6,7 @@
  *   steady   adds 0.25 to every sample (a DC level a test can find in the output)
  *   quiet    adds nothing
  *   nan      writes NaN into the period's first sample of every frame, 0.25 elsewhere
+ *   nanOnce  does that in one period, then adds 0.25 as `steady` does
  *   inf      writes +Inf likewise
  *   loud     adds 1000.0 to every sample (+60 dBFS)
  *   crash    dereferences NULL in process
@@ -30,8 +31,9 @@
 #include <string.h>
 #include <time.h>
 
-typedef enum { STEADY, QUIET, NAN_SAMPLES, INF_SAMPLES, LOUD, CRASH, SPIN } mode;
-static const char *const mode_names[] = {"steady", "quiet", "nan", "inf", "loud", "crash", "spin"};
+typedef enum { STEADY, QUIET, NAN_SAMPLES, INF_SAMPLES, LOUD, CRASH, SPIN, NAN_ONCE } mode;
+static const char *const mode_names[] = {"steady", "quiet", "nan",  "inf",
+                                         "loud",   "crash", "spin", "nanOnce"};
 enum { MODE_COUNT = sizeof mode_names / sizeof mode_names[0] };
 
 typedef struct {
@@ -163,8 +165,8 @@ static pb_status hostile_parse_action(const pb_feature_desc *feature, const pb_h
   if (!special && mode_named(text, length) < 0) {
     char why[160];
     snprintf(why, sizeof why,
-             "dev.patchbay.fixture-hostile: no action '%.*s'; try steady, quiet, nan, inf, "
-             "loud, crash, spin, hang or crashThread",
+             "dev.patchbay.fixture-hostile: no action '%.*s'; try steady, quiet, nan, "
+             "nanOnce, inf, loud, crash, spin, hang or crashThread",
              (int)length, text);
     host->error(host, why);
     return PB_ERR_DECODE;
@@ -190,16 +192,29 @@ static void hostile_write_parameters(void *self, void *block) {
   memcpy(block, &value, sizeof value);
 }
 
+/* The processor's own state: whether `nanOnce` has written its NaN. */
+typedef struct {
+  int wrote_nan_once;
+} processor_state;
+
 static void *hostile_processor_create(void *self, const pb_processor_config *config) {
-  (void)self, (void)config;
-  static int processor;
-  return &processor;
+  (void)config;
+  processor_state *state = calloc(1, sizeof *state);
+  if (!state) {
+    const instance *it = self;
+    it->host->error(it->host, "dev.patchbay.fixture-hostile: out of memory");
+  }
+  return state;
 }
 
 static void hostile_process(void *processor, const pb_process *process) {
-  (void)processor;
+  processor_state *state = processor;
   int32_t current = STEADY;
   if (process->parameters) memcpy(&current, process->parameters, sizeof current);
+  if (current == NAN_ONCE) {
+    current = state->wrote_nan_once ? STEADY : NAN_SAMPLES;
+    state->wrote_nan_once = 1;
+  }
   size_t samples = (size_t)process->frame_count * process->channel_count;
   float *output = process->output;
   switch ((mode)current) {
@@ -230,7 +245,7 @@ static void hostile_process(void *processor, const pb_process *process) {
   }
 }
 
-static void hostile_processor_destroy(void *processor) { (void)processor; }
+static void hostile_processor_destroy(void *processor) { free(processor); }
 
 static const pb_processor_desc processor = {
     .struct_size = sizeof(pb_processor_desc),
@@ -248,6 +263,7 @@ static const pb_processor_desc processor = {
 ACTION(steady_action, "steady", "The processor adds 0.25 to every sample")
 ACTION(quiet_action, "quiet", "The processor adds nothing")
 ACTION(nan_action, "nan", "The processor writes NaN")
+ACTION(nan_once_action, "nanOnce", "The processor writes NaN in one period")
 ACTION(inf_action, "inf", "The processor writes +Inf")
 ACTION(loud_action, "loud", "The processor adds 1000.0 (+60 dBFS)")
 ACTION(crash_action, "crash", "The processor dereferences NULL")
@@ -255,8 +271,8 @@ ACTION(spin_action, "spin", "The processor never returns")
 ACTION(hang_action, "hang", "This reduce never returns")
 ACTION(crash_thread_action, "crashThread", "A thread of the plugin's sends, then crashes")
 static const pb_action_desc *const actions[] = {
-    &steady_action, &quiet_action, &nan_action,  &inf_action,         &loud_action,
-    &crash_action,  &spin_action,  &hang_action, &crash_thread_action};
+    &steady_action, &quiet_action, &nan_action,  &nan_once_action,    &inf_action,
+    &loud_action,   &crash_action, &spin_action, &hang_action, &crash_thread_action};
 
 static const pb_feature_vtable vtable = {
     .struct_size = sizeof(pb_feature_vtable),

@@ -98,6 +98,8 @@ extension AppRuntime {
           }
         }
       }
+      let once = graph.unattributedFault.exchange(0, ordering: .acquiring)
+      if once != 0 { self.reportUnattributed(atFrame: once - 1, in: graph) }
       self.afterJob()
       graph.collect()
     }
@@ -121,6 +123,20 @@ extension AppRuntime {
     // recordings).
     self.logHandler.value?(slot.featureID, .error, "\(path): \(reason)")
     self.fail(AppError(.failed(path: path, reason: reason)))
+  }
+
+  /// Says that a period's mix had NaN or infinite samples that no processor was found writing
+  /// again in the periods after it. [app queue]
+  private func reportUnattributed(atFrame frame: UInt64, in graph: ProcessorGraph) {
+    let format = graph.format
+    let seconds = Double(frame) / Double(format.sampleRate)
+    let reason =
+      "a processor wrote NaN or infinite samples in period "
+      + "\(frame / UInt64(format.periodFrames)) (at \(String(format: "%.3f", seconds)) s), once. "
+      + "They were not played; none has written any since, so which one is not known. If one "
+      + "does again, it is muted and named."
+    self.logHandler.value?("[audio]", .error, reason)
+    self.fail(AppError(.failed(path: "[audio]", reason: reason)))
   }
 
   /// Delivers a MIDI message: as an action to every listening instance's reducer, in order

@@ -73,6 +73,13 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// mix clipped: always, but in the benchmark that measures what that costs. Set it before
   /// the graph renders.
   @_spi(Benchmarks) public var safetyChecks = true
+  /// The steady frame + 1 of a period whose mix had NaN or infinities that no processor was
+  /// found writing again (a processor that did it once). [written by the audio thread]
+  let unattributedFault = Atomic<UInt64>(0)
+  // Audio thread only: the per-processor checks after a bad mix.
+  private var diagnosing = 0
+  private var suspectFrame: UInt64 = 0
+  private var culpritFound = false
 
   /// How many processors play now. [app queue]
   public var count: Int { self.slots.count }
@@ -120,12 +127,20 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
 
   // MARK: The audio side
 
-  /// Renders every processor into `mix` for one period. [audio-thread]
+  /// Renders every processor into `mix` for one period, then checks the mix: NaN and
+  /// infinities stay in a sum, so one pass a period sees any a processor wrote. They are set
+  /// to 0, and for the next ``diagnosisPeriods`` periods each processor's output is checked
+  /// right after its call, which finds and mutes the one writing them. Then the mix is
+  /// clipped. [audio-thread]
   public func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
     self.gate.enter()
     let checks = self.safetyChecks
+    let diagnosing = checks && self.diagnosing > 0
+    var caught = false
     defer {
-      if checks { self.clip(mix, samples: frames * self.format.channels) }
+      if checks {
+        self.guardMix(mix, samples: frames * self.format.channels, at: steadyTime, caught: caught)
+      }
       self.gate.leave()
     }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
@@ -134,16 +149,43 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     let set = Unmanaged<SlotSet>.fromOpaque(raw).takeUnretainedValue()
     self.calls.add(set.count, ordering: .relaxed)
     for index in 0..<set.count {
-      set.slots[index].takeUnretainedValue().render(
+      let muted = set.slots[index].takeUnretainedValue().render(
         into: mix, frames: frames, channels: self.format.channels,
         sampleRate: self.format.sampleRate, steadyTime: steadyTime,
-        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount, checks: checks)
+        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount, checks: checks,
+        checkSamples: diagnosing, faultFrame: self.suspectFrame)
+      caught = caught || muted
     }
   }
 
-  /// Clips the period's mix to full scale, before any output converts it, and counts what
-  /// was beyond it. The mix is finite: each processor's NaN and infinities were set to 0.
+  /// Periods of per-processor checks after a mix had NaN or infinities.
+  static let diagnosisPeriods = 16
+
+  /// Sets the mix's NaN and infinities to 0 and starts (or goes on) checking each processor;
+  /// when the checks end without finding one, notes the period for the app queue. Then clips.
   /// [audio-thread]
+  private func guardMix(
+    _ mix: UnsafeMutablePointer<Float>, samples: Int, at steadyTime: UInt64, caught: Bool
+  ) {
+    if caught { self.culpritFound = true }
+    if pb_samples_any_nonfinite(mix, samples) {
+      pb_samples_silence_nonfinite(mix, samples)
+      if self.diagnosing == 0 {
+        self.suspectFrame = steadyTime
+        self.culpritFound = false
+      }
+      self.diagnosing = Self.diagnosisPeriods
+    } else if self.diagnosing > 0 {
+      self.diagnosing -= 1
+      if self.diagnosing == 0, !self.culpritFound {
+        self.unattributedFault.store(self.suspectFrame + 1, ordering: .releasing)
+      }
+    }
+    self.clip(mix, samples: samples)
+  }
+
+  /// Clips the period's finite mix to full scale, before any output converts it, and counts
+  /// what was beyond it. [audio-thread]
   private func clip(_ mix: UnsafeMutablePointer<Float>, samples: Int) {
     var peak = Float(bitPattern: self.peakBits.load(ordering: .relaxed))
     let clipped = pb_samples_clip(mix, samples, &peak)

@@ -90,16 +90,19 @@ final class ProcessorSlot: @unchecked Sendable {
     parameters.write { write(self.instance, $0) }
   }
 
-  /// Renders one period into `mix`, with the period's MIDI, and checks what it wrote: `mix`
-  /// was finite before the call, so a NaN or an infinite sample after it is this processor's.
-  /// Those samples are set to 0 (never mixed), and the processor is muted from then on.
+  /// Renders one period into `mix`, with the period's MIDI. With `checks`, the call is noted
+  /// for crash reports; with `checkSamples` (the graph found NaN in a recent mix), what it
+  /// wrote is checked too: `mix` was finite before the call, so a NaN or an infinite sample
+  /// after it is this processor's. Those samples are set to 0 (never mixed), the processor is
+  /// muted from then on, with `faultFrame` as the period to report, and this returns true.
   /// [audio-thread]
   @inline(__always)
   func render(
     into mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int, sampleRate: Int,
-    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int, checks: Bool = true
-  ) {
-    guard !self.muted else { return }
+    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int, checks: Bool = true,
+    checkSamples: Bool = false, faultFrame: UInt64 = 0
+  ) -> Bool {
+    guard !self.muted else { return false }
     let listening = self.context.midiChannels.load(ordering: .relaxed)
     var events: UnsafePointer<pb_midi_event>? = nil
     var eventCount = 0
@@ -128,11 +131,11 @@ final class ProcessorSlot: @unchecked Sendable {
     self.descriptor.process?(self.processor, self.process)
     if checks { pb_crash_note(nil) }
     let samples = frames * channels
-    if checks, pb_samples_any_nonfinite(mix, samples) {
-      pb_samples_silence_nonfinite(mix, samples)
-      self.muted = true
-      self.fault.store(steadyTime + 1, ordering: .releasing)
-    }
+    guard checkSamples, pb_samples_any_nonfinite(mix, samples) else { return false }
+    pb_samples_silence_nonfinite(mix, samples)
+    self.muted = true
+    self.fault.store(faultFrame + 1, ordering: .releasing)
+    return true
   }
 
   /// The steady frame of the period in which the processor was muted, the first time the app
