@@ -2,6 +2,9 @@
 #include "patchbay_crash.h"
 
 #include <link.h>
+#include <pthread.h>
+#include <termios.h>
+#include <time.h>
 #include <ucontext.h>
 
 #include <signal.h>
@@ -77,6 +80,28 @@ static const char *image_of(uintptr_t address) {
   return NULL;
 }
 
+/* The terminal to put back before the process ends (a full-screen UI's). */
+static struct termios terminal_settings;
+static const char *volatile terminal_leave;
+
+void pb_crash_restore_terminal_on_exit(const struct termios *settings, const char *leave) {
+  if (!settings) {
+    terminal_leave = NULL;
+    return;
+  }
+  terminal_settings = *settings;
+  terminal_leave = leave;
+}
+
+/* Async-signal-safe: tcsetattr and write. */
+static void restore_terminal(void) {
+  const char *leave = terminal_leave;
+  if (!leave) return;
+  terminal_leave = NULL;
+  tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal_settings);
+  say(leave);
+}
+
 static void handle(int sig, siginfo_t *info, void *context) {
   (void)info;
   pb_crash_context noted = current;
@@ -96,6 +121,7 @@ static void handle(int sig, siginfo_t *info, void *context) {
     if (sig == SIGABRT) raise(sig);
     return; /* the faulting instruction runs again, under the previous handler */
   }
+  restore_terminal();
   say("\npatchbay: a plugin crashed the app with ");
   say(signal_name(sig));
   say(" in its ");
@@ -134,7 +160,38 @@ void pb_crash_install(int code) {
   }
 }
 
+/* The watchdog's view of the app queue: (thread index << 48) | that thread's call count. */
+static unsigned long long watch_calls;
+static int watch_running;
+#define WATCHED_THREAD_CAPACITY 256
+/* Each watched thread's noted call (its `current`), read by the watchdog thread. */
+static const pb_crash_context *watched_contexts[WATCHED_THREAD_CAPACITY];
+static int watched_thread_count;
+static _Thread_local int watched_index __attribute__((tls_model("initial-exec")));
+static _Thread_local unsigned long long watched_serial __attribute__((tls_model("initial-exec")));
+
+/* One store a call, once the watchdog runs. */
+static inline void watch_note_call(void) {
+  if (!__atomic_load_n(&watch_running, __ATOMIC_RELAXED)) return;
+  if (watched_index == 0) {
+    int index = __atomic_add_fetch(&watched_thread_count, 1, __ATOMIC_RELAXED);
+    if (index > WATCHED_THREAD_CAPACITY) {
+      watched_index = -1;
+      return;
+    }
+    watched_contexts[index - 1] = &current;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    watched_index = index;
+  }
+  if (watched_index < 0) return;
+  watched_serial++;
+  __atomic_store_n(&watch_calls,
+                   ((unsigned long long)watched_index << 48) | (watched_serial & 0xFFFFFFFFFFFFull),
+                   __ATOMIC_RELAXED);
+}
+
 pb_crash_context pb_crash_enter(const char *feature, const char *instance, const char *call) {
+  watch_note_call();
   pb_crash_context before = current;
   current.feature = feature;
   current.instance = instance;
@@ -188,4 +245,92 @@ const char *pb_crash_set_action(const char *action) {
   const char *before = current.action;
   current.action = action;
   return before;
+}
+
+/* The watchdog. */
+unsigned long long pb_watch_periods;
+/* The audio thread's pb_crash_noted, read by the watchdog thread. */
+static const pb_crash_context *const *audio_noted;
+static int audio_running;
+static char call_limit_text[48], audio_limit_text[48];
+static double call_limit = 5, audio_limit = 0.128;
+
+
+/* Reports the call a thread that has not moved on is in, and ends the process; returns when
+ * it is in none (an idle thread). On the watchdog thread: the stuck thread is not
+ * interrupted (the runtime's threads block signals), its noted call is read. */
+static void report_stuck(const pb_crash_context *context, int audio) {
+  if (!context) return;
+  pb_crash_context noted = *context;
+  if (!noted.call) return;
+  restore_terminal();
+  say("\npatchbay: a plugin call did not return within ");
+  say(audio ? audio_limit_text : call_limit_text);
+  say(": in its ");
+  say(noted.call);
+  say(": feature ");
+  say(noted.feature);
+  if (noted.instance) {
+    say(", instance ");
+    say(noted.instance);
+  }
+  if (noted.action) {
+    say(", action ");
+    say(noted.action);
+  }
+  say(". The app stopped: fix that call in the plugin, raise [limits] ");
+  say(audio ? "audio-periods" : "call-seconds");
+  say(" if it is only slow, or take the plugin out of the app.\n");
+  _exit(exit_code);
+}
+
+static void *watch(void *unused) {
+  (void)unused;
+  const double tick = 0.01;
+  unsigned long long last_calls = 0, last_periods = 0, signaled_calls = 0, signaled_periods = 0;
+  double calls_still = 0, periods_still = 0;
+  struct timespec pause = {0, (long)(tick * 1e9)};
+  for (;;) {
+    nanosleep(&pause, NULL);
+    unsigned long long calls = __atomic_load_n(&watch_calls, __ATOMIC_RELAXED);
+    if (calls != last_calls) {
+      last_calls = calls;
+      calls_still = 0;
+    } else if (calls != 0 && (calls_still += tick) >= call_limit && calls != signaled_calls) {
+      signaled_calls = calls;
+      int index = (int)(calls >> 48);
+      if (index > 0 && index <= WATCHED_THREAD_CAPACITY) {
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        report_stuck(watched_contexts[index - 1], 0);
+      }
+    }
+    unsigned long long periods = __atomic_load_n(&pb_watch_periods, __ATOMIC_RELAXED);
+    if (periods != last_periods || !__atomic_load_n(&audio_running, __ATOMIC_ACQUIRE)) {
+      last_periods = periods;
+      periods_still = 0;
+    } else if ((periods_still += tick) >= audio_limit && periods != signaled_periods) {
+      signaled_periods = periods;
+      const pb_crash_context *const *noted = __atomic_load_n(&audio_noted, __ATOMIC_ACQUIRE);
+      if (noted) report_stuck(__atomic_load_n(noted, __ATOMIC_RELAXED), 1);
+    }
+  }
+  return NULL;
+}
+
+void pb_watch_start(unsigned call_seconds, unsigned audio_periods, double audio_seconds) {
+  if (__atomic_load_n(&watch_running, __ATOMIC_ACQUIRE)) return;
+  call_limit = call_seconds;
+  audio_limit = audio_seconds;
+  snprintf(call_limit_text, sizeof call_limit_text, "%u s", call_seconds);
+  snprintf(audio_limit_text, sizeof audio_limit_text, "%u periods (%.3f s)", audio_periods,
+           audio_seconds);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, watch, NULL) != 0) return;
+  pthread_detach(thread);
+  __atomic_store_n(&watch_running, 1, __ATOMIC_RELEASE);
+}
+
+void pb_watch_audio_thread(int running) {
+  if (running) __atomic_store_n(&audio_noted, &pb_crash_noted, __ATOMIC_RELEASE);
+  __atomic_store_n(&audio_running, running, __ATOMIC_RELEASE);
 }

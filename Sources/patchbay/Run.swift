@@ -102,6 +102,10 @@ struct Run: AsyncParsableCommand {
     let app: AppRuntime
     do {
       let config = try AppConfig(contentsOf: self.config)
+      let format = config.sound.format
+      // From the first plugin call on, none may hang silently.
+      CrashReports.watch(
+        config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
       let loader = self.search.loader(for: config)
       let registry = try config.loadPlugins(with: loader)
       app = try AppRuntime(config: config, registry: registry, loader: loader)

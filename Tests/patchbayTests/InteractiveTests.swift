@@ -44,6 +44,26 @@ struct InteractiveTests {
     let screen = await tmux.screen()
     #expect(!screen.contains("keys: 1 up"))
   }
+
+  /// A reduce that never returns, typed at the command line: the watchdog ends the app with
+  /// exit 3 and its report, and the terminal is back in cooked mode on the normal screen.
+  @Test func aHangReportRestoresTheTerminal() async throws {
+    let (config, folder) = try ProcessorSafetyTests.app("[limits]\ncall-seconds = 1")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tmux = try await Tmux.start(
+      "\(CLI.directory)/patchbay run \(config); echo EXITED $?; "
+        + "stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'; sleep 30")
+    defer { tmux.kill() }
+    #expect(await tmux.waitFor("hostile: steady"))
+    await tmux.keys(":", "send first hang", "Enter")
+    #expect(await tmux.waitFor("EXITED 3"))
+    let screen = await tmux.screen()
+    #expect(screen.contains("a plugin call did not return within 1 s: in its reduce"))
+    #expect(!screen.contains("keys:"))
+    // Cooked mode again: canonical input and echo are on ("-icanon", "-echo" would be raw).
+    let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(lines.contains("icanon") && lines.contains("echo"), "\(screen)")
+  }
 }
 
 /// A tmux session running one command.

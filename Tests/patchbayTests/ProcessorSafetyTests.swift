@@ -6,8 +6,9 @@ import Testing
 /// (issue 24). The Hostile fixture misbehaves when told; two instances of it play, the first
 /// told to misbehave, the second adding 0.25 to every sample.
 @Suite struct ProcessorSafetyTests {
-  /// An app of two Hostile instances, `first` (the root) and `second`.
-  static func app() throws -> (config: String, folder: URL) {
+  /// An app of two Hostile instances, `first` (the root) and `second`; `extra` is appended to
+  /// its config (a `[limits]` table).
+  static func app(_ extra: String = "") throws -> (config: String, folder: URL) {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("hostile-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -25,6 +26,7 @@ import Testing
     key = "second"
     id = "dev.patchbay.fixture-hostile"
     parent = "first"
+    \(extra)
     """.write(toFile: config, atomically: true, encoding: .utf8)
     return (config, folder)
   }

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Patchbay
+import PatchbayHost
 
 // One process, one run: compare the rows with each other, not with another day's numbers.
 // Synchronous paths run 1,000 actions a sample (scalingFactor .kilo) so the clock's own cost
@@ -88,6 +89,20 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     roundTripStore()
+  }
+
+  // Last: the watchdog, once started, watches every call of this process from then on.
+  Benchmark(
+    "host: AppRuntime.send(path, action text) into Counter, on the app queue, watchdog running",
+    configuration: perAction
+  ) { benchmark in
+    CrashReports.watch(.standard, periodSeconds: 128.0 / 48_000)
+    let app = counterApp
+    try app.perform {
+      for _ in benchmark.scaledIterations {
+        try app.send("counter", "increment")
+      }
+    }
   }
 
   BenchmarkRun.finishRegistration()

@@ -56,4 +56,33 @@ static inline void pb_crash_note(const pb_crash_context *context) { pb_crash_not
  * Returns 0, or -1 when no loaded image holds `address` or the table (256 images) is full. */
 int pb_crash_register_image(const void *address, const char *label);
 
+/* The terminal to put back before a crash or hang report ends the process: standard input's
+ * settings (copied) and what to write to standard output to leave full screen. NULL settings
+ * forget them (the terminal was restored). */
+struct termios;
+void pb_crash_restore_terminal_on_exit(const struct termios *settings, const char *leave);
+
+/*
+ * The watchdog: a call into a plugin that does not return is reported, never a silent hang.
+ *
+ * Every noted call (pb_crash_enter) publishes, in one store, which thread made it and how many
+ * calls that thread has made; the audio thread publishes its period count each period. A
+ * watchdog thread looks ten times a second. When the calls' value has not changed for
+ * `call_seconds`, or the periods' for `audio_seconds` while the audio runs, it signals the
+ * thread concerned; there, if the thread is inside a plugin call, the handler prints one line
+ * (the call, the feature, the instance, the action, how long) and ends the process with the
+ * exit code of pb_crash_install. A thread that is merely idle ignores the signal.
+ *
+ *   pb_watch_start(5, 48, 0.128);   // once: 5 s, 48 periods of 128 frames at 48 kHz
+ *   pb_watch_audio_thread(1);     // from the audio thread when it starts; 0 when it stops
+ *   pb_watch_period();            // from the audio thread, each period
+ */
+void pb_watch_start(unsigned call_seconds, unsigned audio_periods, double audio_seconds);
+void pb_watch_audio_thread(int running);
+extern unsigned long long pb_watch_periods; /* [audio-thread] writes it; relaxed atomics */
+static inline void pb_watch_period(void) {
+  __atomic_store_n(&pb_watch_periods,
+                   __atomic_load_n(&pb_watch_periods, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 #endif

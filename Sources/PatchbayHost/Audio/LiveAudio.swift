@@ -137,6 +137,7 @@ public final class LiveAudio: @unchecked Sendable {
   /// Stops the audio thread, the MIDI pump and the timer, then delivers the last events.
   public func stop() {
     guard self.running.exchange(false, ordering: .relaxed) else { return }
+    self.graph.stopWatching()
     self.engine?.stop()
     self.engine?.output.close()
     self.timer?.cancel()

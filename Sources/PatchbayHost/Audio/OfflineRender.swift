@@ -44,7 +44,10 @@ public final class OfflineRender {
   ) -> Report {
     let periodFrames = self.format.periodFrames
     let mix = UnsafeMutablePointer<Float>.allocate(capacity: self.format.periodSamples)
-    defer { mix.deallocate() }
+    defer {
+      mix.deallocate()
+      self.graph.stopWatching()
+    }
     var report = Report()
     var next = 0
     while report.frames < frames {

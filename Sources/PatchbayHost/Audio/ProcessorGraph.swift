@@ -1,5 +1,6 @@
 import PatchbayABI
 import PatchbayAudio
+import PatchbayCrash
 import PatchbayRealtime
 import SampleChecks
 import Synchronization
@@ -78,6 +79,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   let unattributedFault = Atomic<UInt64>(0)
   // Audio thread only: the per-processor checks after a bad mix.
   private var diagnosing = 0
+  private var watched = false
   private var suspectFrame: UInt64 = 0
   private var culpritFound = false
 
@@ -145,6 +147,11 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
     self.periods.add(1, ordering: .relaxed)
+    if !self.watched {
+      pb_watch_audio_thread(1)  // this thread renders: the watchdog watches its periods
+      self.watched = true
+    }
+    pb_watch_period()
     guard let raw = self.published.load(ordering: .sequentiallyConsistent) else { return }
     let set = Unmanaged<SlotSet>.fromOpaque(raw).takeUnretainedValue()
     self.calls.add(set.count, ordering: .relaxed)
@@ -156,6 +163,11 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
         checkSamples: diagnosing, faultFrame: self.suspectFrame)
       caught = caught || muted
     }
+  }
+
+  /// Tells the watchdog the thread rendering has stopped (before it ends). [thread-safe]
+  public func stopWatching() {
+    pb_watch_audio_thread(0)
   }
 
   /// Periods of per-processor checks after a mix had NaN or infinities.

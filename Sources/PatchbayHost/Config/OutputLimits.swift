@@ -1,13 +1,18 @@
 import PatchbayTOML
 
-/// How much a plugin may write in one call: its state's snapshot and its view. `[limits]` in
-/// an app's config.
+/// How much a plugin may write in one call, its state's snapshot and its view, and how long
+/// a call into it may take. `[limits]` in an app's config.
 ///
 /// ```toml
 /// [limits]
 /// state-bytes = 16777216   # 16 MiB: a larger snapshot fails (the swap, `state`, the diff)
 /// view-bytes = 1048576     # 1 MiB: a larger view fails to render
+/// call-seconds = 5         # a call on the app queue that has not returned by then is reported
+/// audio-periods = 48       # a processor call that has not returned after this many periods
 /// ```
+///
+/// A call past its time is reported by the watchdog (``CrashReports/watch(_:periodSeconds:)``)
+/// with the feature, the instance, the call and the action, and the app stops with exit code 3.
 ///
 /// A plugin that writes past a limit gets a full writer (a short write, `core.h`), and the
 /// call fails with a line naming the feature, the limit and this table; the instance keeps
@@ -16,10 +21,17 @@ import PatchbayTOML
 public struct OutputLimits: Sendable, Equatable {
   public var stateBytes: Int
   public var viewBytes: Int
+  public var callSeconds: Int
+  public var audioPeriods: Int
 
-  public init(stateBytes: Int = 16 << 20, viewBytes: Int = 1 << 20) {
+  public init(
+    stateBytes: Int = 16 << 20, viewBytes: Int = 1 << 20, callSeconds: Int = 5,
+    audioPeriods: Int = 48
+  ) {
     self.stateBytes = stateBytes
     self.viewBytes = viewBytes
+    self.callSeconds = callSeconds
+    self.audioPeriods = audioPeriods
   }
 
   /// 16 MiB of state, 1 MiB of view.
@@ -46,10 +58,14 @@ extension ConfigReader {
   mutating func readLimits(_ table: TOMLDocument.Table?) -> OutputLimits {
     var limits = OutputLimits.standard
     guard let table else { return limits }
-    self.checkKeys(table, allowed: ["state-bytes", "view-bytes"])
+    self.checkKeys(
+      table, allowed: ["state-bytes", "view-bytes", "call-seconds", "audio-periods"])
     limits.stateBytes =
       self.integer(table, "state-bytes", in: OutputLimits.range) ?? limits.stateBytes
     limits.viewBytes = self.integer(table, "view-bytes", in: OutputLimits.range) ?? limits.viewBytes
+    limits.callSeconds = self.integer(table, "call-seconds", in: 1...3_600) ?? limits.callSeconds
+    limits.audioPeriods =
+      self.integer(table, "audio-periods", in: 1...1_000_000) ?? limits.audioPeriods
     return limits
   }
 }

@@ -67,4 +67,25 @@ public enum CrashReports {
   public static func install(exitCode: Int32 = CrashReports.pluginCrashed) {
     pb_crash_install(exitCode)
   }
+
+  /// The terminal settings to put back, and what to write to leave full screen, when a crash
+  /// or a hang report ends the process; nil once the terminal is restored.
+  public static func restoreTerminalOnExit(_ settings: termios?, leaving: StaticString = "") {
+    guard var settings else {
+      pb_crash_restore_terminal_on_exit(nil, nil)
+      return
+    }
+    pb_crash_restore_terminal_on_exit(
+      &settings, UnsafeRawPointer(leaving.utf8Start).assumingMemoryBound(to: CChar.self))
+  }
+
+  /// Starts the watchdog (once a process): a call on the app queue that has not returned
+  /// after `limits.callSeconds`, or a processor call after `limits.audioPeriods` periods of
+  /// `periodSeconds`, is reported in one line like a crash, and the process exits with the
+  /// code given to ``install(exitCode:)``. It costs one store a call.
+  public static func watch(_ limits: OutputLimits, periodSeconds: Double) {
+    pb_watch_start(
+      UInt32(limits.callSeconds), UInt32(limits.audioPeriods),
+      Double(limits.audioPeriods) * periodSeconds)
+  }
 }

@@ -75,6 +75,8 @@ struct Render: AsyncParsableCommand {
     var schedule: [(frame: UInt64, event: MIDIEvent)] = []
     do {
       let config = try AppConfig(contentsOf: self.config)
+      CrashReports.watch(
+        config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
       let loader = self.search.loader(for: config)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)

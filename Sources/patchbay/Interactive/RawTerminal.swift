@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayHost
 
 #if canImport(Glibc)
   import Glibc
@@ -20,6 +21,9 @@ final class RawTerminal {
     raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
     Self.write("\u{1B}[?1049h\u{1B}[?25l")
+    // A plugin's crash or hang ends the process from a signal handler or the watchdog: the
+    // terminal is put back there too.
+    CrashReports.restoreTerminalOnExit(self.original, leaving: "\u{1B}[?25h\u{1B}[?1049l")
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
         RawTerminal.restoreSaved()
@@ -38,6 +42,7 @@ final class RawTerminal {
   private static func restoreSaved() {
     guard var saved = Self.saved else { return }
     Self.saved = nil
+    CrashReports.restoreTerminalOnExit(nil)
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     Self.write("\u{1B}[?25h\u{1B}[?1049l")
   }

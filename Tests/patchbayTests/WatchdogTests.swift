@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// A plugin call that never returns is reported within its limit, never a silent hang: on the
+/// app queue (`[limits] call-seconds`) and on the audio thread (`[limits] audio-periods`).
+@Suite struct WatchdogTests {
+  static func run(_ script: String, limits: String, audio: Bool = false) async throws
+    -> (result: CLI.Result, seconds: Double)
+  {
+    let (config, folder) = try ProcessorSafetyTests.app(limits)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("watch.script").path
+    try script.write(toFile: file, atomically: true, encoding: .utf8)
+    let clock = ContinuousClock()
+    let started = clock.now
+    let result = try await CLI.run(
+      arguments: ["run", config, "--script", file] + (audio ? ["--audio", "null"] : []))
+    let took = clock.now - started
+    return (result, Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18)
+  }
+
+  @Test func aReduceThatNeverReturnsIsReportedAfterCallSeconds() async throws {
+    let (result, seconds) = try await Self.run(
+      "send second steady\nsend first hang\nstate first\n", limits: "[limits]\ncall-seconds = 1")
+    #expect(result.exitCode == 3, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "patchbay: a plugin call did not return within 1 s: in its reduce: feature "
+          + "dev.patchbay.fixture-hostile ("), "\(result.stderr)")
+    #expect(result.stderr.contains("instance first, action hang."), "\(result.stderr)")
+    #expect(result.stderr.contains("raise [limits] call-seconds if it is only slow"))
+    // What ran before the hang was printed: nothing is lost but the stuck call.
+    #expect(seconds < 30)
+  }
+
+  @Test func aProcessorThatNeverReturnsIsReportedAfterAudioPeriods() async throws {
+    let (result, _) = try await Self.run(
+      "send first spin\nwait 3000\nstate first\n", limits: "[limits]\naudio-periods = 20",
+      audio: true)
+    #expect(result.exitCode == 3, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "patchbay: a plugin call did not return within 20 periods (0.053 s): in its process: "
+          + "feature "
+          + "dev.patchbay.fixture-hostile ("), "\(result.stderr)")
+    #expect(result.stderr.contains("instance first."))
+    // The script did not get to print the state: the app stopped at the hang.
+    #expect(!result.stdout.contains("\"spin\""))
+  }
+
+  @Test func limitsOutOfRangeAreConfigErrorsWithTheirLine() async throws {
+    let (result, _) = try await Self.run(
+      "state first\n", limits: "[limits]\ncall-seconds = 0\naudio-periods = 0")
+    #expect(result.exitCode == 1)
+    #expect(result.stderr.contains("limits.call-seconds"), "\(result.stderr)")
+    #expect(result.stderr.contains("limits.audio-periods"), "\(result.stderr)")
+  }
+}
