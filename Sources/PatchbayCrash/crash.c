@@ -286,7 +286,7 @@ static void report_stuck(const pb_crash_context *context, int audio) {
 
 static void *watch(void *unused) {
   (void)unused;
-  const double tick = 0.01;
+  const double tick = 0.025;
   unsigned long long last_calls = 0, last_periods = 0, signaled_calls = 0, signaled_periods = 0;
   double calls_still = 0, periods_still = 0;
   struct timespec pause = {0, (long)(tick * 1e9)};

@@ -67,11 +67,12 @@ void pb_crash_restore_terminal_on_exit(const struct termios *settings, const cha
  *
  * Every noted call (pb_crash_enter) publishes, in one store, which thread made it and how many
  * calls that thread has made; the audio thread publishes its period count each period. A
- * watchdog thread looks ten times a second. When the calls' value has not changed for
- * `call_seconds`, or the periods' for `audio_seconds` while the audio runs, it signals the
- * thread concerned; there, if the thread is inside a plugin call, the handler prints one line
- * (the call, the feature, the instance, the action, how long) and ends the process with the
- * exit code of pb_crash_install. A thread that is merely idle ignores the signal.
+ * watchdog thread looks every 25 ms. When the calls' value has not changed for
+ * `call_seconds`, or the periods' for `audio_seconds` while the audio runs, it reads the call
+ * that thread has noted (not a signal: the runtime's threads block them); if the thread is
+ * inside a plugin call, it prints one line (the call, the feature, the instance, the action,
+ * how long), puts the terminal back, and ends the process with the exit code of
+ * pb_crash_install. A thread that is merely idle is left alone.
  *
  *   pb_watch_start(5, 48, 0.128);   // once: 5 s, 48 periods of 128 frames at 48 kHz
  *   pb_watch_audio_thread(1);     // from the audio thread when it starts; 0 when it stops
