@@ -160,33 +160,47 @@ void pb_crash_install(int code) {
   }
 }
 
-/* The watchdog's view of the app queue: (thread index << 48) | that thread's call count. */
+/* The watchdog's view of the app queue: (thread slot << 48) | that thread's call count. */
 static unsigned long long watch_calls;
 static int watch_running;
 #define WATCHED_THREAD_CAPACITY 256
-/* Each watched thread's noted call (its `current`), read by the watchdog thread. */
+/* Each live watched thread's noted call (its `current`), read by the watchdog thread; a slot
+ * is emptied when its thread exits (its thread-local memory goes with it), and reused. */
 static const pb_crash_context *watched_contexts[WATCHED_THREAD_CAPACITY];
-static int watched_thread_count;
-static _Thread_local int watched_index __attribute__((tls_model("initial-exec")));
+static _Thread_local int watched_slot __attribute__((tls_model("initial-exec")));
 static _Thread_local unsigned long long watched_serial __attribute__((tls_model("initial-exec")));
+static pthread_key_t watched_key;
+static pthread_once_t watched_key_once = PTHREAD_ONCE_INIT;
+
+/* A watched thread exits: its slot, which points into its thread-local memory, is emptied. */
+static void forget_thread(void *slot) {
+  __atomic_store_n(&watched_contexts[(intptr_t)slot - 1], NULL, __ATOMIC_RELEASE);
+}
+
+static void make_watched_key(void) { pthread_key_create(&watched_key, forget_thread); }
+
+/* Takes a free slot for this thread (once a thread); -1 when all are taken. */
+static int watch_thread(void) {
+  pthread_once(&watched_key_once, make_watched_key);
+  for (int index = 0; index < WATCHED_THREAD_CAPACITY; index++) {
+    const pb_crash_context *expected = NULL;
+    if (__atomic_compare_exchange_n(&watched_contexts[index], &expected, &current, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      pthread_setspecific(watched_key, (void *)(intptr_t)(index + 1));
+      return index + 1;
+    }
+  }
+  return -1;
+}
 
 /* One store a call, once the watchdog runs. */
 static inline void watch_note_call(void) {
   if (!__atomic_load_n(&watch_running, __ATOMIC_RELAXED)) return;
-  if (watched_index == 0) {
-    int index = __atomic_add_fetch(&watched_thread_count, 1, __ATOMIC_RELAXED);
-    if (index > WATCHED_THREAD_CAPACITY) {
-      watched_index = -1;
-      return;
-    }
-    watched_contexts[index - 1] = &current;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    watched_index = index;
-  }
-  if (watched_index < 0) return;
+  if (watched_slot == 0) watched_slot = watch_thread();
+  if (watched_slot < 0) return;
   watched_serial++;
   __atomic_store_n(&watch_calls,
-                   ((unsigned long long)watched_index << 48) | (watched_serial & 0xFFFFFFFFFFFFull),
+                   ((unsigned long long)watched_slot << 48) | (watched_serial & 0xFFFFFFFFFFFFull),
                    __ATOMIC_RELAXED);
 }
 
@@ -300,8 +314,8 @@ static void *watch(void *unused) {
       signaled_calls = calls;
       int index = (int)(calls >> 48);
       if (index > 0 && index <= WATCHED_THREAD_CAPACITY) {
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        report_stuck(watched_contexts[index - 1], 0);
+        /* NULL when that thread has exited: it is in no call then. */
+        report_stuck(__atomic_load_n(&watched_contexts[index - 1], __ATOMIC_ACQUIRE), 0);
       }
     }
     unsigned long long periods = __atomic_load_n(&pb_watch_periods, __ATOMIC_RELAXED);

@@ -48,6 +48,15 @@ import Testing
     #expect(!result.stdout.contains("\"spin\""))
   }
 
+  /// An app that only waits is in no call: it is never reported, however long it waits.
+  @Test func anIdleAppIsLeftAlone() async throws {
+    let (result, _) = try await Self.run(
+      "send first steady\nwait 2500\nstate first\n", limits: "[limits]\ncall-seconds = 1",
+      audio: true)
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\"steady\": {}"), "\(result.stdout)")
+  }
+
   @Test func limitsOutOfRangeAreConfigErrorsWithTheirLine() async throws {
     let (result, _) = try await Self.run(
       "state first\n", limits: "[limits]\ncall-seconds = 0\naudio-periods = 0")
