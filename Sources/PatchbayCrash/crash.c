@@ -44,6 +44,59 @@ static void say(const char *text) {
   }
 }
 
+/* The report being written: composed here, then said on stderr and copied, as a JSON line,
+ * into the run's recording (pb_crash_copy_reports_to). One report a process: it ends. */
+static char report[4096];
+static size_t report_length;
+static volatile int report_fd = -1;
+
+static void put(const char *text) {
+  for (; text && *text && report_length < sizeof report - 1; text++) {
+    report[report_length++] = *text;
+  }
+}
+
+/* Writes `length` bytes to `fd`, all of them unless it fails. */
+static void write_all(int fd, const char *bytes, size_t length) {
+  while (length > 0) {
+    ssize_t written = write(fd, bytes, length);
+    if (written <= 0) return;
+    bytes += written;
+    length -= (size_t)written;
+  }
+}
+
+/* Says the report on stderr, and copies it into the recording as {"report": "…"}. */
+static void emit(void) {
+  write_all(STDERR_FILENO, report, report_length);
+  int fd = report_fd;
+  if (fd < 0) return;
+  static char line[sizeof report * 6 + 16];
+  size_t length = 0;
+  static const char start[] = "{\"report\":\"", hex[] = "0123456789abcdef";
+  memcpy(line, start, sizeof start - 1);
+  length = sizeof start - 1;
+  for (size_t i = 0; i < report_length; i++) {
+    unsigned char c = (unsigned char)report[i];
+    if (c == '\n' && (i == 0 || i == report_length - 1)) continue; /* the line's own breaks */
+    if (c == '"' || c == '\\') {
+      line[length++] = '\\';
+      line[length++] = (char)c;
+    } else if (c < 0x20) {
+      memcpy(line + length, "\\u00", 4);
+      line[length + 4] = hex[c >> 4];
+      line[length + 5] = hex[c & 15];
+      length += 6;
+    } else {
+      line[length++] = (char)c;
+    }
+  }
+  memcpy(line + length, "\"}\n", 3);
+  write_all(fd, line, length + 3);
+}
+
+void pb_crash_copy_reports_to(int fd) { report_fd = fd; }
+
 static const char *signal_name(int sig) {
   switch (sig) {
     case SIGSEGV: return "SIGSEGV (invalid memory access)";
@@ -122,21 +175,22 @@ static void handle(int sig, siginfo_t *info, void *context) {
     return; /* the faulting instruction runs again, under the previous handler */
   }
   restore_terminal();
-  say("\npatchbay: a plugin crashed the app with ");
-  say(signal_name(sig));
-  say(" in its ");
-  say(noted.call);
-  say(": feature ");
-  say(noted.feature);
+  put("\npatchbay: a plugin crashed the app with ");
+  put(signal_name(sig));
+  put(" in its ");
+  put(noted.call);
+  put(": feature ");
+  put(noted.feature);
   if (noted.instance) {
-    say(", instance ");
-    say(noted.instance);
+    put(", instance ");
+    put(noted.instance);
   }
   if (noted.action) {
-    say(", action ");
-    say(noted.action);
+    put(", action ");
+    put(noted.action);
   }
-  say(". The app stopped: fix that call in the plugin, or take the plugin out of the app.\n");
+  put(". The app stopped: fix that call in the plugin, or take the plugin out of the app.\n");
+  emit();
   _exit(exit_code);
 }
 
@@ -278,23 +332,24 @@ static void report_stuck(const pb_crash_context *context, int audio) {
   pb_crash_context noted = *context;
   if (!noted.call) return;
   restore_terminal();
-  say("\npatchbay: a plugin call did not return within ");
-  say(audio ? audio_limit_text : call_limit_text);
-  say(": in its ");
-  say(noted.call);
-  say(": feature ");
-  say(noted.feature);
+  put("\npatchbay: a plugin call did not return within ");
+  put(audio ? audio_limit_text : call_limit_text);
+  put(": in its ");
+  put(noted.call);
+  put(": feature ");
+  put(noted.feature);
   if (noted.instance) {
-    say(", instance ");
-    say(noted.instance);
+    put(", instance ");
+    put(noted.instance);
   }
   if (noted.action) {
-    say(", action ");
-    say(noted.action);
+    put(", action ");
+    put(noted.action);
   }
-  say(". The app stopped: fix that call in the plugin, raise [limits] ");
-  say(audio ? "audio-periods" : "call-seconds");
-  say(" if it is only slow, or take the plugin out of the app.\n");
+  put(". The app stopped: fix that call in the plugin, raise [limits] ");
+  put(audio ? "audio-periods" : "call-seconds");
+  put(" if it is only slow, or take the plugin out of the app.\n");
+  emit();
   _exit(exit_code);
 }
 

@@ -45,6 +45,9 @@ struct Replay: AsyncParsableCommand {
       if self.state { Terminal.out(try app.stateValue().json(pretty: true)) }
       let hash = try app.stateHash()
       Terminal.out("state hash: \(hash)")
+      if let stoppedBy = recording.stoppedBy {
+        Terminal.out("the recorded run ended here, stopped by a plugin: \(stoppedBy)")
+      }
       if let recorded = recording.stateHash, recorded != hash {
         throw CommandFailure("replay diverged: the recording ended with state hash \(recorded).")
       }

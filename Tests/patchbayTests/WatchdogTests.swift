@@ -57,6 +57,30 @@ import Testing
     #expect(result.stdout.contains("\"steady\": {}"), "\(result.stdout)")
   }
 
+  /// The report is the last line of the run's recording, which still reads, with the steps
+  /// before the hang.
+  @Test func theReportEndsTheRecording() async throws {
+    let (config, folder) = try ProcessorSafetyTests.app("[limits]\ncall-seconds = 1")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("hang.script").path
+    try "send second quiet\nsend first hang\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let record = folder.appendingPathComponent("run.jsonl").path
+    let result = try await CLI.run("run", config, "--script", script, "--record", record)
+    #expect(result.exitCode == 3, "\(result.stderr)")
+    let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+    #expect(lines.last?.hasPrefix("{\"report\":\"patchbay: a plugin call did not return") == true)
+    #expect(lines.last?.contains("action hang.") == true, "\(lines)")
+    #expect(lines.contains { $0.contains("\"action\":\"quiet\"") }, "\(lines)")
+    // Replay reads it: the steps before the hang, no state hash to compare.
+    let replay = try await CLI.run("replay", record)
+    #expect(replay.exitCode == 0, "\(replay.stderr)")
+    #expect(
+      replay.stdout.contains(
+        "the recorded run ended here, stopped by a plugin: patchbay: a plugin "
+          + "call did not return within 1 s"), "\(replay.stdout)")
+  }
+
   @Test func limitsOutOfRangeAreConfigErrorsWithTheirLine() async throws {
     let (result, _) = try await Self.run(
       "state first\n", limits: "[limits]\ncall-seconds = 0\naudio-periods = 0")

@@ -56,6 +56,10 @@ static inline void pb_crash_note(const pb_crash_context *context) { pb_crash_not
  * Returns 0, or -1 when no loaded image holds `address` or the table (256 images) is full. */
 int pb_crash_register_image(const void *address, const char *label);
 
+/* Where a crash or hang report is copied, as one JSON line {"report": "…"}: the run's
+ * recording (its file descriptor); -1 for nowhere. */
+void pb_crash_copy_reports_to(int fd);
+
 /* The terminal to put back before a crash or hang report ends the process: standard input's
  * settings (copied) and what to write to standard output to leave full screen. NULL settings
  * forget them (the terminal was restored). */

@@ -68,6 +68,12 @@ public enum CrashReports {
     pb_crash_install(exitCode)
   }
 
+  /// Copies crash and hang reports into `fileDescriptor` (a run's recording) as a JSON line
+  /// (``RecordingLine/report(_:)``); -1 for nowhere.
+  public static func copyReports(to fileDescriptor: Int32) {
+    pb_crash_copy_reports_to(fileDescriptor)
+  }
+
   /// The terminal settings to put back, and what to write to leave full screen, when a crash
   /// or a hang report ends the process; nil once the terminal is restored.
   public static func restoreTerminalOnExit(_ settings: termios?, leaving: StaticString = "") {

@@ -17,6 +17,8 @@ public struct Recording: Sendable {
   public let steps: [(line: Int, step: RecordingLine.Step)]
   /// The final state hash the recording ended with, if it was finished.
   public let stateHash: String?
+  /// What stopped the run, when a plugin did (its crash or hang report); nil otherwise.
+  public let stoppedBy: String?
   public let file: String
 
   /// Reads a recording; a line that is not a recording line fails it, naming the line.
@@ -30,6 +32,7 @@ public struct Recording: Sendable {
     var config: String?
     var steps: [(Int, RecordingLine.Step)] = []
     var stateHash: String?
+    var stoppedBy: String?
     for (index, raw) in text.split(separator: "\n").enumerated() {
       let number = index + 1
       let line: RecordingLine
@@ -47,8 +50,11 @@ public struct Recording: Sendable {
       case (0, _):
         throw problem(1, "not a patchbay recording (the first line names its format and config).")
       case (_, .header): throw problem(number, "a second header line; recordings have one.")
-      case (_, .step(_, let step)) where stateHash == nil: steps.append((number, step))
-      case (_, .end(let hash)) where stateHash == nil: stateHash = hash
+      case (_, .step(_, let step)) where stateHash == nil && stoppedBy == nil:
+        steps.append((number, step))
+      case (_, .end(let hash)) where stateHash == nil && stoppedBy == nil: stateHash = hash
+      case (_, .report(let report)) where stateHash == nil && stoppedBy == nil:
+        stoppedBy = report
       case (_, _): throw problem(number, "a line after the end line.")
       }
     }
@@ -61,6 +67,7 @@ public struct Recording: Sendable {
         .standardizedFileURL.path
     self.steps = steps
     self.stateHash = stateHash
+    self.stoppedBy = stoppedBy
     self.file = file
   }
 

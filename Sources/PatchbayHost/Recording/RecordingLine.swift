@@ -24,6 +24,10 @@ public enum RecordingLine: Equatable, Sendable {
   case step(seq: Int, Step)
   /// The last line of a finished recording: the hash of the final state.
   case end(stateHash: String)
+  /// The last line of a run a plugin stopped (a crash, or a call that did not return): the
+  /// report the host printed. Written by the crash handler or the watchdog, not by the
+  /// recorder: `{"report": "patchbay: a plugin call did not return within 5 s: …"}`.
+  case report(String)
 
   public static let format = "patchbay-record/1"
 
@@ -52,7 +56,7 @@ struct RecordingLineProblem: Error, CustomStringConvertible {
 extension RecordingLine: Codable {
   private enum Key: String, CodingKey {
     case format, config, seq, source, path, action, navigation, node, nodes, state, add, remove
-    case feature, plugin, end, stateHash
+    case feature, plugin, end, stateHash, report
   }
 
   public init(from decoder: any Decoder) throws {
@@ -74,6 +78,8 @@ extension RecordingLine: Codable {
         throw RecordingLineProblem(description: "the header line needs 'config'.", isHeader: true)
       }
       self = .header(config: config)
+    } else if let report = try line.decodeIfPresent(String.self, forKey: .report) {
+      self = .report(report)
     } else if try line.decodeIfPresent(Bool.self, forKey: .end) == true {
       self = .end(stateHash: try required(.stateHash, "the end line"))
     } else {
@@ -134,6 +140,8 @@ extension RecordingLine: Codable {
     case .end(let stateHash):
       try line.encode(true, forKey: .end)
       try line.encode(stateHash, forKey: .stateHash)
+    case .report(let report):
+      try line.encode(report, forKey: .report)
     case .step(let seq, let step):
       try line.encode(seq, forKey: .seq)
       switch step {

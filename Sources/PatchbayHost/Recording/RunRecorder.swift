@@ -26,6 +26,8 @@ public final class RunRecorder: Sendable {
     }
     self.handle = handle
     self.write(.header(config: URL(fileURLWithPath: config).standardizedFileURL.path))
+    // A plugin's crash or hang ends the run: its report is the recording's last line.
+    CrashReports.copyReports(to: handle.fileDescriptor)
   }
 
   /// Records one change; failures changed nothing and are not recorded.
@@ -52,6 +54,7 @@ public final class RunRecorder: Sendable {
 
   /// Ends the recording with the final state's hash.
   public func finish(stateHash: String) {
+    CrashReports.copyReports(to: -1)  // the end line is the last
     self.sequence.withValue { _ in self.write(.end(stateHash: stateHash)) }
     try? self.handle.close()
   }
