@@ -59,7 +59,15 @@ public final class PluginWatcher: @unchecked Sendable {
   /// Starts watching (on a queue of its own).
   public func start() {
     self.queue.sync {
-      for path in self.files() { self.watched[path] = Watched(identity: FileIdentity(path: path)) }
+      // Each file as it was when it was loaded: a file replaced between the load and now
+      // (a build that finished while the app started) is a change, seen at the first look.
+      let loaded = Dictionary(
+        self.app.registry.currentPlugins.map { ($0.path, $0.fileIdentity) },
+        uniquingKeysWith: { first, _ in first })
+      for path in self.files() {
+        self.watched[path] = Watched(
+          identity: loaded[path].flatMap { $0 } ?? FileIdentity(path: path))
+      }
       let timer = DispatchSource.makeTimerSource(queue: self.queue)
       let nanoseconds =
         Int(self.interval.components.seconds) * 1_000_000_000

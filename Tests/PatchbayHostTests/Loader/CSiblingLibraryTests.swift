@@ -43,8 +43,10 @@ import Testing
     }
     """
 
-  /// Builds `libgreeting.so` (saying `text`) and `greeter.so` needing it, in a new folder.
-  static func build(saying text: String) throws -> URL {
+  /// Builds `lib<library>.so` (saying `text`) and `greeter.so` needing it, in a new folder.
+  /// Each test names its library apart: the dynamic linker reuses a library already loaded
+  /// under the name a plugin needs, and libraries are never unloaded.
+  static func build(saying text: String, library: String) throws -> URL {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("patchbay-sibling-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -55,10 +57,10 @@ import Testing
     let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../../Sources/PatchbayABI/include").standardized.path
     let path = { (name: String) in folder.appendingPathComponent(name).path }
-    try Self.compile(["-shared", "-fPIC", "-o", path("libgreeting.so"), path("greeting.c")])
+    try Self.compile(["-shared", "-fPIC", "-o", path("lib\(library).so"), path("greeting.c")])
     try Self.compile([
       "-shared", "-fPIC", "-I", include, "-o", path("greeter.so"), path("greeter.c"),
-      "-L", folder.path, "-lgreeting", "-Wl,-rpath,$ORIGIN",
+      "-L", folder.path, "-l\(library)", "-Wl,-rpath,$ORIGIN",
     ])
     return folder
   }
@@ -75,7 +77,7 @@ import Testing
   }
 
   @Test func theSiblingComesFromThePluginsFolder() throws {
-    let folder = try Self.build(saying: "hello from beside the plugin")
+    let folder = try Self.build(saying: "hello from beside the plugin", library: "greeting")
     defer { try? FileManager.default.removeItem(at: folder) }
     let loaded = try PluginLoader().load(folder.appendingPathComponent("greeter.so").path)
     let greeter = try FeatureHandle(feature: loaded.features[0])
@@ -83,12 +85,13 @@ import Testing
   }
 
   @Test func withoutItsSiblingThePluginIsRefusedNamingIt() throws {
-    let folder = try Self.build(saying: "unused")
+    let folder = try Self.build(saying: "unused", library: "greetingmissing")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.removeItem(at: folder.appendingPathComponent("libgreeting.so"))
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("libgreetingmissing.so"))
     let message = errorMessage {
       _ = try PluginLoader().load(folder.appendingPathComponent("greeter.so").path)
     }
-    #expect(message.contains("greeter.so: needs libgreeting.so, which is neither in its folder"))
+    #expect(
+      message.contains("greeter.so: needs libgreetingmissing.so, which is neither in its folder"))
   }
 }

@@ -14,7 +14,12 @@ import Testing
     let watcher: PluginWatcher
     private let lines = LockedBox<[String]>([])
 
-    init(interval: Duration = .milliseconds(20), quietPeriod: Duration = .milliseconds(60)) throws {
+    /// `replacedBeforeWatching`: the plugin file is replaced by that build after the app
+    /// loaded it and before the watcher starts (a build finishing while the app starts).
+    init(
+      interval: Duration = .milliseconds(20), quietPeriod: Duration = .milliseconds(60),
+      replacedBeforeWatching: String? = nil
+    ) throws {
       self.folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       self.plugin = self.folder.appendingPathComponent("libCounter.so").path
@@ -35,6 +40,12 @@ import Testing
       let loader = config.loader()
       self.app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+      if let name = replacedBeforeWatching {
+        try BuiltPlugins.copy(name, to: self.plugin + ".tmp")
+        guard rename(self.plugin + ".tmp", self.plugin) == 0 else {
+          throw CocoaError(.fileWriteUnknown)
+        }
+      }
       let lines = self.lines
       self.watcher = PluginWatcher(app: self.app, interval: interval, quietPeriod: quietPeriod) {
         line in lines.mutate { $0.append(line) }
@@ -84,6 +95,15 @@ import Testing
       fixture.reports.contains {
         $0.hasPrefix("swapped dev.patchbay.counter: libCounter.so → libCounter.so")
       })
+  }
+
+  /// A file replaced between the app's load and the watcher's start is a change too: the
+  /// watcher compares with the file as it was loaded, not as it found it.
+  @Test func aFileReplacedBeforeTheWatcherStartedIsSwappedIn() async throws {
+    let fixture = try Fixture(replacedBeforeWatching: "CounterAlt")
+    #expect(
+      try await fixture.wait { try fixture.app.instance("counter").feature.schemaVersion == 2 },
+      "\(fixture.reports)")
   }
 
   /// With inotify, a file renamed into place is swapped at once: here the poll would take a
