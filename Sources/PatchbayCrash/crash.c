@@ -66,6 +66,22 @@ static void write_all(int fd, const char *bytes, size_t length) {
   }
 }
 
+/* The call, the feature (id and file), the instance and the action, as reports name them:
+ * "reduce: feature dev.patchbay.counter (…/libCounter.so), instance counter, action tick". */
+static void put_call(const pb_crash_context *noted) {
+  put(noted->call);
+  put(": feature ");
+  put(noted->feature);
+  if (noted->instance) {
+    put(", instance ");
+    put(noted->instance);
+  }
+  if (noted->action) {
+    put(", action ");
+    put(noted->action);
+  }
+}
+
 /* Says the report on stderr, and copies it into the recording as {"report": "…"}. */
 static void emit(void) {
   write_all(STDERR_FILENO, report, report_length);
@@ -178,17 +194,7 @@ static void handle(int sig, siginfo_t *info, void *context) {
   put("\npatchbay: a plugin crashed the app with ");
   put(signal_name(sig));
   put(" in its ");
-  put(noted.call);
-  put(": feature ");
-  put(noted.feature);
-  if (noted.instance) {
-    put(", instance ");
-    put(noted.instance);
-  }
-  if (noted.action) {
-    put(", action ");
-    put(noted.action);
-  }
+  put_call(&noted);
   put(". The app stopped: fix that call in the plugin, or take the plugin out of the app.\n");
   emit();
   _exit(exit_code);
@@ -335,17 +341,7 @@ static void report_stuck(const pb_crash_context *context, int audio) {
   put("\npatchbay: a plugin call did not return within ");
   put(audio ? audio_limit_text : call_limit_text);
   put(": in its ");
-  put(noted.call);
-  put(": feature ");
-  put(noted.feature);
-  if (noted.instance) {
-    put(", instance ");
-    put(noted.instance);
-  }
-  if (noted.action) {
-    put(", action ");
-    put(noted.action);
-  }
+  put_call(&noted);
   put(". The app stopped: fix that call in the plugin, raise [limits] ");
   put(audio ? "audio-periods" : "call-seconds");
   put(" if it is only slow, or take the plugin out of the app.\n");

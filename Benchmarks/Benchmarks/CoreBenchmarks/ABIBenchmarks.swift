@@ -46,6 +46,17 @@ let counterApp: AppRuntime = {
   }
 }()
 
+/// The host's per-action path: `scaledIterations` sends of `increment` to the counter app's
+/// Counter, from a job on its app queue.
+func sendIncrementsOnTheAppQueue(_ benchmark: Benchmark) throws {
+  let app = counterApp
+  try app.perform {
+    for _ in benchmark.scaledIterations {
+      try app.send("counter", "increment")
+    }
+  }
+}
+
 let hostBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
   Benchmark("host: AppRuntime.send(path, action text) into Counter", configuration: perAction) {
     benchmark in
@@ -59,12 +70,7 @@ let hostBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
     "host: AppRuntime.send(path, action text) into Counter, on the app queue",
     configuration: perAction
   ) { benchmark in
-    let app = counterApp
-    try app.perform {
-      for _ in benchmark.scaledIterations {
-        try app.send("counter", "increment")
-      }
-    }
+    try sendIncrementsOnTheAppQueue(benchmark)
   }
 
   Benchmark(

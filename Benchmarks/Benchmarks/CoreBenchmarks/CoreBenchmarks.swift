@@ -97,12 +97,7 @@ let benchmarks: @Sendable () -> Void = {
     configuration: perAction
   ) { benchmark in
     CrashReports.watch(.standard, periodSeconds: 128.0 / 48_000)
-    let app = counterApp
-    try app.perform {
-      for _ in benchmark.scaledIterations {
-        try app.send("counter", "increment")
-      }
-    }
+    try sendIncrementsOnTheAppQueue(benchmark)
   }
 
   BenchmarkRun.finishRegistration()

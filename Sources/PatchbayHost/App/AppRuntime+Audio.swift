@@ -91,8 +91,7 @@ extension AppRuntime {
             self.fail(
               AppError(
                 .failed(
-                  path: self.instances.entries.first { $0.handle === handle }?.path.description
-                    ?? slot.featureID,
+                  path: self.path(of: slot),
                   reason: "event_action failed for event kind \(event.kind): "
                     + (slot.context.takeErrors() ?? "status \(status.rawValue)"))))
           }
@@ -108,35 +107,35 @@ extension AppRuntime {
   /// Says, once, that `slot`'s processor wrote a NaN or an infinite sample and was muted: the
   /// feature, the instance, the period and when it played. [app queue]
   private func reportMuted(_ slot: ProcessorSlot, atFrame frame: UInt64, in graph: ProcessorGraph) {
-    let format = graph.format
-    let path =
-      slot.handle.flatMap { handle in
-        self.instances.entries.first { $0.handle === handle }?.path.description
-      } ?? slot.featureID
-    let seconds = Double(frame) / Double(format.sampleRate)
-    let reason =
-      "its processor wrote NaN or infinite samples in period "
-      + "\(frame / UInt64(format.periodFrames)) (at \(String(format: "%.3f", seconds)) s). "
-      + "They were not played, and the processor is muted from then on while the others play; "
-      + "fix its process function, then swap it in."
-    // A log line (a script's stderr, the terminal UI's status) and a change (--print-changes,
-    // recordings).
-    self.logHandler.value?(slot.featureID, .error, "\(path): \(reason)")
-    self.fail(AppError(.failed(path: path, reason: reason)))
+    self.reportAudio(
+      feature: slot.featureID, path: self.path(of: slot),
+      "its processor wrote NaN or infinite samples in \(graph.period(at: frame)). They were "
+        + "not played, and the processor is muted from then on while the others play; fix its "
+        + "process function, then swap it in.")
   }
 
   /// Says that a period's mix had NaN or infinite samples that no processor was found writing
   /// again in the periods after it. [app queue]
   private func reportUnattributed(atFrame frame: UInt64, in graph: ProcessorGraph) {
-    let format = graph.format
-    let seconds = Double(frame) / Double(format.sampleRate)
-    let reason =
-      "a processor wrote NaN or infinite samples in period "
-      + "\(frame / UInt64(format.periodFrames)) (at \(String(format: "%.3f", seconds)) s), once. "
-      + "They were not played; none has written any since, so which one is not known. If one "
-      + "does again, it is muted and named."
-    self.logHandler.value?("[audio]", .error, reason)
-    self.fail(AppError(.failed(path: "[audio]", reason: reason)))
+    self.reportAudio(
+      feature: "[audio]", path: nil,
+      "a processor wrote NaN or infinite samples in \(graph.period(at: frame)), once. They "
+        + "were not played; none has written any since, so which one is not known. If one does "
+        + "again, it is muted and named.")
+  }
+
+  /// A line in the log (a script's stderr, the terminal UI's status) and a failure change
+  /// (--print-changes), about the instance at `path`, or the audio as a whole. [app queue]
+  private func reportAudio(feature: String, path: String?, _ reason: String) {
+    self.logHandler.value?(feature, .error, path.map { "\($0): \(reason)" } ?? reason)
+    self.fail(AppError(.failed(path: path ?? "[audio]", reason: reason)))
+  }
+
+  /// The path of the instance `slot` plays, or its feature's id when the instance is gone.
+  private func path(of slot: ProcessorSlot) -> String {
+    slot.handle.flatMap { handle in
+      self.instances.entries.first { $0.handle === handle }?.path.description
+    } ?? slot.featureID
   }
 
   /// Delivers a MIDI message: as an action to every listening instance's reducer, in order

@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayABI
 import PatchbayAudio
 import PatchbayCrash
@@ -163,6 +164,13 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
         checkSamples: diagnosing, faultFrame: self.suspectFrame)
       caught = caught || muted
     }
+  }
+
+  /// `period 412 (at 1.099 s)`: the period starting at steady frame `frame`, as reports say it.
+  func period(at frame: UInt64) -> String {
+    let seconds = Double(frame) / Double(self.format.sampleRate)
+    return
+      "period \(frame / UInt64(self.format.periodFrames)) (at \(String(format: "%.3f", seconds)) s)"
   }
 
   /// Tells the watchdog the thread rendering has stopped (before it ends). [thread-safe]

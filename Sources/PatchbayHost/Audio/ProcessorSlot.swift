@@ -32,11 +32,9 @@ final class ProcessorSlot: @unchecked Sendable {
   /// The handle whose instance this plays. [app queue]
   weak var handle: FeatureHandle?
   /// The steady frame + 1 of the period in which the processor wrote a NaN or an infinite
-  /// sample; 0 while it has not. From then on it is muted: not called again. [written by the
-  /// audio thread, once; read by the app queue]
+  /// sample; 0 while it has not, or once it was reported. From then on it is muted: not
+  /// called again. [written by the audio thread, once; taken by the app queue]
   let fault = Atomic<UInt64>(0)
-  /// Whether the app queue has reported the fault. [app queue]
-  var faultReported = false
   // Audio thread only:
   var pushed: UInt32 = 0
   var periodStart: UInt64 = 0
@@ -141,11 +139,8 @@ final class ProcessorSlot: @unchecked Sendable {
   /// The steady frame of the period in which the processor was muted, the first time the app
   /// queue asks. [app queue]
   func takeFault() -> UInt64? {
-    guard !self.faultReported else { return nil }
-    let fault = self.fault.load(ordering: .acquiring)
-    guard fault != 0 else { return nil }
-    self.faultReported = true
-    return fault - 1
+    let fault = self.fault.exchange(0, ordering: .acquiring)
+    return fault == 0 ? nil : fault - 1
   }
 
   /// `pb_process.events->push`. [audio-thread]

@@ -78,7 +78,10 @@ extension RecordingLine: Codable {
         throw RecordingLineProblem(description: "the header line needs 'config'.", isHeader: true)
       }
       self = .header(config: config)
-    } else if let report = try line.decodeIfPresent(String.self, forKey: .report) {
+    } else if line.contains(.report) {
+      guard let report = try? line.decode(String.self, forKey: .report) else {
+        throw RecordingLineProblem(description: "a report line's 'report' is the report's text.")
+      }
       self = .report(report)
     } else if try line.decodeIfPresent(Bool.self, forKey: .end) == true {
       self = .end(stateHash: try required(.stateHash, "the end line"))

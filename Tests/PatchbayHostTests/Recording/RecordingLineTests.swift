@@ -40,6 +40,7 @@ import Testing
       .step(seq: 3, .navigation(.popToRoot, state: nil)),
       .step(seq: 4, .collection(path: "home/tallies", id: "c", added: true, state: "{count: 2}")),
       .step(seq: 5, .collection(path: "home/tallies", id: "c", added: false, state: nil)),
+      .report("patchbay: a plugin call did not return within 5 s: in its \"reduce\"\n"),
     ]
     for line in lines {
       let json = try Self.encode(line)
@@ -62,6 +63,7 @@ import Testing
     (#"{"seq":1,"source":"teleport"}"#, "unknown source 'teleport'"),
     (#"{"source":"command","path":"counter","action":"increment"}"#, "a step line needs 'seq'."),
     (#"{"end":true}"#, "the end line needs 'stateHash'."),
+    (#"{"report":5}"#, "a report line's 'report' is the report's text."),
   ])
   func aBadLineSaysWhichFieldAndWhere(line: String, problem: String) throws {
     let file = FileManager.default.temporaryDirectory
