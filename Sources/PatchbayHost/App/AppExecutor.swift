@@ -15,7 +15,15 @@ import Synchronization
 /// A serial dispatch queue underneath: `sync` runs its job on the calling thread once the jobs
 /// before it are done (no thread hop when the queue is idle), `enqueue` on a worker thread.
 /// `sync` from a job runs inline, so code already on the queue may call back into the app.
+///
+/// State an executor owns sits behind an accessor that calls ``assertCurrent(_:file:line:)``
+/// (as swift-nio's `assertInEventLoop`): `AppRuntime.owned`, `FeatureHandle.owned`,
+/// `HostContext.owned`.
+///
+/// `@unchecked Sendable`: the dispatch queue is thread-safe, the counters are atomic, and the
+/// rest is immutable.
 package final class AppExecutor: @unchecked Sendable {
+  package let name: String
   private let queue: DispatchQueue
   /// The executor whose job runs on this thread now: a pthread key, because the check runs
   /// several times per action and `DispatchQueue.getSpecific` costs a hash lookup.
@@ -29,7 +37,21 @@ package final class AppExecutor: @unchecked Sendable {
   private let isStopped = Atomic<Bool>(false)
 
   package init(name: String) {
+    self.name = name
     self.queue = DispatchQueue(label: name)
+  }
+
+  /// Stops a debug build when the calling code is not one of this executor's jobs: the check
+  /// behind every access to state the executor owns. A release build skips it (it runs on
+  /// every access); there the public entry points, which hop onto the executor, keep the rule.
+  @inline(__always)
+  package func assertCurrent(
+    _ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
+  ) {
+    assert(
+      self.isCurrent,
+      "\(what()) belongs to the \(self.name) executor, but this code is not one of its jobs",
+      file: file, line: line)
   }
 
   /// Whether the calling code runs as one of this executor's jobs.

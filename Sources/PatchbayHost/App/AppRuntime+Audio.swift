@@ -4,7 +4,7 @@ import PatchbayAudio
 import PatchbayMIDI
 
 /// Sound and MIDI: the app's processors in a ``ProcessorGraph``, their events back as actions,
-/// MIDI to listening features (DESIGN §8; docs/ARCHITECTURE.md, "Audio and MIDI").
+/// MIDI to listening features (docs/ARCHITECTURE.md, "Audio and MIDI").
 extension AppRuntime {
   /// Plays every instance that has a processor through `graph`, now and as instances come,
   /// go and swap. Render `graph` from an audio thread (``AudioEngine``) or offline
@@ -20,7 +20,7 @@ extension AppRuntime {
     try self.executor.sync { () throws(AppError) in
       precondition(self.audio == nil, "an app plays through one graph")
       self.audio = graph
-      for entry in self.instances.entries {
+      for entry in self.owned.instances.entries {
         try self.startProcessor(of: entry.handle, at: entry.path)
       }
     }
@@ -30,19 +30,16 @@ extension AppRuntime {
   /// and puts it in the graph (replacing one it had). On the app queue.
   func startProcessor(of handle: FeatureHandle, at path: InstancePath) throws(AppError) {
     guard let graph = self.audio else { return }
-    let implementation = handle.slot.current
-    guard let descriptor = implementation.feature.processor, let create = descriptor.create else {
+    let implementation = handle.owned.implementation
+    guard let descriptor = implementation.feature.code.processor else {
       graph.set(nil, for: ObjectIdentifier(handle))
       return
     }
-    var config = pb_processor_config(
+    let config = pb_processor_config(
       struct_size: UInt32(MemoryLayout<pb_processor_config>.size),
       sample_rate: UInt32(graph.format.sampleRate), channel_count: UInt32(graph.format.channels),
       max_frame_count: UInt32(graph.format.periodFrames))
-    let created = CrashNote.during(
-      "processor create", implementation.feature.crashLabel, instance: handle.crashLabel.pointer
-    ) { create(implementation.instance, &config) }
-    guard let processor = created else {
+    guard let processor = implementation.instance.createProcessor(config) else {
       throw AppError(
         .failed(
           path: path.description,
@@ -53,7 +50,7 @@ extension AppRuntime {
       featureID: implementation.feature.id, processor: processor, descriptor: descriptor,
       instance: implementation.instance, context: implementation.context, dropped: graph.dropped,
       crashLabels: (
-        implementation.feature.crashLabel, handle.crashLabel.pointer.map { UnsafePointer($0) }
+        implementation.feature.code.crashLabel, handle.label.pointer.map { UnsafePointer($0) }
       ))
     slot.handle = handle
     slot.publishParameters()
@@ -77,14 +74,9 @@ extension AppRuntime {
       guard let graph = self.audio else { return }
       for (_, slot) in graph.slots {
         if let frame = slot.takeFault() { self.reportMuted(slot, atFrame: frame, in: graph) }
-        guard let handle = slot.handle, let eventAction = slot.descriptor.event_action else {
-          continue
-        }
-        while var event = slot.events.pop() {
-          let (status, bytes) = CrashNote.during(
-            "event_action", slot.crashContext.pointee.feature,
-            instance: slot.crashContext.pointee.instance
-          ) { ByteSink.collect { eventAction(slot.instance, &event, $0) } }
+        guard let handle = slot.handle, slot.descriptor.event_action != nil else { continue }
+        while let event = slot.events.pop() {
+          let (status, bytes) = slot.instance.eventAction(event)
           if status == PB_OK {
             handle.send(bytes, as: .processor)
           } else if status != PB_ERR_UNSUPPORTED {
@@ -134,7 +126,7 @@ extension AppRuntime {
   /// The path of the instance `slot` plays, or its feature's id when the instance is gone.
   private func path(of slot: ProcessorSlot) -> String {
     slot.handle.flatMap { handle in
-      self.instances.entries.first { $0.handle === handle }?.path.description
+      self.owned.instances.entries.first { $0.handle === handle }?.path.description
     } ?? slot.featureID
   }
 
@@ -151,8 +143,10 @@ extension AppRuntime {
     let mask = event.channelMask
     self.executor.enqueue { [weak self] in
       guard let self else { return }
-      for entry in self.instances.entries
-      where entry.handle.slot.current.context.midiChannels.load(ordering: .relaxed) & mask != 0 {
+      for entry in self.owned.instances.entries
+      where entry.handle.owned.implementation.context.midiChannels.load(ordering: .relaxed) & mask
+        != 0
+      {
         entry.handle.send(action, as: .midi)
       }
       self.afterJob()

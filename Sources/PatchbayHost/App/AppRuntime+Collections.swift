@@ -18,7 +18,7 @@ extension AppRuntime {
       let (parent, node) = try self.collection(at: path)
       let instancePath = parent.appending(node.key, instance: id)
       let collection = parent.appending(node.key).description
-      if self.instances.contains(instancePath) {
+      if self.owned.instances.contains(instancePath) {
         throw AppError(.duplicateID(collection: collection, id: id))
       }
       try self.allOrNothing { () throws(AppError) in
@@ -34,11 +34,11 @@ extension AppRuntime {
       let (parent, node) = try self.collection(at: path)
       let instancePath = parent.appending(node.key, instance: id)
       let collection = parent.appending(node.key).description
-      guard self.instances.contains(instancePath) else {
-        let ids = self.instances.ids(inCollection: node.key, under: parent)
+      guard self.owned.instances.contains(instancePath) else {
+        let ids = self.owned.instances.ids(inCollection: node.key, under: parent)
         throw AppError(.noSuchID(collection: collection, id: id, ids: ids))
       }
-      let removed = self.instances.removeSubtree(at: instancePath)
+      let removed = self.owned.instances.removeSubtree(at: instancePath)
       self.stopProcessors(of: removed)
       for handle in removed.reversed() { handle.cancelEffects() }
       self.changes.publish(.collection(path: collection, id: id, added: false, state: nil))
@@ -51,7 +51,7 @@ extension AppRuntime {
       return []
     }
     return self.executor.sync {
-      self.instances.ids(inCollection: collection.last.key, under: parent)
+      self.owned.instances.ids(inCollection: collection.last.key, under: parent)
     }
   }
 
@@ -66,7 +66,7 @@ extension AppRuntime {
     }
     // `home/tallies`: the parent is named in (short or full) form; `tallies`: any live
     // instance of the parent node.
-    let parents = self.instances.paths.filter { live in
+    let parents = self.owned.instances.paths.filter { live in
       query.parent.map { live.matches($0) } ?? (live.last.key == parentKey)
     }
     guard parents.count == 1 else {

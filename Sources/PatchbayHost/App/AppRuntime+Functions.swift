@@ -22,9 +22,9 @@ extension AppRuntime {
   /// Calls the one loaded function named `name` (`call NAME ARGS…` in scripts).
   public func call(_ name: String, _ values: [WireValue]) throws(AppError) -> WireValue {
     let function = try self.executor.sync { () throws(AppError) -> LoadedFunction in
-      let found = self.features.currentPlugins.compactMap { $0.function(name) }
+      let found = self.owned.features.currentPlugins.compactMap { $0.function(name) }
       guard found.count == 1 else {
-        let all = self.features.currentPlugins.flatMap { plugin in
+        let all = self.owned.features.currentPlugins.flatMap { plugin in
           plugin.functions.map(\.name)
         }
         throw AppError(
@@ -52,7 +52,7 @@ extension AppRuntime {
 
   /// The function `name` of the plugin `provider` names now. On the app queue.
   func function(_ provider: String, _ name: String) throws(AppError) -> LoadedFunction {
-    try FunctionTable.find(provider, name, in: self.features)
+    try FunctionTable.find(provider, name, in: self.owned.features)
   }
 
   /// What instances of this app resolve functions with: a stable pointer per provider, name
@@ -63,7 +63,7 @@ extension AppRuntime {
         throw AppError(.functionCall(function: "\(provider).\(name)", reason: "the app is gone."))
       }
       return try self.executor.sync { () throws(AppError) -> UnsafeRawPointer in
-        try self.functions.resolve(provider, name, signature, in: self.features)
+        try self.functions.resolve(provider, name, signature, in: self.owned.features)
       }
     }
   }

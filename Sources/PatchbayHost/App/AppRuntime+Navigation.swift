@@ -19,22 +19,10 @@ extension AppRuntime {
     try self.navigate(try self.router.deepLink(path).get())
   }
 
-  /// A feature asked to navigate: applied after the action that asked.
-  func navigationRequested(_ request: NavigationRequest, from path: InstancePath) {
-    if self.executor.isCurrent {
-      self.pendingNavigation.append((request, path))
-    } else {
-      self.executor.enqueue { [weak self] in
-        self?.pendingNavigation.append((request, path))
-        self?.applyPendingNavigation()
-      }
-    }
-  }
-
   /// Applies the navigation requests made so far, in order.
   func applyPendingNavigation() {
-    while !self.pendingNavigation.isEmpty {
-      let (request, path) = self.pendingNavigation.removeFirst()
+    while !self.owned.pendingNavigation.isEmpty {
+      let (request, path) = self.owned.pendingNavigation.removeFirst()
       do {
         try self.navigateHere(request.action, state: request.state)
       } catch {
@@ -50,31 +38,31 @@ extension AppRuntime {
   /// creations first, undone if one fails (a refused step changes nothing), then
   /// destructions, whose effects are cancelled.
   func navigateHere(_ action: NavigationAction, state: [UInt8]?) throws(AppError) {
-    let plan = try self.router.plan(action, from: self.navigationState).get()
+    let plan = try self.router.plan(action, from: self.owned.navigation).get()
     var removed: [FeatureHandle] = []
     try self.allOrNothing { () throws(AppError) in
       for case .create(let route) in plan.steps {
         try self.create(node: route.node, at: route.path, state: state)
       }
     }
-    self.navigationState = plan.next
+    self.owned.navigation = plan.next
     for case .destroy(let route) in plan.steps {
-      removed += self.instances.removeSubtree(at: route.path)
+      removed += self.owned.instances.removeSubtree(at: route.path)
     }
     self.stopProcessors(of: removed)
     for handle in removed.reversed() { handle.cancelEffects() }
-    self.changes.publish(.navigation(action, self.navigationState, initial: state))
+    self.changes.publish(.navigation(action, self.owned.navigation, initial: state))
   }
 
   /// Runs `body`, which creates instances; if it throws, the instances it created are taken
   /// out again, so a failed request changes nothing.
   func allOrNothing(_ body: () throws(AppError) -> Void) throws(AppError) {
-    let count = self.instances.count
+    let count = self.owned.instances.count
     do {
       try body()
     } catch {
-      self.stopProcessors(of: Array(self.instances.handles[count...]))
-      self.instances.truncate(to: count)
+      self.stopProcessors(of: Array(self.owned.instances.handles[count...]))
+      self.owned.instances.truncate(to: count)
       throw error
     }
   }

@@ -8,7 +8,9 @@ import PatchbayEncoding
 extension AppRuntime {
   /// The whole app as a value: navigation and every instance's state.
   public func stateValue() throws(AppError) -> WireValue {
-    let (navigation, instances) = self.executor.sync { (self.navigationState, self.instances) }
+    let (navigation, instances) = self.executor.sync {
+      (self.owned.navigation, self.owned.instances)
+    }
     var features: [WireValue.Field] = []
     for entry in instances.entries {
       do {
@@ -55,7 +57,7 @@ extension AppRuntime {
 
   /// ``currentPath``, on the app queue.
   var currentInstancePath: InstancePath {
-    self.navigationState.presented?.path ?? self.navigationState.stack.last?.path
+    self.owned.navigation.presented?.path ?? self.owned.navigation.stack.last?.path
       ?? InstancePath(root: self.config.root)
   }
 
@@ -63,7 +65,7 @@ extension AppRuntime {
   public func renderCurrent() throws(AppError) -> String {
     let (path, top, children) = self.executor.sync {
       let path = self.currentInstancePath
-      return (path, self.instances[path], self.instances.descendants(of: path))
+      return (path, self.owned.instances[path], self.owned.instances.descendants(of: path))
     }
     guard let top else { throw AppError(.noInstance(path: path.description, live: self.paths)) }
     var at = path

@@ -26,37 +26,60 @@ import Synchronization
 /// their turn on it, effects' actions are enqueued to it, and a feature's navigation request
 /// is applied right after the action that made it. A command fails — throws — when anything
 /// it caused fails: the plugin refusing the action, a refused navigation request.
+///
+/// `@unchecked Sendable`: what changes is ``Owned`` state, touched only by the app queue's jobs
+/// (every access asserts it); the rest is immutable, atomic, or says what guards it.
 public final class AppRuntime: @unchecked Sendable {
+  /// What only the app queue touches.
+  struct Owned {
+    /// The features new instances are created from; a swap replaces one.
+    var features: FeatureRegistry
+    var navigation = NavigationState()
+    var instances = InstanceTree()
+    /// Navigation requests made during the current job, applied when its action is done.
+    var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
+    /// The failures of the command running now; nil outside commands.
+    var commandFailures: [AppError]?
+  }
+
   public let config: AppConfig
   /// The features new instances are created from; a swap replaces one.
-  public var registry: FeatureRegistry { self.executor.sync { self.features } }
+  public var registry: FeatureRegistry { self.executor.sync { self.owned.features } }
   /// Finds and loads plugins for swaps.
   public let loader: PluginLoader
   let router: Router
-  /// The app queue: everything below marked "app queue" is touched only there.
+  /// The app queue: the one owner of the app's instances and of ``Owned``.
   let executor = AppExecutor(name: "patchbay-app")
-  // App queue:
-  var features: FeatureRegistry
-  var navigationState = NavigationState()
-  var instances = InstanceTree()
-  /// Navigation requests made during the current job, applied when its action is done.
-  var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
-  /// The failures of the command running now; nil outside commands.
-  var commandFailures: [AppError]?
+  private var stored: Owned
   /// The graph the app's processors play in, once attached.
   var audio: ProcessorGraph? {
     get { self.attachedGraph.graph }
     set { if let newValue { self.attachedGraph.attach(newValue) } }
   }
   let attachedGraph = AttachedGraph()
-  /// The functions plugins resolved from each other, behind stable trampolines.
+  /// The functions plugins resolved from each other, behind stable trampolines. [app queue]
   let functions = FunctionTable()
-  // Any thread:
+  /// What the app tells whoever watches it (its own locks: handlers are set from any thread).
   let changes = ChangeRecorder()
+  /// Where plugins' log lines go; set from any thread, called from any (plugins log from
+  /// their effects' threads).
   let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
+  /// Inputs that will end (a MIDI file), which ``isQuiet`` waits for. Added from any thread.
   let quietConditions = LockedValue<[@Sendable () -> Bool]>([])
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
+
+  /// The app-queue-owned state. [app queue]
+  var owned: Owned {
+    _read {
+      self.executor.assertCurrent("the app's state")
+      yield self.stored
+    }
+    _modify {
+      self.executor.assertCurrent("the app's state")
+      yield &self.stored
+    }
+  }
 
   /// Creates the root instance and its children, then follows the initial route.
   ///
@@ -67,7 +90,7 @@ public final class AppRuntime: @unchecked Sendable {
     replaying: Bool = false
   ) throws(AppError) {
     self.config = config
-    self.features = registry
+    self.stored = Owned(features: registry)
     self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying
@@ -85,6 +108,8 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   deinit {
+    // Handles that outlive the app (a caller kept one) no longer tell it anything.
+    _ = self.executor.sync { self.owned.instances.removeAll() }
     self.executor.stop()
     // Plugins may still hold pointers to functions they resolved here: from now on those
     // return zero and say so (docs/ARCHITECTURE.md, "Functions").
@@ -129,7 +154,7 @@ public final class AppRuntime: @unchecked Sendable {
     get { self.changes.tracksStateChanges }
     set {
       self.changes.tracksStateChanges = newValue
-      for entry in self.executor.sync({ self.instances.entries }) {
+      for entry in self.executor.sync({ self.owned.instances.entries }) {
         self.changes.track(entry.path, state: try? entry.handle.snapshot())
       }
     }
@@ -137,18 +162,18 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// The navigation state.
   public var navigation: NavigationState {
-    self.executor.sync { self.navigationState }
+    self.executor.sync { self.owned.navigation }
   }
 
   /// Live instance paths, root first.
   public var paths: [String] {
-    self.executor.sync { self.instances.paths.map(\.description) }
+    self.executor.sync { self.owned.instances.paths.map(\.description) }
   }
 
   /// The instance at `path`, or the one live instance a short form of it names (see
   /// ``InstancePath``).
   public func instance(_ path: String) throws(AppError) -> FeatureHandle {
-    try self.executor.sync { () throws(AppError) in try self.instances.resolve(path).handle }
+    try self.executor.sync { () throws(AppError) in try self.owned.instances.resolve(path).handle }
   }
 
   /// Sends the text form of an action to the instance at `path`.
@@ -158,36 +183,36 @@ public final class AppRuntime: @unchecked Sendable {
   /// as the refusal left it.
   public func send(_ path: String, _ actionText: String) throws(AppError) {
     try self.executor.sync { () throws(AppError) in
-      let handle = try self.instances.resolve(path).handle
+      let handle = try self.owned.instances.resolve(path).handle
       let bytes: [UInt8]
       do throws(FeatureCallError) {
-        bytes = try handle.parseActionHere(actionText)
+        bytes = try handle.parseAction(actionText)
       } catch {
         throw AppError(.actionText(path: path, reason: error.reason))
       }
-      try self.command { handle.sendOnAppQueue(bytes) }
+      try self.command { handle.send(bytes) }
     }
   }
 
   /// Runs a command's work on the app queue, then the navigation requests it made; throws
   /// the first failure any of it caused.
   func command(_ work: () throws(AppError) -> Void) throws(AppError) {
-    self.commandFailures = []
+    self.owned.commandFailures = []
     do {
       try work()
       self.applyPendingNavigation()
     } catch {
-      self.commandFailures = nil
+      self.owned.commandFailures = nil
       throw error
     }
     // One access to the property for both reading and clearing it (each access is checked).
-    if let failure = self.commandFailures.take()?.first { throw failure }
+    if let failure = self.owned.commandFailures.take()?.first { throw failure }
   }
 
   /// Reports a failure: to the command running, if any, and to the change handler.
   func fail(_ error: AppError) {
-    if self.executor.isCurrent, self.commandFailures != nil {
-      self.commandFailures?.append(error)
+    if self.executor.isCurrent, self.owned.commandFailures != nil {
+      self.owned.commandFailures?.append(error)
     }
     self.changes.publish(.failure(error))
   }
@@ -203,7 +228,7 @@ public final class AppRuntime: @unchecked Sendable {
     guard self.quietConditions.value.allSatisfy({ $0() }) else { return false }
     // A job of its own on the app queue: the effects' actions enqueued before it have run.
     return self.executor.sync {
-      self.pendingNavigation.isEmpty && self.instances.handles.allSatisfy(\.isQuiet)
+      self.owned.pendingNavigation.isEmpty && self.owned.instances.handles.allSatisfy(\.isQuiet)
     }
   }
 

@@ -8,12 +8,16 @@ import Synchronization
 /// One live processor as the audio thread sees it: the plugin's processor, its parameter
 /// block, the buffers a period fills, and the ring its events go back through. Everything the
 /// audio thread touches is allocated here, on the app queue.
+///
+/// `@unchecked Sendable`: the audio thread and the app queue share it, each touching only
+/// what is marked for it; what they both touch is atomic or a lock-free ring.
 final class ProcessorSlot: @unchecked Sendable {
   let featureID: String
   let processor: UnsafeMutableRawPointer
+  /// `process` and `destroy` are called through it (C calls: the audio thread).
   let descriptor: pb_processor_desc
   /// The plugin's instance (for `write_parameters` and `event_action`). [app queue]
-  let instance: UnsafeMutableRawPointer
+  let instance: any PluginInstance
   /// The instance's host context: which MIDI channels it listens to.
   let context: HostContext
   /// reducer → processor.
@@ -44,7 +48,7 @@ final class ProcessorSlot: @unchecked Sendable {
 
   init(
     featureID: String, processor: UnsafeMutableRawPointer, descriptor: pb_processor_desc,
-    instance: UnsafeMutableRawPointer, context: HostContext, dropped: DropCounter,
+    instance: any PluginInstance, context: HostContext, dropped: DropCounter,
     crashLabels: (feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>?)? = nil
   ) {
     self.dropped = dropped
@@ -82,10 +86,10 @@ final class ProcessorSlot: @unchecked Sendable {
     self.crashContext.deallocate()
   }
 
-  /// Publishes the parameters for the instance's state now. [app queue, instance held]
+  /// Publishes the parameters for the instance's state now. [app queue]
   func publishParameters() {
-    guard let parameters, let write = self.descriptor.write_parameters else { return }
-    parameters.write { write(self.instance, $0) }
+    guard let parameters else { return }
+    parameters.write { self.instance.writeParameters($0) }
   }
 
   /// Renders one period into `mix`, with the period's MIDI. With `checks`, the call is noted

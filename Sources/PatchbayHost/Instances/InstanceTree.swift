@@ -59,16 +59,29 @@ struct InstanceTree {
     }
   }
 
-  /// Takes `path` and everything under it out; returns their handles, parents first.
+  /// Takes `path` and everything under it out; returns their handles, parents first. They
+  /// tell the app nothing from now on (their observers are cleared).
   mutating func removeSubtree(at path: InstancePath) -> [FeatureHandle] {
     let removed = self.entries.filter { $0.path.isWithin(path) }
     self.entries.removeAll { $0.path.isWithin(path) }
-    return removed.map(\.handle)
+    return removed.map { Self.detached($0.handle) }
   }
 
   /// Drops the instances created after the tree had `count` of them (undoing a failed
   /// creation).
   mutating func truncate(to count: Int) {
+    self.entries[count...].forEach { _ = Self.detached($0.handle) }
     self.entries.removeSubrange(count...)
+  }
+
+  /// Everything, for an app that goes: no handle a caller kept tells it anything after.
+  mutating func removeAll() -> [FeatureHandle] {
+    defer { self.entries.removeAll() }
+    return self.entries.map { Self.detached($0.handle) }
+  }
+
+  private static func detached(_ handle: FeatureHandle) -> FeatureHandle {
+    handle.owned.observer = nil
+    return handle
   }
 }

@@ -2,41 +2,45 @@ import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
-import Synchronization
 
+/// The calls a feature answers without an instance, with the errors they fail with.
 extension LoadedFeature {
-  /// Parses an action's text form with a throwaway host table.
+  /// Parses an action's text form, outside any app (`inspect`, tests).
   public func parseAction(_ text: String) throws(FeatureCallError) -> [UInt8] {
-    let context = HostContext { _, _ in }
-    return try self.parseAction(text, context: context, host: HostTable.make(context))
+    try HostContext.detached { context throws(FeatureCallError) in
+      try self.parseAction(text, context: context)
+    }
   }
 
-  /// Formats action bytes with a throwaway host table.
+  /// Formats action bytes, outside any app.
   public func formatAction(_ bytes: [UInt8]) throws(FeatureCallError) -> String {
-    let context = HostContext { _, _ in }
-    return try self.formatAction(bytes, context: context, host: HostTable.make(context))
+    try HostContext.detached { context throws(FeatureCallError) in
+      try self.formatAction(bytes, context: context)
+    }
   }
 
   /// Turns snapshot bytes of an older state schema into bytes of this feature's schema.
   public func migrate(
     from schema: UInt32, state: [UInt8], limit: Int = OutputLimits.standard.stateBytes
   ) throws(FeatureCallError) -> [UInt8] {
-    guard let migrate = self.vtable.migrate else {
+    try HostContext.detached { context throws(FeatureCallError) in
+      try self.migrate(from: schema, state: state, limit: limit, context: context)
+    }
+  }
+
+  /// ``migrate(from:state:limit:)`` on the executor that owns `context`.
+  func migrate(
+    from schema: UInt32, state: [UInt8], limit: Int, context: HostContext
+  ) throws(FeatureCallError) -> [UInt8] {
+    guard self.migrates else {
       throw FeatureCallError(
         featureID: self.id, call: "migrate",
         reason: "the feature has no migrate function, so it cannot restore state of schema "
           + "\(schema) into schema \(self.schemaVersion)"
       )
     }
-    let context = HostContext { _, _ in }
-    let host = HostTable.make(context)
-    let (status, bytes) = CrashNote.during("migrate", self.crashLabel) {
-      ByteSink.collect(limit: limit) { out in
-        state.withUnsafeBufferPointer {
-          migrate(self.descriptor, host, schema, $0.baseAddress, $0.count, out)
-        }
-      }
-    }
+    let (status, bytes) = self.code.migrate(
+      from: schema, state: state, limit: limit, context: context)
     guard let bytes else {
       throw FeatureCallError(
         featureID: self.id, call: "migrate", reason: OutputLimits.exceeded("state", limit))
@@ -50,18 +54,9 @@ extension LoadedFeature {
     return bytes
   }
 
-  func parseAction(
-    _ text: String, context: HostContext, host: UnsafePointer<pb_host>
-  ) throws(FeatureCallError) -> [UInt8] {
-    let (status, bytes) = CrashNote.during("parse_action", self.crashLabel) {
-      ByteSink.collect { out in
-        Array(text.utf8).withUnsafeBufferPointer { buffer in
-          buffer.withMemoryRebound(to: CChar.self) {
-            self.vtable.parse_action(self.descriptor, host, $0.baseAddress, $0.count, out)
-          }
-        }
-      }
-    }
+  /// ``parseAction(_:)`` on the executor that owns `context`.
+  func parseAction(_ text: String, context: HostContext) throws(FeatureCallError) -> [UInt8] {
+    let (status, bytes) = self.code.parseAction(text, context: context)
     guard status == PB_OK else {
       throw FeatureCallError(
         featureID: self.id, call: "parse_action",
@@ -71,16 +66,9 @@ extension LoadedFeature {
     return bytes
   }
 
-  func formatAction(
-    _ action: [UInt8], context: HostContext, host: UnsafePointer<pb_host>
-  ) throws(FeatureCallError) -> String {
-    let (status, bytes) = CrashNote.during("format_action", self.crashLabel) {
-      ByteSink.collect { out in
-        action.withUnsafeBufferPointer {
-          self.vtable.format_action(self.descriptor, host, $0.baseAddress, $0.count, out)
-        }
-      }
-    }
+  /// ``formatAction(_:)`` on the executor that owns `context`.
+  func formatAction(_ action: [UInt8], context: HostContext) throws(FeatureCallError) -> String {
+    let (status, bytes) = self.code.formatAction(action, context: context)
     guard status == PB_OK else {
       throw FeatureCallError(
         featureID: self.id, call: "format_action",

@@ -60,7 +60,11 @@ public struct FileIdentity: Hashable, Sendable {
   }
 }
 
-/// A feature a loaded plugin declares.
+/// A feature a loaded plugin declares: what it says of itself, and its code (``code``), which
+/// the host calls through the ``FeatureCode`` protocol.
+///
+/// `@unchecked Sendable`: every property is immutable; `plugin` is unowned because the plugin
+/// owns its features, and plugins live as long as the process.
 public final class LoadedFeature: @unchecked Sendable {
   public let id: String
   public let name: String
@@ -69,23 +73,17 @@ public final class LoadedFeature: @unchecked Sendable {
   public let actions: [ActionInfo]
   /// The plugin that declares it.
   public unowned let plugin: LoadedPlugin
-  let descriptor: UnsafePointer<pb_feature_desc>
-  let vtable: pb_feature_vtable
-  /// The realtime half, validated at load (patchbay/process.h); nil for a feature without sound.
-  let processor: pb_processor_desc?
-
-  /// "id (original file)", for crash reports; lives as long as the process (plugins are never
-  /// unloaded).
-  let crashLabel: UnsafePointer<CChar>
+  /// Its code: in this process (``InProcessFeature``), or behind another conformance.
+  let code: any FeatureCode
 
   /// Whether the feature can migrate older state.
-  public var migrates: Bool { self.vtable.migrate != nil }
+  public var migrates: Bool { self.code.migrates }
   /// Whether the feature makes sound: it has a processor the audio thread calls.
-  public var hasProcessor: Bool { self.processor != nil }
+  public var hasProcessor: Bool { self.code.processor != nil }
 
   /// What its processor declares, for `inspect`; nil without one.
   public var processorInfo: (parameterBytes: Int, maxEvents: Int)? {
-    self.processor.map { (Int($0.parameter_size), Int($0.max_output_events)) }
+    self.code.processor.map { (Int($0.parameter_size), Int($0.max_output_events)) }
   }
 
   init(
@@ -93,15 +91,14 @@ public final class LoadedFeature: @unchecked Sendable {
     processor: pb_processor_desc?, actions: [ActionInfo]
   ) {
     self.plugin = plugin
-    self.descriptor = descriptor
-    self.vtable = vtable
-    self.processor = processor
     self.id = string(descriptor.pointee.id)
     self.name = string(descriptor.pointee.name)
     self.summary = string(descriptor.pointee.summary)
     self.schemaVersion = descriptor.pointee.state_schema_version
     self.actions = actions
-    self.crashLabel = UnsafePointer(strdup("\(self.id) (\(plugin.path))")!)
+    self.code = InProcessFeature(
+      descriptor: descriptor, vtable: vtable, processor: processor,
+      crashLabel: "\(self.id) (\(plugin.path))")
   }
 }
 

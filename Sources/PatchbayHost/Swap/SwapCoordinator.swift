@@ -91,12 +91,12 @@ extension AppRuntime {
     let (id, replacement) = (prepared.featureID, prepared.replacement)
     let (previous, swapped, held) = try self.executor.sync {
       () throws(AppError) -> (LoadedFeature?, [InstancePath], Duration) in
-      let previous = self.features[id]
-      let targets = self.instances.entries.filter {
+      let previous = self.owned.features[id]
+      let targets = self.owned.instances.entries.filter {
         $0.handle.feature.id == id && $0.handle.feature !== replacement
       }
       // A resolved function must survive the swap with its signature.
-      var next = self.features
+      var next = self.owned.features
       next.replace(with: replacement)
       if let refusal = self.functions.refusal(in: next) {
         throw AppError(
@@ -110,8 +110,8 @@ extension AppRuntime {
           .swapRefused(
             feature: feature, plugin: prepared.plugin.path, reason: error.description))
       }
-      self.features.replace(with: replacement)
-      self.functions.retarget(in: self.features)
+      self.owned.features.replace(with: replacement)
+      self.functions.retarget(in: self.owned.features)
       let held = clock.now - holding
       // The new code's processors play from the next period; the old ones are freed once
       // the audio thread has let go of them.
@@ -170,14 +170,14 @@ extension AppRuntime {
           reason: "\(loaded.path) is plugin '\(loaded.id)', not '\(provider.id)'."))
     }
     let held = try self.executor.sync { () throws(AppError) -> Duration in
-      var next = self.features
+      var next = self.owned.features
       next.replace(plugin: loaded)
       if let refusal = self.functions.refusal(in: next) {
         throw AppError(
           .swapRefused(feature: provider.id, plugin: loaded.path, reason: refusal.description))
       }
       let holding = clock.now
-      self.features = next
+      self.owned.features = next
       self.functions.retarget(in: next)
       return clock.now - holding
     }

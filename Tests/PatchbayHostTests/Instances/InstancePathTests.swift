@@ -55,7 +55,8 @@ import Testing
       ("practice", "practice#1"), ("practice/quiz", "practice#1/quiz"), ("quiz", "practice#1/quiz"),
       ("tallies#a", "home/tallies#a"), ("home/tallies#b", "home/tallies#b"),
     ] {
-      let resolved = try app.executor.sync { () throws(AppError) in try app.instances.resolve(typed)
+      let resolved = try app.executor.sync { () throws(AppError) in
+        try app.owned.instances.resolve(typed)
       }
       #expect(resolved.path.description == live, "\(typed)")
     }

@@ -1,0 +1,57 @@
+import Patchbay
+import PatchbayEncoding
+
+/// Where an instance sits in its app — its node and path — and what the app does with what it
+/// tells (``InstanceObserver``): publish its actions and failures, hand delegate actions to
+/// its parent, apply its navigation requests. One per instance, made by
+/// ``AppRuntime/create(node:at:state:)``. [app queue]
+///
+/// It points back at the app without retaining it (the app owns its instances, so no cycle):
+/// the app clears every handle's observer before it goes, so the pointer is never followed
+/// after that.
+final class InstanceSite: InstanceObserver {
+  unowned(unsafe) let app: AppRuntime
+  let node: AppConfig.Node
+  let path: InstancePath
+  /// Whether the parent node observes every action of this one, not only its delegate ones.
+  let parentObserves: Bool
+  /// The key of the instance's processor in the app's graph.
+  let slotKey: ObjectIdentifier
+
+  init(app: AppRuntime, node: AppConfig.Node, path: InstancePath, handle: FeatureHandle) {
+    self.app = app
+    self.node = node
+    self.path = path
+    self.parentObserves =
+      node.parent.flatMap { app.config.node($0)?.observes.contains(node.key) } ?? false
+    self.slotKey = ObjectIdentifier(handle)
+  }
+
+  func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
+    let app = self.app
+    // Its parameters, for its processor.
+    app.attachedGraph.graph?.slot(for: self.slotKey)?.publishParameters()
+    app.changes.reduced(
+      path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
+      source: AppChange.Source(source)
+    ) { try? handle.snapshot() }
+    // A replay applies the recorded parent actions instead.
+    if self.node.parent != nil, !app.replaying {
+      app.forwardToParent(action, from: self.node, at: self.path, everything: self.parentObserves)
+    }
+  }
+
+  func instance(_ handle: FeatureHandle, refused message: String) {
+    self.app.fail(AppError(.failed(path: self.path.description, reason: message)))
+  }
+
+  func instance(_ handle: FeatureHandle, requests navigation: NavigationRequest) {
+    // A replay applies the recorded navigation instead.
+    guard !self.app.replaying else { return }
+    self.app.owned.pendingNavigation.append((navigation, self.path))
+  }
+
+  func jobEnded() {
+    self.app.afterJob()
+  }
+}

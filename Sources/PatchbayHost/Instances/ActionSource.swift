@@ -1,0 +1,8 @@
+/// Where an action came from: a command of the host, an effect of the plugin, MIDI input
+/// ("patchbay.midi/1"), or an event its processor sent (patchbay/process.h).
+public enum ActionSource: String, Sendable, CaseIterable {
+  case command
+  case effect
+  case midi
+  case processor
+}

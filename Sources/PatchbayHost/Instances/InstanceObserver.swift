@@ -1,0 +1,26 @@
+import Patchbay
+
+/// What an instance tells the app that owns it: the one way back from a ``FeatureHandle`` to
+/// its app (``AppRuntime`` gives each of its instances one, which knows the instance's path).
+/// Every call comes on the app queue, after the plugin's call returned: the observer may call
+/// into the handle again (read its state, format the action).
+///
+/// ```swift
+/// final class Printer: InstanceObserver {
+///   func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
+///     print((try? handle.formatAction(action)) ?? "?")
+///   }
+///   …
+/// }
+/// ```
+protocol InstanceObserver: AnyObject {
+  /// The instance reduced `action`.
+  func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource)
+  /// The plugin refused an action; `message` says which feature and why.
+  func instance(_ handle: FeatureHandle, refused message: String)
+  /// The instance asked to navigate; the app applies it after the action that asked.
+  func instance(_ handle: FeatureHandle, requests navigation: NavigationRequest)
+  /// A job that reduced actions outside a command (an effect's, a send from another thread)
+  /// ended: the app applies what they caused.
+  func jobEnded()
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PatchbayABI
+
+/// Makes `pb_host` tables: the host functions and services every plugin instance is given
+/// (patchbay/host.h). `send`, `error` and `log` are the table's own; each service
+/// `get_service` hands out is a file of its own beside this one (clock, navigation, MIDI,
+/// functions). The table's `host_data` is the instance's ``HostContext``.
+///
+/// ```swift
+/// let host = context.host      // HostContext.init made it with HostTable.allocate()
+/// host.pointee.get_service(host, PB_SERVICE_CLOCK)   // the clock service's table
+/// ```
+///
+/// Tables are never freed: a plugin thread that calls back late (after its instance was
+/// destroyed) finds a valid table whose sends are dropped.
+enum HostTable {
+  /// A table whose `host_data` the context sets to itself.
+  static func allocate() -> UnsafeMutablePointer<pb_host> {
+    let table = UnsafeMutablePointer<pb_host>.allocate(capacity: 1)
+    table.initialize(
+      to: pb_host(
+        struct_size: UInt32(MemoryLayout<pb_host>.size),
+        abi_major: pb_abi_version(PATCHBAY_ABI_MAJOR),
+        abi_minor: pb_abi_version(PATCHBAY_ABI_MINOR),
+        host_data: nil,
+        get_service: getService,
+        send: send,
+        error: error,
+        log: log
+      )
+    )
+    return table
+  }
+
+  static func context(_ host: UnsafePointer<pb_host>?) -> HostContext? {
+    guard let data = host?.pointee.host_data else { return nil }
+    return Unmanaged<HostContext>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  static let getService:
+    @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {
+      _, id in
+      switch id.map({ String(cString: $0) }) {
+      case PB_SERVICE_CLOCK?: return UnsafeRawPointer(clockService)
+      case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
+      case PB_SERVICE_MIDI?: return UnsafeRawPointer(midiService)
+      case PB_SERVICE_FUNCTIONS?: return UnsafeRawPointer(functionsService)
+      default: return nil
+      }
+    }
+
+  static let send: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int) -> Void = {
+    host, bytes, length in
+    guard let context = Self.context(host) else { return }
+    let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+    context.deliver(copy)
+  }
+
+  static let error: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> Void = {
+    host, message in
+    Self.context(host)?.report(message.map { String(cString: $0) } ?? "(no reason given)")
+  }
+
+  static let log:
+    @convention(c) (UnsafePointer<pb_host>?, pb_log_level, UnsafePointer<CChar>?) -> Void = {
+      host, level, message in
+      Self.context(host)?.log(level, message.map { String(cString: $0) } ?? "")
+    }
+}
