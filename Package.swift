@@ -6,6 +6,12 @@ func sdk(_ product: String) -> Target.Dependency {
   .product(name: product, package: "PatchbaySDK")
 }
 
+/// Every target of the host, for what uses the host as a whole (the CLI, its tests).
+let host: [Target.Dependency] = [
+  "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
+  "PatchbayScript",
+]
+
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
 let sharedSDK = sdk("PatchbaySDK")
 
@@ -14,7 +20,13 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "patchbay", targets: ["patchbay"]),
-    .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
+    // The host, for an app of your own: load plugins, run an app, play it, script it.
+    .library(
+      name: "PatchbayHost",
+      targets: [
+        "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
+        "PatchbayScript",
+      ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
@@ -45,14 +57,49 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
   ],
   targets: [
-    // Loader, registry and feature instances: the host side of the ABI.
+    // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
+    // libffi calls and stable trampolines to plugins' exported functions;
+    .target(
+      name: "PatchbayFunctions", dependencies: [sdk("PatchbayEncoding"), "CFFI", "FFITrampolines"]
+    ),
+    // finding, checking and loading plugin files, the registry of what loaded, the interface
+    // the host calls a feature's code through (FeatureCode), and the pb_host table and services
+    // that code calls back;
+    .target(
+      name: "PatchbayLoader",
+      dependencies: [
+        "PatchbayFunctions", sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"),
+        "PatchbayCrash",
+      ]
+    ),
+    // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;
+    .target(
+      name: "PatchbayConfig",
+      dependencies: ["PatchbayLoader", "PatchbayTOML", "PatchbayAudio", "PatchbayMIDI"]
+    ),
+    // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
       name: "PatchbayHost",
       dependencies: [
-        sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"), "PatchbayRealtime",
-        "PatchbayAudio", "PatchbayCrash", "PatchbayTOML", "SampleChecks",
-        "PatchbayMIDI", "CFFI", "FFITrampolines",
+        "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions", sdk("Patchbay"),
+        sdk("PatchbayABI"), sdk("PatchbayEncoding"),
         .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
+    // sound: the processor graph an app plays through, live audio and MIDI, offline render;
+    .target(
+      name: "PatchbaySound",
+      dependencies: [
+        "PatchbayHost", "PatchbayLoader", "PatchbayConfig", sdk("PatchbayABI"),
+        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "PatchbayRealtime",
+        "PatchbayCrash", "SampleChecks",
+      ]
+    ),
+    // driving an app from outside: the script language, and recordings and their replay.
+    .target(
+      name: "PatchbayScript",
+      dependencies: [
+        "PatchbayHost", "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayEncoding"),
       ]
     ),
     // The part of TOML that host-config files use, with the line of every key.
@@ -95,17 +142,17 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudio", "PatchbayMIDI", "PatchbayHost", "RealtimeCheckSupport",
+        "PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-      ]
+      ] + host
     ),
     // The command line.
     .executableTarget(
       name: "patchbay",
       dependencies: [
-        "PatchbayHost", sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI",
+        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ] + host
     ),
     // Each Swift plugin: its features (a library tests can link) and its entry point.
     .target(
@@ -169,11 +216,11 @@ let package = Package(
     .testTarget(name: "PatchbayTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(
       name: "PatchbayPluginTests",
-      dependencies: [sdk("PatchbayPlugin"), "PatchbayHost", sdk("PatchbayTesting")]
+      dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
     .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
-    .testTarget(name: "PatchbayHostTests", dependencies: ["PatchbayHost", sdk("PatchbayTesting")]),
+    .testTarget(name: "PatchbayHostTests", dependencies: [sdk("PatchbayTesting")] + host),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestSupport")]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PatchbayConfig
 import PatchbayHost
 
 /// `patchbay check [CONFIG]`: is this app config sound, and do its plugins load?

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 
 /// `patchbay inspect PLUGIN [--json]`: what a plugin declares.
 struct Inspect: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchbayHost
+import PatchbayLoader
 
 /// `patchbay`: load feature plugins, inspect them, and run them composed into an app.
 @main

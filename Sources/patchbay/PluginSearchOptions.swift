@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 
 /// Where to look for plugins given by name.
 struct PluginSearchOptions: ParsableArguments {

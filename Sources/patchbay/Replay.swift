@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayScript
 
 /// `patchbay replay FILE`: reproduce a recorded run.
 struct Replay: AsyncParsableCommand {

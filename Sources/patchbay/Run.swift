@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 import PatchbayMIDI
+import PatchbayScript
+import PatchbaySound
 
 /// `patchbay run [CONFIG]`: run the composed app.
 struct Run: AsyncParsableCommand {

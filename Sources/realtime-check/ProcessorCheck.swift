@@ -1,8 +1,10 @@
 import Foundation
 import PatchbayAudio
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
+import PatchbaySound
 import RealtimeCheckSupport
 
 /// The audio thread rendering the studio app's processors — the Swift Metronome's and the C

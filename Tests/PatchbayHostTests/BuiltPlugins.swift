@@ -1,5 +1,7 @@
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 
 /// The plugin libraries `swift build` put beside this test binary.
 enum BuiltPlugins {

@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 @Suite struct FeatureHandleTests {

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 @Suite struct PluginLoaderTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayLoader
 @testable import PatchbayPlugin
 
 /// A feature whose state changed shape: schema 1 was `{value}`, schema 2 is `{amount, unit}`.

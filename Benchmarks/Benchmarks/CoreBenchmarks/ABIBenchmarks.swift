@@ -1,8 +1,10 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 
 /// The Counter plugin of the root's build (release; debug in a smoke run).
 let counterPlugin = BenchmarkRun.rootBuild.appendingPathComponent("libCounter.so").path

@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Patchbay
 import PatchbayHost
+import PatchbayLoader
 
 // One process, one run: compare the rows with each other, not with another day's numbers.
 // Synchronous paths run 1,000 actions a sample (scalingFactor .kilo) so the clock's own cost

@@ -1,8 +1,10 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 
 /// The fixture's "huge" feature in an app with diffs on, its state grown to
 /// `bytes`: each `touch` changes one counter beside the blob.

@@ -2,7 +2,9 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import PatchbayEncoding
+import PatchbayFunctions
 import PatchbayHost
+import PatchbayLoader
 
 // Calling plugins' exported functions (issue 15): a direct call through a function pointer
 // (the reference), the stable trampolines (jump stub and libffi closure), libffi with a

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import PatchbayConfig
 import PatchbayHost
 
 /// The counter app (the root build's plugins) whose counter the swap benchmarks swap.

@@ -1,6 +1,8 @@
 import BenchmarkSupport
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 
 /// The repository root, for the demo song.
 let repositoryRoot = BenchmarkRun.repositoryRoot

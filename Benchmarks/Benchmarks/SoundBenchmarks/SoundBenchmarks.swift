@@ -2,9 +2,11 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import PatchbayAudio
+import PatchbayConfig
 import PatchbayEncoding
-@_spi(Benchmarks) import PatchbayHost
+import PatchbayHost
 import PatchbayMIDI
+@_spi(Benchmarks) import PatchbaySound
 import References
 import Synchronization
 

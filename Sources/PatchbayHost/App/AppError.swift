@@ -1,3 +1,5 @@
+import PatchbayFunctions
+
 /// A command the running app refused: what was asked, why, and what to do. The app's state is
 /// as the refusal left it (unchanged, unless a plugin refused an action halfway).
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayConfig
 import PatchbayEncoding
 
 /// Collections: instances of one node by id, added and removed by command.
@@ -39,7 +40,7 @@ extension AppRuntime {
         throw AppError(.noSuchID(collection: collection, id: id, ids: ids))
       }
       let removed = self.owned.instances.removeSubtree(at: instancePath)
-      self.stopProcessors(of: removed)
+      self.attachedPlayer.player?.stop(removed)
       for handle in removed.reversed() { handle.cancelEffects() }
       self.changes.publish(.collection(path: collection, id: id, added: false, state: nil))
     }

@@ -1,5 +1,7 @@
 import Foundation
 import PatchbayEncoding
+import PatchbayFunctions
+import PatchbayLoader
 
 /// Plugins' exported functions in a running app (patchbay/functions.h): calling them by name,
 /// and the stable pointers plugins resolve through "patchbay.functions/1".
@@ -16,7 +18,7 @@ extension AppRuntime {
     let function = try self.executor.sync { () throws(AppError) -> LoadedFunction in
       try self.function(provider, name)
     }
-    return try function.call(values)
+    return try Self.calling(function, values)
   }
 
   /// Calls the one loaded function named `name` (`call NAME ARGS…` in scripts).
@@ -39,7 +41,18 @@ extension AppRuntime {
       }
       return found[0]
     }
-    return try function.call(values)
+    return try Self.calling(function, values)
+  }
+
+  /// Calls `function`, failing as the app does.
+  private static func calling(_ function: LoadedFunction, _ values: [WireValue]) throws(AppError)
+    -> WireValue
+  {
+    do {
+      return try function.call(values)
+    } catch {
+      throw AppError(.functionCall(function: error.function, reason: error.reason))
+    }
   }
 
   /// A stable pointer to `provider`'s function `name`, called as `signature` — what
@@ -47,7 +60,9 @@ extension AppRuntime {
   public func resolve(_ provider: String, _ name: String, _ signature: String) throws(AppError)
     -> UnsafeRawPointer
   {
-    try self.functionResolver(provider, name, signature)
+    try self.executor.sync { () throws(AppError) -> UnsafeRawPointer in
+      try self.functions.resolve(provider, name, signature, in: self.owned.features)
+    }
   }
 
   /// The function `name` of the plugin `provider` names now. On the app queue.
@@ -62,9 +77,7 @@ extension AppRuntime {
       guard let self else {
         throw AppError(.functionCall(function: "\(provider).\(name)", reason: "the app is gone."))
       }
-      return try self.executor.sync { () throws(AppError) -> UnsafeRawPointer in
-        try self.functions.resolve(provider, name, signature, in: self.owned.features)
-      }
+      return try self.resolve(provider, name, signature)
     }
   }
 }

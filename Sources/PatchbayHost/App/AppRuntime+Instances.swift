@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayConfig
 import PatchbayEncoding
 
 /// Creating instances (with their children and hooks), forwarding to parents, taking them out.
@@ -24,11 +25,11 @@ extension AppRuntime {
     } catch {
       throw AppError(.failed(path: path.description, reason: error.description))
     }
-    handle.owned.observer = InstanceSite(app: self, node: node, path: path, handle: handle)
+    handle.owned.observer = InstanceSite(app: self, node: node, path: path)
     self.changes.track(path, state: try? handle.snapshot())
     if self.replaying { handle.muteEffects() }
     self.owned.instances.insert(handle, at: path)
-    try self.startProcessor(of: handle, at: path)
+    try self.attachedPlayer.player?.play(handle, at: path)
     for child in self.config.children(of: key) {
       switch child.kind {
       case .child: try self.create(node: child.key, at: path.appending(child.key))

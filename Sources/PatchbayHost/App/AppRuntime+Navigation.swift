@@ -49,7 +49,7 @@ extension AppRuntime {
     for case .destroy(let route) in plan.steps {
       removed += self.owned.instances.removeSubtree(at: route.path)
     }
-    self.stopProcessors(of: removed)
+    self.attachedPlayer.player?.stop(removed)
     for handle in removed.reversed() { handle.cancelEffects() }
     self.changes.publish(.navigation(action, self.owned.navigation, initial: state))
   }
@@ -61,7 +61,7 @@ extension AppRuntime {
     do {
       try body()
     } catch {
-      self.stopProcessors(of: Array(self.owned.instances.handles[count...]))
+      self.attachedPlayer.player?.stop(Array(self.owned.instances.handles[count...]))
       self.owned.instances.truncate(to: count)
       throw error
     }

@@ -1,7 +1,9 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayConfig
 import PatchbayEncoding
+import PatchbayLoader
 import Synchronization
 
 /// A composed app, running: one instance per live feature node, navigation as state, and the
@@ -31,11 +33,11 @@ import Synchronization
 /// (every access asserts it); the rest is immutable, atomic, or says what guards it.
 public final class AppRuntime: @unchecked Sendable {
   /// What only the app queue touches.
-  struct Owned {
+  package struct Owned {
     /// The features new instances are created from; a swap replaces one.
-    var features: FeatureRegistry
-    var navigation = NavigationState()
-    var instances = InstanceTree()
+    package var features: FeatureRegistry
+    package var navigation = NavigationState()
+    package var instances = InstanceTree()
     /// Navigation requests made during the current job, applied when its action is done.
     var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
     /// The failures of the command running now; nil outside commands.
@@ -49,28 +51,24 @@ public final class AppRuntime: @unchecked Sendable {
   public let loader: PluginLoader
   let router: Router
   /// The app queue: the one owner of the app's instances and of ``Owned``.
-  let executor = AppExecutor(name: "patchbay-app")
+  package let executor = AppExecutor(name: "patchbay-app")
   private var stored: Owned
-  /// The graph the app's processors play in, once attached.
-  var audio: ProcessorGraph? {
-    get { self.attachedGraph.graph }
-    set { if let newValue { self.attachedGraph.attach(newValue) } }
-  }
-  let attachedGraph = AttachedGraph()
+  /// What plays the app's processors, once attached (``InstancePlayer``).
+  package let attachedPlayer = AttachedPlayer()
   /// The functions plugins resolved from each other, behind stable trampolines. [app queue]
   let functions = FunctionTable()
   /// What the app tells whoever watches it (its own locks: handlers are set from any thread).
   let changes = ChangeRecorder()
   /// Where plugins' log lines go; set from any thread, called from any (plugins log from
   /// their effects' threads).
-  let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
+  package let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
   /// Inputs that will end (a MIDI file), which ``isQuiet`` waits for. Added from any thread.
   let quietConditions = LockedValue<[@Sendable () -> Bool]>([])
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
 
   /// The app-queue-owned state. [app queue]
-  var owned: Owned {
+  package var owned: Owned {
     _read {
       self.executor.assertCurrent("the app's state")
       yield self.stored
@@ -210,7 +208,7 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// Reports a failure: to the command running, if any, and to the change handler.
-  func fail(_ error: AppError) {
+  package func fail(_ error: AppError) {
     if self.executor.isCurrent, self.owned.commandFailures != nil {
       self.owned.commandFailures?.append(error)
     }
@@ -218,7 +216,7 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   /// What follows a job that reduced actions outside a command (an effect's action).
-  func afterJob() {
+  package func afterJob() {
     self.applyPendingNavigation()
   }
 

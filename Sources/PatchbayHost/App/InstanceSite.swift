@@ -1,5 +1,7 @@
 import Patchbay
+import PatchbayConfig
 import PatchbayEncoding
+import PatchbayLoader
 
 /// Where an instance sits in its app — its node and path — and what the app does with what it
 /// tells (``InstanceObserver``): publish its actions and failures, hand delegate actions to
@@ -15,22 +17,19 @@ final class InstanceSite: InstanceObserver {
   let path: InstancePath
   /// Whether the parent node observes every action of this one, not only its delegate ones.
   let parentObserves: Bool
-  /// The key of the instance's processor in the app's graph.
-  let slotKey: ObjectIdentifier
 
-  init(app: AppRuntime, node: AppConfig.Node, path: InstancePath, handle: FeatureHandle) {
+  init(app: AppRuntime, node: AppConfig.Node, path: InstancePath) {
     self.app = app
     self.node = node
     self.path = path
     self.parentObserves =
       node.parent.flatMap { app.config.node($0)?.observes.contains(node.key) } ?? false
-    self.slotKey = ObjectIdentifier(handle)
   }
 
   func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
     let app = self.app
     // Its parameters, for its processor.
-    app.attachedGraph.graph?.slot(for: self.slotKey)?.publishParameters()
+    app.attachedPlayer.player?.reduced(handle)
     app.changes.reduced(
       path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
       source: AppChange.Source(source)

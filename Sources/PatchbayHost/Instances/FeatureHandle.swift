@@ -2,6 +2,7 @@ import DequeModule
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import PatchbayLoader
 import Synchronization
 
 /// A live instance of a plugin feature, seen from the host: send it actions, read its state,
@@ -25,11 +26,11 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: what changes is ``Owned`` state, touched only by the executor's jobs
 /// (every access asserts it); the rest is immutable or atomic.
-public final class FeatureHandle: @unchecked Sendable {
+public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   /// What only the executor's jobs touch.
-  struct Owned {
+  package struct Owned {
     /// The plugin generation running now; a swap replaces it.
-    var implementation: Implementation
+    package var implementation: Implementation
     /// Actions sent while one is being reduced (the plugin's own sends): the instance's FIFO.
     var pending = Deque<([UInt8], ActionSource)>()
     var isReducing = false
@@ -45,7 +46,7 @@ public final class FeatureHandle: @unchecked Sendable {
   /// How much the instance may write: its app's `[limits]`, or the standard ones.
   let limits: OutputLimits
   /// The instance's path, for crash reports (set by the app that creates it).
-  let label = CrashLabel()
+  package let label = CrashLabel()
   private let effectsMuted = Atomic<Bool>(false)
   private let reduced = Atomic<UInt64>(0)
   private var stored: Owned
@@ -78,7 +79,7 @@ public final class FeatureHandle: @unchecked Sendable {
       implementation: try executor.sync { () throws(FeatureCallError) in
         try Implementation(feature: feature, restoring: state, context: context, label: label)
       })
-    executor.sync { context.owned.handle = self }
+    executor.sync { context.owned.inbox = self }
   }
 
   deinit {
@@ -87,7 +88,7 @@ public final class FeatureHandle: @unchecked Sendable {
   }
 
   /// The executor-owned state. [executor]
-  var owned: Owned {
+  package var owned: Owned {
     _read {
       self.executor.assertCurrent("an instance's state")
       yield self.stored
@@ -125,7 +126,7 @@ public final class FeatureHandle: @unchecked Sendable {
 
   /// An action the plugin sent (`host->send`, from its effects): received unless effects
   /// are muted. [executor]
-  func pluginSent(_ action: [UInt8]) {
+  package func pluginSent(_ action: [UInt8]) {
     guard !self.effectsMuted.load(ordering: .relaxed) else { return }
     self.receive(action, from: .effect)
   }
@@ -159,12 +160,12 @@ public final class FeatureHandle: @unchecked Sendable {
   }
 
   /// Tells the app a job that reduced here ended. [executor]
-  func jobEnded() {
+  package func jobEnded() {
     self.owned.observer?.jobEnded()
   }
 
   /// Hands a navigation request to the app; false when no app owns the instance. [executor]
-  func requestNavigation(_ request: NavigationRequest) -> Bool {
+  package func requestNavigation(_ request: NavigationRequest) -> Bool {
     guard let observer = self.owned.observer else { return false }
     observer.instance(self, requests: request)
     return true

@@ -2,14 +2,15 @@ import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import PatchbayLoader
 
 /// One plugin generation's instance behind a handle: the feature, the host context the plugin
 /// was given, and the instance (through ``PluginInstance``). What a swap replaces. It belongs
 /// to the handle's executor: made, called and destroyed in its jobs.
-final class Implementation {
-  let feature: LoadedFeature
-  let context: HostContext
-  let instance: any PluginInstance
+package final class Implementation {
+  package let feature: LoadedFeature
+  package let context: HostContext
+  package let instance: any PluginInstance
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -87,7 +88,7 @@ final class Implementation {
 
   /// Cancels the instance's effects and frees it; its late sends are dropped. Once.
   func destroy() {
-    self.context.owned.handle = nil
+    self.context.owned.inbox = nil
     self.instance.destroy()
   }
 }

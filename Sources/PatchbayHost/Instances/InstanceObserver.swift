@@ -1,4 +1,5 @@
 import Patchbay
+import PatchbayLoader
 
 /// What an instance tells the app that owns it: the one way back from a ``FeatureHandle`` to
 /// its app (``AppRuntime`` gives each of its instances one, which knows the instance's path).

@@ -7,16 +7,16 @@
 /// try tree.resolve("counter").handle  // counter
 /// tree.removeSubtree(at: path)       // the instance and everything under it
 /// ```
-struct InstanceTree {
-  struct Entry {
-    let path: InstancePath
-    let handle: FeatureHandle
+package struct InstanceTree {
+  package struct Entry {
+    package let path: InstancePath
+    package let handle: FeatureHandle
     /// `path` as text, kept: most lookups are of an exact path, and comparing text parses
     /// and allocates nothing (a send is a few hundred nanoseconds).
     let text: String
   }
 
-  private(set) var entries: [Entry] = []
+  package private(set) var entries: [Entry] = []
 
   var paths: [InstancePath] { self.entries.map(\.path) }
   var handles: [FeatureHandle] { self.entries.map(\.handle) }

@@ -1,3 +1,5 @@
+import PatchbayLoader
+
 /// Where the app is: the screens pushed on the root, and what is presented over them.
 ///
 /// Plain data (DESIGN §5): it can be printed, recorded, replayed and restored. The root
@@ -47,14 +49,7 @@ public enum NavigationAction: Equatable, Sendable {
   case deepLink(nodes: [String])
 }
 
-/// What a feature asked the host for through "patchbay.navigation/1".
-public enum NavigationRequest: Equatable, Sendable, CustomStringConvertible {
-  case push(node: String, state: [UInt8]?)
-  case present(node: String, state: [UInt8]?)
-  case pop
-  case popToRoot
-  case dismiss
-
+extension NavigationRequest {
   /// The router's action for this request.
   public var action: NavigationAction {
     switch self {
@@ -65,14 +60,4 @@ public enum NavigationRequest: Equatable, Sendable, CustomStringConvertible {
     case .dismiss: .dismiss
     }
   }
-
-  /// The initial state the request gives the new instance, if any.
-  public var state: [UInt8]? {
-    switch self {
-    case .push(_, let state), .present(_, let state): state
-    default: nil
-    }
-  }
-
-  public var description: String { "\(self.action)" }
 }

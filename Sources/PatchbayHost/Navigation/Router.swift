@@ -1,4 +1,6 @@
 import Patchbay
+import PatchbayConfig
+import PatchbayFunctions
 
 /// The navigation reducer: a pure function of ``NavigationState`` and ``NavigationAction``,
 /// checked against the app's feature tree.

@@ -2,6 +2,7 @@ import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import PatchbayLoader
 
 extension FeatureHandle {
   /// Replaces the implementation of several instances of one feature at once — all of them,
@@ -35,7 +36,7 @@ extension FeatureHandle {
     }
     for (handle, next) in zip(handles, created) {
       handle.owned.implementation.destroy()
-      next.context.owned.handle = handle
+      next.context.owned.inbox = handle
       handle.owned.implementation = next
       handle.owned.parsedActions.removeAll()
     }

@@ -1,7 +1,9 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayConfig
 import PatchbayEncoding
+import PatchbayLoader
 
 /// A swap in two halves (docs/ARCHITECTURE.md, "Swapping a feature"): ``prepare(_:to:)``
 /// finds and loads the new plugin and checks it implements the feature, off the app queue
@@ -117,7 +119,7 @@ extension AppRuntime {
       // the audio thread has let go of them.
       for target in targets {
         do throws(AppError) {
-          try self.startProcessor(of: target.handle, at: target.path)
+          try self.attachedPlayer.player?.play(target.handle, at: target.path)
         } catch {
           self.fail(error)
         }

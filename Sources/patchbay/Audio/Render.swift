@@ -1,8 +1,12 @@
 import ArgumentParser
 import Foundation
 import PatchbayAudio
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 import PatchbayMIDI
+import PatchbayScript
+import PatchbaySound
 
 /// `patchbay render CONFIG --out FILE`: the app's sound, rendered offline to a WAV file.
 struct Render: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
 import PatchbayHost
+import PatchbayLoader
+import PatchbayScript
 
 /// `patchbay run` on a terminal: the current screen full-size, a breadcrumb of the navigation
 /// stack, key hints for the screen's actions, a `:` command line taking script commands, and a

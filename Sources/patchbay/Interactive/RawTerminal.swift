@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayLoader
 
 #if canImport(Glibc)
   import Glibc

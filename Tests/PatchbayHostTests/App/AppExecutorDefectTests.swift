@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayScript
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayLoader
 
 @Suite struct AppExecutorTests {
   @Test func jobsRunOneAtATimeInOrder() {

@@ -1,6 +1,8 @@
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 import Synchronization
 import Testing
 

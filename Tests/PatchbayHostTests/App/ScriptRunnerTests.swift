@@ -1,4 +1,5 @@
 import PatchbayHost
+import PatchbayScript
 import Synchronization
 import Testing
 

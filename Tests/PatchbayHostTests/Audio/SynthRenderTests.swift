@@ -3,6 +3,7 @@ import PatchbayAudio
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
+import PatchbaySound
 import Testing
 
 /// The C Synth, played offline from a MIDI file: every note at its frame, at its pitch.

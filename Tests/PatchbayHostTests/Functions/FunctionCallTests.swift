@@ -3,6 +3,7 @@ import PatchbayEncoding
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayLoader
 
 /// `ffi_call` round trips through the fixture's functions: every type, its extremes.
 @Suite struct FunctionCallTests {

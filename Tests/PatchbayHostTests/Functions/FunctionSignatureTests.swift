@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PatchbayFunctions
 @testable import PatchbayHost
 
 @Suite struct FunctionSignatureTests {

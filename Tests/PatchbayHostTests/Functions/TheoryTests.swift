@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 /// The Theory plugin's functions against a table.

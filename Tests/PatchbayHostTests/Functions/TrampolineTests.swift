@@ -3,6 +3,7 @@ import PatchbayEncoding
 import Synchronization
 import Testing
 
+@testable import PatchbayFunctions
 @testable import PatchbayHost
 
 /// Stable pointers to other plugins' functions: retargeted by swaps, safe after the app.
@@ -120,7 +121,7 @@ import Testing
     let app = try makeApp("studio")
     func refusal(_ provider: String, _ name: String, _ signature: String) -> AppError.Reason? {
       do {
-        _ = try app.functionResolver(provider, name, signature)
+        _ = try app.resolve(provider, name, signature)
         return nil
       } catch {
         return error.reason

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 /// A plugin written in C that needs a library of its own beside it (`$ORIGIN`), built here

@@ -1,5 +1,7 @@
 import Foundation
+import PatchbayConfig
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 /// SHA-256, and plugins pinned to theirs in host-config's `[sha256]` (issue 17, item 5).

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayLoader
 import Testing
 
 /// Plugins others could have written are refused, unless the user says otherwise (issue 17,

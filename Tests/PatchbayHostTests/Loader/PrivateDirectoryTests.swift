@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayLoader
 
 /// Plugin copies go to a folder no one else can have made or can write (issue 17, items 1
 /// and 3).

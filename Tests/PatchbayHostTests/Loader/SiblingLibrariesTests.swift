@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayLoader
 
 /// Reading what a plugin needs from its program headers, and finding its SDK beside it.
 @Suite struct SiblingLibrariesTests {

@@ -1,3 +1,4 @@
+import PatchbayConfig
 import PatchbayHost
 import PatchbayTesting
 import Testing

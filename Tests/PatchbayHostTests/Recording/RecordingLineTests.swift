@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayScript
 
 @Suite struct RecordingLineTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,6 +1,8 @@
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayScript
 import Synchronization
 import Testing
 

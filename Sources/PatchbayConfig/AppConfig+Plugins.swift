@@ -1,0 +1,42 @@
+import PatchbayLoader
+
+extension AppConfig {
+  /// The loader this config asks for: its search paths, then `extraSearchPaths`.
+  /// A loader searching the config's folders (then `extraSearchPaths`), holding its pins.
+  public func loader(extraSearchPaths: [String] = []) -> PluginLoader {
+    var loader = PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+    for plugin in self.plugins {
+      if let hash = plugin.sha256, let file = try? loader.locate(plugin.reference) {
+        loader.pins[file.path] = hash
+      }
+    }
+    return loader
+  }
+
+  /// Loads every plugin the config names and checks that each feature node's id is declared
+  /// by one of them. Returns the registry; throws every problem, each with its line.
+  public func loadPlugins(with loader: PluginLoader) throws(ConfigErrors) -> FeatureRegistry {
+    var registry = FeatureRegistry()
+    var errors: [ConfigError] = []
+    for (index, plugin) in self.plugins.enumerated() {
+      do {
+        try registry.add(try loader.load(plugin.reference))
+      } catch {
+        errors.append(
+          ConfigError(
+            file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]",
+            .plugin(error.description)
+          ))
+      }
+    }
+    for node in self.nodes where registry[node.featureID] == nil {
+      errors.append(
+        ConfigError(
+          file: self.file, line: node.line, keyPath: "feature \"\(node.key)\".id",
+          .undeclaredFeature(id: node.featureID, known: registry.featureIDs))
+      )
+    }
+    guard errors.isEmpty else { throw ConfigErrors(errors: errors) }
+    return registry
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import PatchbayLoader
+import PatchbayTOML
+
+/// A composed app, as `host-config/*.toml` describes it: which plugins to load, the feature
+/// tree, and the routes (deep links) to its features.
+///
+/// ```toml
+/// [app]
+/// name = "Demo"
+/// root = "home"
+/// initial-route = "/"
+///
+/// [plugins]
+/// search-paths = ["../.build/debug"]   # relative to this file
+/// load = ["Home", "Counter"]           # names (searched) or paths
+///
+/// [[feature]]
+/// key = "home"
+/// id = "dev.patchbay.home"
+///
+/// [[feature]]
+/// key = "counter"
+/// id = "dev.patchbay.counter"
+/// parent = "home"
+/// kind = "stack"                        # child | stack | presented | collection
+/// # observe = ["quiz"]                  # children whose every action this one receives
+///
+/// [[feature]]
+/// key = "tallies"                       # many counters by id, under home
+/// id = "dev.patchbay.counter"
+/// parent = "home"
+/// kind = "collection"
+/// ids = ["a", "b"]                      # the instances it starts with
+///
+/// [routes]
+/// "/" = "home"
+/// "/counter" = "counter"
+/// ```
+public struct AppConfig: Sendable, Equatable {
+  /// How a feature node lives in the tree (DESIGN §4).
+  public enum Kind: String, Sendable, CaseIterable {
+    /// Always alive, scoped under its parent (TCA `Scope`).
+    case child
+    /// Created when pushed on the navigation stack, destroyed when popped.
+    case stack
+    /// Exists only while presented (TCA `ifLet`).
+    case presented
+    /// Many instances by id (TCA `forEach`).
+    case collection
+  }
+
+  /// A plugin to load: a name searched on the search paths, or a path.
+  public struct Plugin: Sendable, Equatable {
+    public let reference: String
+    public let line: Int
+    /// The SHA-256 its file must have (`[sha256]`), or nil.
+    public var sha256: String? = nil
+  }
+
+  /// A node of the feature tree.
+  public struct Node: Sendable, Equatable {
+    public let key: String
+    public let featureID: String
+    public let parent: String?
+    public let kind: Kind
+    /// Children whose every action this node receives (it always receives their delegates).
+    public let observes: [String]
+    /// A collection's instances when its parent is created (`ids = ["a", "b"]`).
+    public let ids: [String]
+    public let line: Int
+
+    public init(
+      key: String, featureID: String, parent: String?, kind: Kind, observes: [String] = [],
+      ids: [String] = [], line: Int
+    ) {
+      self.key = key
+      self.featureID = featureID
+      self.parent = parent
+      self.kind = kind
+      self.observes = observes
+      self.ids = ids
+      self.line = line
+    }
+  }
+
+  /// A deep link: `/practice/quiz` → node `quiz`.
+  public struct Route: Sendable, Equatable {
+    public let path: String
+    public let node: String
+    public let line: Int
+  }
+
+  public let file: String
+  public let name: String
+  public let root: String
+  public let initialRoute: String?
+  public let searchPaths: [String]
+  public let plugins: [Plugin]
+  public let nodes: [Node]
+  public let routes: [Route]
+  /// `[audio]` and `[midi]`.
+  public var sound: SoundSettings
+  /// `[limits]`: how much state and view a plugin may write.
+  public var limits: OutputLimits
+
+  /// The node with `key`.
+  public func node(_ key: String) -> Node? { self.nodes.first { $0.key == key } }
+
+  /// The children of `key`, in file order.
+  public func children(of key: String) -> [Node] { self.nodes.filter { $0.parent == key } }
+
+  /// The node a route path leads to.
+  public func route(_ path: String) -> Route? { self.routes.first { $0.path == path } }
+
+  /// Why `id` cannot name a collection instance, or nil when it can: ids appear in paths
+  /// (`home/tallies#a`), so they are short words without `/`, `#` or spaces.
+  public static func problem(withInstanceID id: String) -> String? {
+    if id.isEmpty { return "an instance id is not empty." }
+    if let bad = id.first(where: { $0 == "/" || $0 == "#" || $0.isWhitespace || $0 == "\"" }) {
+      return
+        "'\(id)' cannot be an instance id: it contains '\(bad)'. Use letters, digits, '-', '_' or '.'."
+    }
+    return nil
+  }
+}
+
+extension AppConfig {
+  /// Reads and checks the structure of a config file (not yet the plugins it names: see
+  /// ``AppConfig/check(loader:)``). Every problem found is reported, each with its line.
+  public init(contentsOf file: String) throws(ConfigErrors) {
+    let text: String
+    do {
+      text = try String(contentsOfFile: file, encoding: .utf8)
+    } catch {
+      throw ConfigErrors(errors: [
+        ConfigError(
+          file: file, line: nil, keyPath: "", .unreadable(error.localizedDescription))
+      ])
+    }
+    try self.init(parsing: text, file: file)
+  }
+
+  /// Parses config text; `file` names it in errors and anchors relative search paths.
+  public init(parsing text: String, file: String) throws(ConfigErrors) {
+    let document: TOMLDocument
+    do {
+      document = try TOMLDocument(parsing: text)
+    } catch {
+      throw ConfigErrors(errors: [
+        ConfigError(
+          file: file, line: error.line, keyPath: "", .syntax(error.reason, column: error.column))
+      ])
+    }
+    var reader = ConfigReader(file: file)
+    reader.checkLayout(document)
+    let app = reader.readApp(document.tables["app"])
+    let (searchPaths, load) = reader.readPlugins(
+      document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
+    let pins = reader.readPins(document.tables["sha256"], load: load)
+    let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
+    let routes = reader.readRoutes(document.tables["routes"])
+    let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
+    let limits = reader.readLimits(document.tables["limits"])
+    reader.checkTree(nodes: nodes, routes: routes, app: app, table: document.tables["app"])
+
+    guard reader.errors.isEmpty else { throw ConfigErrors(errors: reader.errors) }
+    self.file = file
+    self.name = app.name
+    self.root = app.root
+    self.initialRoute = app.initialRoute
+    self.searchPaths = searchPaths
+    self.plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
+    self.nodes = nodes
+    self.routes = routes
+    self.sound = sound
+    self.limits = limits
+  }
+}

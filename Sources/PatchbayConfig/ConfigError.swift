@@ -1,0 +1,136 @@
+import PatchbayFunctions
+import PatchbayMIDI
+
+/// A problem in a host config: the file, the line, the key path, and what is expected.
+///
+/// `host-config/app.toml:14: feature[1].parent: 'hom' is not a feature key. Did you mean 'home'?`
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong; tests match these, people read the ``description`` made from them.
+  public enum Reason: Equatable, Sendable {
+    case unreadable(String)
+    /// TOML that does not parse (the parser's reason, and the column).
+    case syntax(String, column: Int)
+    case unknownTable(String)
+    case keyOutsideTables
+    case singleBracketFeature
+    /// A required table is missing: `app` or `plugins`.
+    case missingTable(String)
+    case unknownKey(String, allowed: [String])
+    /// A required key is missing; `expected` is what it holds ("a string").
+    case missing(expected: String)
+    case wrongType(expected: String, found: String)
+    case notAKind(String)
+    case duplicateKey(String)
+    case idsOutsideCollection
+    /// An instance id that breaks a rule (the rule).
+    case invalidID(String)
+    case duplicateID(String)
+    case noFeatures
+    case routeNotAbsolute
+    /// A parent, root or route target that names no feature.
+    case notAFeatureKey(String, keys: [String])
+    case parentCycle([String])
+    case rootHasParent
+    case noParent(root: String)
+    case observesNonChild(child: String, parent: String)
+    case routeToCollection(String)
+    case kindUnderCollection(collection: String, kind: String)
+    case unknownInitialRoute(String)
+    /// A plugin in `load` that cannot be loaded (the loader's one line).
+    case plugin(String)
+    case badPin(String)
+    case pinsUnloadedPlugin(String)
+    case undeclaredFeature(id: String, known: [String])
+    /// A number outside what the setting allows: the value, the least and the most.
+    case outOfRange(Int, Int, Int)
+    case badMIDIInput(String)
+  }
+
+  public let file: String
+  public let line: Int?
+  public let keyPath: String
+  public let reason: Reason
+
+  public init(file: String, line: Int?, keyPath: String, _ reason: Reason) {
+    self.file = file
+    self.line = line
+    self.keyPath = keyPath
+    self.reason = reason
+  }
+
+  public var description: String {
+    let location = self.line.map { "\(self.file):\($0)" } ?? self.file
+    return self.keyPath.isEmpty
+      ? "\(location): \(self.explanation)" : "\(location): \(self.keyPath): \(self.explanation)"
+  }
+
+  /// The reason in words, with what to do.
+  public var explanation: String {
+    let tables = ["app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256"]
+    switch self.reason {
+    case .unreadable(let why): return "cannot read the file: \(why)"
+    case .syntax(let why, let column): return "\(why) (column \(column))"
+    case .unknownTable(let name):
+      return "unknown table.\(suggestion(for: name, among: tables))"
+        + " Expected [app], [plugins], [sha256], [[feature]], [routes], [audio], [midi] or [limits]."
+    case .keyOutsideTables:
+      return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
+    case .singleBracketFeature:
+      return "write [[feature]] (double brackets): there is one per feature."
+    case .missingTable(let name):
+      return name == "app"
+        ? "missing: add an [app] table with `root = \"<feature key>\"`."
+        : "missing: add a [\(name)] table with `load = [\"Name\", …]`."
+    case .unknownKey(let key, let allowed):
+      return "unknown key.\(suggestion(for: key, among: allowed))"
+        + " Expected: \(allowed.joined(separator: ", "))."
+    case .missing(let expected): return "missing: expected \(expected)."
+    case .wrongType(let expected, let found): return "expected \(expected), found \(found)."
+    case .notAKind(let text):
+      return "'\(text)' is not a kind; expected one of "
+        + "\(AppConfig.Kind.allCases.map(\.rawValue).joined(separator: ", "))."
+    case .duplicateKey(let key): return "'\(key)' is used by another feature; keys must be unique."
+    case .idsOutsideCollection:
+      return "only a collection has ids; add `kind = \"collection\"` or remove `ids`."
+    case .invalidID(let problem): return problem
+    case .duplicateID(let id): return "'\(id)' is listed twice; ids in a collection are unique."
+    case .noFeatures: return "no features: add at least the root feature."
+    case .routeNotAbsolute: return "a route path starts with '/'."
+    case .notAFeatureKey(let key, let keys):
+      return "'\(key)' is not a feature key.\(suggestion(for: key, among: keys))"
+    case .parentCycle(let chain):
+      return "the tree has a cycle: \(chain.joined(separator: " → ")). Every chain of parents "
+        + "must end at the root."
+    case .rootHasParent: return "the root feature has no parent."
+    case .noParent(let root):
+      return "has no parent: give it `parent = \"…\"` (only the root, '\(root)', has none)."
+    case .observesNonChild(let child, let parent):
+      return "'\(child)' is not a child of '\(parent)'."
+    case .routeToCollection(let node):
+      return "'\(node)' is a collection, whose instances live with its parent; route to the "
+        + "parent instead."
+    case .kindUnderCollection(let collection, let kind):
+      return "'\(collection)' is a collection; what lives under its instances is a `child`, "
+        + "not a \(kind)."
+    case .unknownInitialRoute(let route): return "'\(route)' is not a route in [routes]."
+    case .plugin(let line): return line
+    case .badPin(let text):
+      return "'\(text)' is not a SHA-256: write its 64 hex digits (patchbay inspect prints them)."
+    case .pinsUnloadedPlugin(let reference):
+      return "pins '\(reference)', which [plugins].load does not name; write the key as load does."
+    case .outOfRange(let value, let least, let most):
+      return "\(value) is out of range: use \(least) to \(most)."
+    case .badMIDIInput(let input):
+      return "'\(input)' is not a MIDI input: use \(MIDIInputSpec.forms)."
+    case .undeclaredFeature(let id, let known):
+      return "no loaded plugin declares '\(id)'.\(suggestion(for: id, among: known)) "
+        + "Known: \(known.joined(separator: ", "))."
+    }
+  }
+}
+
+/// All the problems of one config, reported together.
+public struct ConfigErrors: Error, CustomStringConvertible {
+  public let errors: [ConfigError]
+  public var description: String { self.errors.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,61 @@
+import PatchbayABI
+
+/// A feature's code, as the host calls it: the calls of `pb_feature_vtable` and
+/// `pb_processor_desc` (patchbay/core.h, patchbay/process.h), in Swift. Everything else in the
+/// host — ``FeatureHandle``, the swap, navigation, the audio graph — talks to a feature
+/// through this protocol and ``PluginInstance``, never through the vtable.
+///
+/// ```swift
+/// let code = feature.code                          // in this process: InProcessFeature
+/// let (_, bytes) = code.parseAction("increment", context: context)
+/// let instance = code.create(state: nil, context: context, label: nil)!
+/// instance.reduce(bytes)                           // PB_OK
+/// instance.snapshot(limit: 65_536)                 // (PB_OK, the state's bytes)
+/// ```
+///
+/// ``InProcessFeature`` is the conformance for a library loaded with `dlopen`. Every call
+/// runs on the executor that owns `context`; what the plugin reports with `host->error`
+/// during it is in `context.takeErrors()` after it. Writers take at most `limit` bytes: past
+/// it the bytes are nil, whatever the status.
+package protocol FeatureCode: AnyObject, Sendable {
+  /// The processor's descriptor, checked at load; nil for a feature without sound. The
+  /// audio thread calls its `process` (and the graph its `destroy`) directly: a C call, so
+  /// the realtime path has no Swift dispatch in it.
+  var processor: pb_processor_desc? { get }
+  /// Whether the feature can migrate state of another schema.
+  var migrates: Bool { get }
+  /// "id (original file)": what crash and hang reports name. Lives as long as the process.
+  var crashLabel: UnsafePointer<CChar> { get }
+
+  /// A new instance, from the initial state or from snapshot bytes; nil when the plugin
+  /// refused (its reason is in `context`). `label` names the instance in crash reports.
+  func create(state: [UInt8]?, context: HostContext, label: CrashLabel?) -> (any PluginInstance)?
+  /// The encoding of an action's text form.
+  func parseAction(_ text: String, context: HostContext) -> (pb_status, [UInt8])
+  /// The text form of encoded action bytes.
+  func formatAction(_ action: [UInt8], context: HostContext) -> (pb_status, [UInt8])
+  /// Snapshot bytes of schema `schema`, as bytes of this feature's schema.
+  func migrate(from schema: UInt32, state: [UInt8], limit: Int, context: HostContext)
+    -> (pb_status, [UInt8]?)
+}
+
+/// One live instance of a feature's code: the vtable's calls on an instance, and the calls
+/// its processor gets on the app queue (`create`, `write_parameters`, `event_action`).
+/// Called only on the executor that owns the instance, one call at a time.
+package protocol PluginInstance: AnyObject {
+  func reduce(_ action: [UInt8]) -> pb_status
+  func snapshot(limit: Int) -> (pb_status, [UInt8]?)
+  func render(limit: Int) -> (pb_status, [UInt8]?)
+  /// How many effects run now (the optional `running_effects`; 0 without it).
+  var runningEffects: Int { get }
+  func cancelEffects()
+  /// Cancels the effects and frees the instance. The last call.
+  func destroy()
+
+  /// The processor's instance for this period format; nil when it refused.
+  func createProcessor(_ config: pb_processor_config) -> UnsafeMutableRawPointer?
+  /// Writes the parameter block for the state now.
+  func writeParameters(_ block: UnsafeMutableRawPointer)
+  /// The action an event the processor pushed stands for; `PB_ERR_UNSUPPORTED` for none.
+  func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8])
+}

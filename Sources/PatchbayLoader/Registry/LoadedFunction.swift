@@ -1,0 +1,65 @@
+import PatchbayEncoding
+import PatchbayFunctions
+import Synchronization
+
+/// A function a loaded plugin exports: its name, parsed signature and address, prepared for
+/// libffi on first call.
+///
+/// ```swift
+/// let theory = try PluginLoader().load("Theory")
+/// try theory.function("note_frequency")!.call([69, 440.0])   // .double(440.0)
+/// ```
+///
+/// `@unchecked Sendable`: its properties are immutable (the pointer is into code that stays
+/// mapped), and the prepared call is made once, lock-free.
+public final class LoadedFunction: @unchecked Sendable {
+  public let name: String
+  public let signature: FunctionSignature
+  public let summary: String
+  /// The C function (in a plugin generation that stays mapped for the life of the process).
+  public let pointer: UnsafeRawPointer
+  public unowned let plugin: LoadedPlugin
+  private let preparedOnce = AtomicLazyReference<PreparedFunction>()
+
+  init(
+    name: String, signature: FunctionSignature, summary: String, pointer: UnsafeRawPointer,
+    plugin: LoadedPlugin
+  ) {
+    self.name = name
+    self.signature = signature
+    self.summary = summary
+    self.pointer = pointer
+    self.plugin = plugin
+  }
+
+  /// The function's `ffi_cif`, prepared once.
+  public var prepared: PreparedFunction {
+    // Two threads may both prepare one on the first call; one of them is kept.
+    self.preparedOnce.load()
+      ?? self.preparedOnce.storeIfNil(PreparedFunction(signature: self.signature))
+  }
+
+  /// Calls the function with `values` (see ``PreparedFunction``); errors name the function.
+  public func call(_ values: [WireValue]) throws(FunctionCallError) -> WireValue {
+    do {
+      return try self.prepared.call(self.pointer, values)
+    } catch {
+      throw FunctionCallError(
+        function: "\(self.plugin.name).\(self.name)", reason: error.description)
+    }
+  }
+}
+
+extension LoadedPlugin {
+  /// The function named `name`, if the plugin exports it.
+  public func function(_ name: String) -> LoadedFunction? {
+    self.functions.first { $0.name == name }
+  }
+}
+
+extension StableTrampoline {
+  /// A trampoline to a plugin's exported function; nil when memory runs out.
+  public convenience init?(to function: LoadedFunction, kind: Kind = .default) {
+    self.init(to: function.pointer, signature: function.signature, kind: kind)
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import PatchbayABI
+
+/// A plugin library the host loaded and validated: what it declares, and the C descriptors
+/// behind it (valid for the life of the process, since plugins are never unloaded).
+public final class LoadedPlugin: @unchecked Sendable {
+  /// The file the plugin was loaded from (not the generation copy).
+  public let path: String
+  /// Which load of this file in this process: 1, 2, ….
+  public let generation: Int
+  public let id: String
+  public let name: String
+  public let version: String
+  public let abiMajor: Int
+  public let abiMinor: Int
+  public private(set) var features: [LoadedFeature] = []
+  /// The plain C functions it exports (ABI 2.1; none from a 2.0 plugin).
+  public internal(set) var functions: [LoadedFunction] = []
+  /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
+  public internal(set) var fileIdentity: FileIdentity?
+
+  init(
+    path: String, generation: Int, descriptor: UnsafePointer<pb_plugin_desc>,
+    features: (LoadedPlugin) throws(PluginLoadError) -> [LoadedFeature]
+  ) throws(PluginLoadError) {
+    self.path = path
+    self.generation = generation
+    self.id = string(descriptor.pointee.id)
+    self.name = string(descriptor.pointee.name)
+    self.version = string(descriptor.pointee.version)
+    self.abiMajor = Int(descriptor.pointee.abi_major)
+    self.abiMinor = Int(descriptor.pointee.abi_minor)
+    self.features = try features(self)
+  }
+
+  /// The feature with `id`, if this plugin declares it.
+  public func feature(_ id: String) -> LoadedFeature? {
+    self.features.first { $0.id == id }
+  }
+}
+
+/// Which file, and which version of it: equal identities mean the same bytes (short of a
+/// writer that restores the modification time).
+public struct FileIdentity: Hashable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let modified: Int64
+  let modifiedNanoseconds: Int64
+
+  /// The identity of the file at `path` now; nil when it cannot be read.
+  public init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.device = UInt64(info.st_dev)
+    self.inode = UInt64(info.st_ino)
+    self.size = Int64(info.st_size)
+    self.modified = Int64(info.st_mtim.tv_sec)
+    self.modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+  }
+}
+
+/// A feature a loaded plugin declares: what it says of itself, and its code (``code``), which
+/// the host calls through the ``FeatureCode`` protocol.
+///
+/// `@unchecked Sendable`: every property is immutable; `plugin` is unowned because the plugin
+/// owns its features, and plugins live as long as the process.
+public final class LoadedFeature: @unchecked Sendable {
+  public let id: String
+  public let name: String
+  public let summary: String
+  public let schemaVersion: UInt32
+  public let actions: [ActionInfo]
+  /// The plugin that declares it.
+  public unowned let plugin: LoadedPlugin
+  /// Its code: in this process (``InProcessFeature``), or behind another conformance.
+  package let code: any FeatureCode
+
+  /// Whether the feature can migrate older state.
+  public var migrates: Bool { self.code.migrates }
+  /// Whether the feature makes sound: it has a processor the audio thread calls.
+  public var hasProcessor: Bool { self.code.processor != nil }
+
+  /// What its processor declares, for `inspect`; nil without one.
+  public var processorInfo: (parameterBytes: Int, maxEvents: Int)? {
+    self.code.processor.map { (Int($0.parameter_size), Int($0.max_output_events)) }
+  }
+
+  init(
+    plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, vtable: pb_feature_vtable,
+    processor: pb_processor_desc?, actions: [ActionInfo]
+  ) {
+    self.plugin = plugin
+    self.id = string(descriptor.pointee.id)
+    self.name = string(descriptor.pointee.name)
+    self.summary = string(descriptor.pointee.summary)
+    self.schemaVersion = descriptor.pointee.state_schema_version
+    self.actions = actions
+    self.code = InProcessFeature(
+      descriptor: descriptor, vtable: vtable, processor: processor,
+      crashLabel: "\(self.id) (\(plugin.path))")
+  }
+}
+
+/// An action a feature declares: its name and typed fields.
+public struct ActionInfo: Equatable, Sendable {
+  public struct Field: Equatable, Sendable {
+    public let name: String
+    public let type: String
+  }
+
+  public let name: String
+  public let summary: String
+  public let fields: [Field]
+
+  /// `setStep(by: int)`.
+  public var signature: String {
+    self.fields.isEmpty
+      ? self.name
+      : "\(self.name)(\(self.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ")))"
+  }
+}
+
+/// A C string the plugin owns, as a Swift string; empty for NULL.
+func string(_ pointer: UnsafePointer<CChar>?) -> String {
+  pointer.map { String(cString: $0) } ?? ""
+}

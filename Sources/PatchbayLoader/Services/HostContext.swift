@@ -1,0 +1,130 @@
+import Foundation
+import Patchbay
+import PatchbayABI
+import Synchronization
+
+/// The host side of one `pb_host` table: where a plugin's sends, errors, logs, navigation
+/// requests and MIDI channels go. One per instance generation (a swap makes a new one).
+///
+/// ```swift
+/// let context = HostContext(executor: app, log: { level, text in print(text) })
+/// context.host                               // the table the plugin's create gets
+/// // …the plugin calls host->error(host, "step must be positive") inside reduce…
+/// context.takeErrors()                       // "step must be positive"
+/// ```
+///
+/// Every call into the plugin runs on `executor` (the app queue, or a standalone handle's own
+/// queue). What the plugin reports there belongs to that call; what it reports from any other
+/// thread (an effect) belongs to no call and is logged. Its sends and navigation requests from
+/// other threads are queued to `executor`.
+///
+/// `@unchecked Sendable`: `executor`, `log`, `resolveFunction` are immutable, `midiChannels`
+/// is atomic (the audio thread reads it), and the rest is ``Owned`` state that only
+/// `executor`'s jobs touch: every access asserts it.
+package final class HostContext: @unchecked Sendable {
+  /// What only the executor's jobs touch.
+  package struct Owned {
+    /// Reasons the plugin reported during the current call.
+    var errors: [String] = []
+    /// Where the instance's sends and navigation requests go (its handle); nil drops them
+    /// (a context outside any instance, or an implementation a swap replaced).
+    package weak var inbox: (any InstanceInbox)?
+  }
+
+  package let executor: AppExecutor
+  /// The table the plugin is given; its `host_data` is this context. Never freed (see
+  /// ``HostTable``).
+  let host: UnsafePointer<pb_host>
+  package let log: @Sendable (pb_log_level, String) -> Void
+  /// Where "patchbay.functions/1" resolves (an app's ``FunctionTable``); nil when the
+  /// instance runs outside an app.
+  package let resolveFunction: FunctionResolver?
+  /// The MIDI channels the instance listens to ("patchbay.midi/1"): bit 0 is channel 1.
+  /// [written by the plugin, any thread; read by the audio thread and the app queue]
+  package let midiChannels = Atomic<UInt16>(0)
+  private var stored = Owned()
+
+  package init(
+    executor: AppExecutor, log: @escaping @Sendable (pb_log_level, String) -> Void = { _, _ in },
+    functions: FunctionResolver? = nil
+  ) {
+    self.executor = executor
+    self.log = log
+    self.resolveFunction = functions
+    let table = HostTable.allocate()
+    self.host = UnsafePointer(table)
+    table.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
+  }
+
+  /// The executor-owned state. [executor]
+  package var owned: Owned {
+    _read {
+      self.executor.assertCurrent("a host context's state")
+      yield self.stored
+    }
+    _modify {
+      self.executor.assertCurrent("a host context's state")
+      yield &self.stored
+    }
+  }
+
+  /// `host->send`: the action goes to the instance's inbox; from another thread, in a job of
+  /// its own, after which the owner applies what it caused (navigation).
+  func deliver(_ bytes: [UInt8]) {
+    guard !self.executor.isCurrent else {
+      self.owned.inbox?.pluginSent(bytes)
+      return
+    }
+    self.executor.enqueue {
+      guard let inbox = self.owned.inbox else { return }
+      inbox.pluginSent(bytes)
+      inbox.jobEnded()
+    }
+  }
+
+  /// A navigation request ("patchbay.navigation/1"), for the app that owns the instance.
+  func navigate(_ request: NavigationRequest) {
+    guard !self.executor.isCurrent else {
+      self.request(request)
+      return
+    }
+    self.executor.enqueue {
+      self.request(request)
+      self.owned.inbox?.jobEnded()
+    }
+  }
+
+  private func request(_ request: NavigationRequest) {
+    if let inbox = self.owned.inbox, inbox.requestNavigation(request) { return }
+    self.log(PB_LOG_WARNING, "navigation request \(request) ignored: this host runs no app")
+  }
+
+  /// `host->error`: kept for the current call's failure, or logged when the plugin is outside
+  /// any call (on an effect's thread).
+  func report(_ message: String) {
+    guard self.executor.isCurrent else { return self.log(PB_LOG_ERROR, message) }
+    self.owned.errors.append(message)
+  }
+
+  /// The reasons reported since the last call, joined; nil when none. [executor]
+  package func takeErrors() -> String? {
+    guard !self.owned.errors.isEmpty else { return nil }
+    defer { self.owned.errors.removeAll() }
+    return self.owned.errors.joined(separator: "; ")
+  }
+}
+
+extension HostContext {
+  /// Runs `body` with the context for calls that need no instance (parsing an action's text,
+  /// migrating state outside an app: `inspect`, tests), on its own executor: one call at a
+  /// time, so what the plugin reports belongs to the call it reports in.
+  static func detached<T, E: Error>(_ body: (HostContext) throws(E) -> T) throws(E) -> T {
+    try Self.detachedContext.executor.sync { () throws(E) -> T in
+      _ = Self.detachedContext.takeErrors()
+      return try body(Self.detachedContext)
+    }
+  }
+
+  private static let detachedContext = HostContext(
+    executor: AppExecutor(name: "patchbay-detached-calls"))
+}

@@ -1,0 +1,11 @@
+/// Where a host context sends what the plugin asks of the host outside a reply: the actions it
+/// sends (`host->send`) and its navigation requests. A ``FeatureHandle`` is one. Every call
+/// comes on the executor that owns the context.
+package protocol InstanceInbox: AnyObject {
+  /// An action the plugin sent (its effects'); dropped when the inbox mutes effects.
+  func pluginSent(_ action: [UInt8])
+  /// A navigation request; false when no app takes them (the host context logs it).
+  func requestNavigation(_ request: NavigationRequest) -> Bool
+  /// A job of its own, from another thread, ended: the owner applies what it caused.
+  func jobEnded()
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Patchbay
+import PatchbayEncoding
+import PatchbayHost
+import PatchbayLoader
+
+/// Writes a run as it happens, one ``RecordingLine`` per change. [thread-safe]
+///
+/// ```swift
+/// let recorder = try RunRecorder(file: "run.jsonl", config: app.config.file)
+/// app.onChange(recorder.record)
+/// // … the run …
+/// recorder.finish(stateHash: try app.stateHash())
+/// ```
+public final class RunRecorder: Sendable {
+  private let handle: FileHandle
+  private let sequence = LockedValue(0)
+
+  /// Starts a recording of an app run from `config`.
+  public init(file: String, config: String) throws(AppError) {
+    guard FileManager.default.createFile(atPath: file, contents: nil),
+      let handle = FileHandle(forWritingAtPath: file)
+    else {
+      throw AppError(
+        .recording(
+          file: file, line: nil,
+          problem: "cannot create the recording file; check the folder exists and is writable."))
+    }
+    self.handle = handle
+    self.write(.header(config: URL(fileURLWithPath: config).standardizedFileURL.path))
+    // A plugin's crash or hang ends the run: its report is the recording's last line.
+    CrashReports.copyReports(to: handle.fileDescriptor)
+  }
+
+  /// Records one change; failures changed nothing and are not recorded.
+  public func record(_ change: AppChange) {
+    let step: RecordingLine.Step
+    switch change {
+    case .action(let path, let text, let source, _):
+      guard let from = ActionSource(rawValue: source.rawValue) else { return }
+      step = .action(path: path, text: text, source: from)
+    case .navigation(let action, _, let initial):
+      step = .navigation(action, state: Self.text(of: initial))
+    case .collection(let path, let id, let added, let initial):
+      step = .collection(path: path, id: id, added: added, state: Self.text(of: initial))
+    case .swap(let report):
+      step = .swap(feature: report.featureID, plugin: report.to)
+    case .failure:
+      return
+    }
+    self.sequence.withValue { seq in
+      seq += 1
+      self.write(.step(seq: seq, step))
+    }
+  }
+
+  /// Ends the recording with the final state's hash.
+  public func finish(stateHash: String) {
+    CrashReports.copyReports(to: -1)  // the end line is the last
+    self.sequence.withValue { _ in self.write(.end(stateHash: stateHash)) }
+    try? self.handle.close()
+  }
+
+  /// A starting state's text. The instance was created from these bytes, so they decode.
+  private static func text(of state: [UInt8]?) -> String? {
+    state.flatMap { try? WireValue(decoding: $0).actionText }
+  }
+
+  private func write(_ line: RecordingLine) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(line) else { return }
+    self.handle.write(data + Data("\n".utf8))
+  }
+}

@@ -1,0 +1,335 @@
+import Foundation
+import Patchbay
+import PatchbayEncoding
+import PatchbayFunctions
+import PatchbayHost
+import PatchbayLoader
+
+/// Runs `patchbay run` scripts: one command per line against a running app.
+///
+/// ```text
+/// # comments and blank lines are skipped
+/// send counter setStep(by: 5)
+/// send counter increment
+/// expect counter /count 5
+/// push echo
+/// send echo say(text: "hi")
+/// state echo
+/// pop
+/// wait 100
+/// settle
+/// quit
+/// ```
+///
+/// Commands: `send PATH ACTION`, `push NODE [STATE]`, `pop`, `present NODE [STATE]`, `dismiss`,
+/// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `swap FEATURE PLUGIN`, `route PATH`,
+/// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
+/// scalar or array),
+/// `wait MS`, `wait swap [MS]` (until the next swap, say `--watch`'s of a rebuilt plugin; at
+/// most MS, default 120 s), `settle`, `quit`. The first failing line stops the script; its
+/// error names the line.
+public struct ScriptRunner {
+  /// How a script ended.
+  public enum Outcome: Equatable, Sendable {
+    /// Every line ran (or `quit`).
+    case finished
+    /// A command failed (a refused action, a failed `expect`): exit code 1.
+    case failed(String)
+    /// A line is not a valid command: exit code 2.
+    case invalid(String)
+
+    public var exitCode: Int32 {
+      switch self {
+      case .finished: 0
+      case .failed: 1
+      case .invalid: 2
+      }
+    }
+  }
+
+  static let commands = [
+    "send", "push", "pop", "present", "dismiss", "add", "remove", "swap", "call", "route", "state",
+    "render", "expect", "wait",
+    "settle", "quit",
+  ]
+
+  public let app: AppRuntime
+  /// Where `state`, `render` and failed expectations are written.
+  public let output: @Sendable (String) -> Void
+  /// How scripts name themselves in errors (`demo.script`, `<stdin>`).
+  public let name: String
+  /// The swaps `wait swap` has seen: those before the script started, and one per `wait swap`.
+  private let swapsSeen: LockedValue<Int>
+
+  public init(app: AppRuntime, name: String, output: @escaping @Sendable (String) -> Void) {
+    self.app = app
+    self.name = name
+    self.output = output
+    self.swapsSeen = LockedValue(app.swapCount)
+  }
+
+  /// Waits until the app has made a swap this script has not seen yet; false after
+  /// `milliseconds` without one.
+  func waitForSwap(milliseconds: Int) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+    while self.app.swapCount <= self.swapsSeen.value {
+      guard ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    self.swapsSeen.withValue { $0 += 1 }
+    return true
+  }
+
+  /// Runs every line of `script`.
+  public func run(_ script: String) async -> Outcome {
+    for (index, line) in script.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let outcome = await self.run(line: String(line), number: index + 1)
+      if outcome != nil { return outcome! }
+    }
+    return .finished
+  }
+
+  /// Runs one line; nil to go on, an outcome to stop.
+  public func run(line: String, number: Int) async -> Outcome? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+    let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
+    let command = parts[0]
+    let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    let location = "\(self.name):\(number)"
+    func invalid(_ reason: String) -> Outcome { .invalid("\(location): \(reason)") }
+    func failed(_ reason: String) -> Outcome { .failed("\(location): \(reason)") }
+
+    do {
+      switch command {
+      case "send":
+        let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
+        guard arguments.count == 2 else {
+          return invalid("usage: send PATH ACTION (send counter increment)")
+        }
+        // Named in a crash report, should the plugin crash on it.
+        try CrashNote.sending(arguments[1]) { () throws(AppError) in
+          try self.app.send(arguments[0], arguments[1])
+        }
+      case "push", "present":
+        let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
+        guard let node = arguments.first else {
+          return invalid("usage: \(command) NODE [STATE] (push results {score: 3, outOf: 3})")
+        }
+        let state = arguments.count == 2 ? WireValue(stateText: arguments[1]) : nil
+        if arguments.count == 2, state == nil {
+          return invalid(
+            "'\(arguments[1])' is not a state value; write a record: {score: 3, outOf: 3}")
+        }
+        try self.app.navigate(
+          command == "push" ? .push(node: node) : .present(node: node), state: state?.bytes)
+      case "add":
+        let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
+        guard arguments.count >= 2 else {
+          return invalid(
+            "usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})")
+        }
+        let state = arguments.count == 3 ? WireValue(stateText: arguments[2]) : nil
+        if arguments.count == 3, state == nil {
+          return invalid(
+            "'\(arguments[2])' is not a state value; write a record: {count: 2, step: 1}")
+        }
+        try self.app.add(to: arguments[0], id: arguments[1], state: state?.bytes)
+      case "call":
+        let words = splitValues(rest)
+        guard let name = words.first else {
+          return invalid("usage: call NAME ARGS… (call note_frequency 69 440.0)")
+        }
+        var values: [WireValue] = []
+        for (index, text) in words.dropFirst().enumerated() {
+          guard let value = WireValue(stateText: text) else {
+            return invalid(
+              "call \(name): argument \(index + 1) '\(text)' is not a value (69, 440.0, \"C4\", [60, 64])"
+            )
+          }
+          values.append(value)
+        }
+        let result = try self.app.call(name, values)
+        self.output(result.callText)
+      case "swap":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count == 2 else {
+          return invalid("usage: swap FEATURE PLUGIN (swap counter CounterAlt)")
+        }
+        try self.app.swap(arguments[0], to: arguments[1])
+      case "remove":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count == 2 else {
+          return invalid("usage: remove COLLECTION ID (remove home/tallies a)")
+        }
+        try self.app.remove(from: arguments[0], id: arguments[1])
+      case "pop", "dismiss", "settle", "quit":
+        guard rest.isEmpty else { return invalid("'\(command)' takes no arguments") }
+        switch command {
+        case "pop": try self.app.navigate(.pop)
+        case "dismiss": try self.app.navigate(.dismiss)
+        case "settle":
+          if !(await self.app.settle(timeout: .seconds(30))) {
+            return failed("the app did not settle within 30 s: an effect is still running")
+          }
+        default: return .finished
+        }
+      case "route":
+        guard rest.hasPrefix("/") else { return invalid("usage: route /PATH") }
+        try self.app.follow(route: rest)
+      case "state":
+        self.output(try self.app.state(rest.isEmpty ? nil : rest).json(pretty: true))
+      case "render":
+        self.output(
+          rest.isEmpty ? try self.app.renderCurrent() : try self.app.instance(rest).render())
+      case "expect":
+        let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
+        guard arguments.count == 3, arguments[1].hasPrefix("/") || arguments[1].isEmpty else {
+          return invalid("usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)")
+        }
+        guard let expected = WireValue(json: arguments[2]) else {
+          return invalid("'\(arguments[2])' is not a JSON value (strings need double quotes)")
+        }
+        let state = try self.app.state(arguments[0])
+        guard let found = state[pointer: arguments[1]] else {
+          return failed("expect \(arguments[0]) \(arguments[1]): no such field in \(state.json())")
+        }
+        if !found.matches(expected) {
+          let message =
+            "expect \(arguments[0]) \(arguments[1]): expected \(expected.json()), found \(found.json())"
+          self.output("- \(expected.json())\n+ \(found.json())")
+          return failed(message)
+        }
+      case "wait" where rest.split(separator: " ").first == "swap":
+        let arguments = rest.split(separator: " ").map(String.init)
+        guard arguments.count <= 2, let limit = Int(arguments.dropFirst().first ?? "120000"),
+          limit >= 0
+        else {
+          return invalid("usage: wait swap [MS] (wait swap 60000)")
+        }
+        guard await self.waitForSwap(milliseconds: limit) else {
+          return failed("wait swap: no swap within \(limit) ms")
+        }
+      case "wait":
+        guard let milliseconds = Int(rest), milliseconds >= 0 else {
+          return invalid("usage: wait MS (wait 100), or wait swap [MS]")
+        }
+        try? await Task.sleep(for: .milliseconds(milliseconds))
+      default:
+        return invalid(
+          "unknown command '\(command)'.\(suggestion(for: command, among: Self.commands)) Commands: \(Self.commands.joined(separator: ", "))."
+        )
+      }
+    } catch {
+      return failed("\(error)")
+    }
+    return nil
+  }
+}
+
+extension WireValue {
+  /// A value from a JSON scalar or array (`5`, `"hi"`, `true`, `null`, `[1, 2]`).
+  init?(json text: String) {
+    let text = text.trimmingCharacters(in: .whitespaces)
+    if text == "null" {
+      self = .nil
+      return
+    }
+    // The action text grammar reads JSON scalars and arrays the same way.
+    guard case .case(_, let fields)? = try? WireValue(parsingAction: "value(\(text))"),
+      fields.count == 1, fields[0].name == "_0", fields[0].value.isJSON
+    else { return nil }
+    self = fields[0].value
+  }
+
+  /// Whether JSON can say this value (no cases, which the action grammar also reads).
+  var isJSON: Bool {
+    switch self {
+    case .case: false
+    case .list(let values): values.allSatisfy(\.isJSON)
+    case .record(let fields): fields.allSatisfy(\.value.isJSON)
+    default: true
+    }
+  }
+
+  /// The value at a JSON pointer (`/count`, `/items/0`, `` for the whole value).
+  subscript(pointer pointer: String) -> WireValue? {
+    var current: WireValue? = self
+    for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+      let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
+        of: "~0", with: "~")
+      switch current {
+      case .list(let values)?:
+        guard let index = Int(key), values.indices.contains(index) else { return nil }
+        current = values[index]
+      case .record, .case:
+        current = current?[field: key]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+
+  /// Equality as JSON sees it: an int equals the same double; records ignore field order.
+  func matches(_ other: WireValue) -> Bool {
+    switch (self, other) {
+    case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b
+    case (.list(let a), .list(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.matches($1) }
+    case (.record(let a), .record(let b)):
+      return a.count == b.count
+        && a.allSatisfy { field in
+          b.first { $0.name == field.name }.map { field.value.matches($0.value) } ?? false
+        }
+    default: return self == other
+    }
+  }
+}
+
+/// `69 "a b" [1, 2]` → ["69", "\"a b\"", "[1, 2]"]: words split at spaces outside quotes and
+/// brackets.
+func splitValues(_ text: String) -> [String] {
+  var words: [String] = []
+  var current = ""
+  var depth = 0
+  var quoted = false
+  var escaped = false
+  for character in text {
+    if quoted {
+      current.append(character)
+      if escaped {
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        quoted = false
+      }
+      continue
+    }
+    switch character {
+    case "\"": quoted = true
+    case "[", "{", "(": depth += 1
+    case "]", "}", ")": depth -= 1
+    case " " where depth == 0:
+      if !current.isEmpty { words.append(current) }
+      current = ""
+      continue
+    default: break
+    }
+    current.append(character)
+  }
+  if !current.isEmpty { words.append(current) }
+  return words
+}
+
+extension WireValue {
+  /// A function's result as scripts and `patchbay call` print it: text as it is, anything
+  /// else as a value.
+  public var callText: String {
+    if case .string(let text) = self { return text }
+    return self.actionText
+  }
+}

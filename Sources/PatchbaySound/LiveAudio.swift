@@ -1,0 +1,158 @@
+import Foundation
+import PatchbayAudio
+import PatchbayConfig
+import PatchbayHost
+import PatchbayMIDI
+import PatchbayRealtime
+import Synchronization
+
+/// An app playing live: its processors on an audio thread into an output device, MIDI from
+/// an input to listening features, and processor events back as actions (DESIGN §8).
+///
+/// ```swift
+/// let live = try LiveAudio(app: app, settings: app.config.sound)
+/// live.start()
+/// // … the app runs; MIDI arrives; the metronome clicks …
+/// live.stop()
+/// live.statistics   // periods, underruns
+/// ```
+///
+/// Threads: the audio thread (``AudioEngine``, realtime: renders the ``ProcessorGraph``); the
+/// MIDI reader (``MIDIInput`` or ``SMFPlayer``, realtime: parses into a ring); the MIDI pump
+/// (not realtime: takes events from that ring, hands them to the processors' inbox and, as
+/// actions, to the app queue); a timer that sends processor events to the app queue every
+/// 10 ms.
+public final class LiveAudio: @unchecked Sendable {
+  public let app: AppRuntime
+  public let graph: ProcessorGraph
+  public let engine: AudioEngine?
+  /// What `auto` chose, and why; nil when nothing was chosen.
+  public let deviceNote: String?
+  private let midiInput: MIDIInput?
+  private let song: SMFPlayer?
+  private let running = Atomic<Bool>(false)
+  private var pump: Thread?
+  private var timer: DispatchSourceTimer?
+  private let pumpDone = DispatchSemaphore(value: 0)
+  /// MIDI messages the pump handed on. [thread-safe]
+  public var midiEvents: Int { self.pumped.load(ordering: .relaxed) }
+  private let pumped = Atomic<Int>(0)
+  /// Whether the pump has handed on the input's last message.
+  private let pumpFinished = Atomic<Bool>(false)
+
+  /// Opens the output and the MIDI input `settings` name, and attaches a graph to `app`.
+  /// Errors name the device or input and what to do.
+  public init(app: AppRuntime, settings: SoundSettings) throws(AppError) {
+    self.app = app
+    self.graph = ProcessorGraph(format: settings.format)
+    do {
+      if settings.playsAudio {
+        let (output, note) = try AudioDevice.open(
+          settings.device == "auto" ? nil : settings.device, format: settings.format)
+        self.engine = AudioEngine(output: output, renderer: self.graph)
+        self.deviceNote = note
+      } else {
+        self.engine = nil
+        self.deviceNote = nil
+      }
+    } catch {
+      throw AppError(.failed(path: "[audio]", reason: error.description))
+    }
+    do {
+      switch settings.midi {
+      case .smf(let path):
+        self.song = SMFPlayer(file: try StandardMIDIFile(contentsOf: path))
+        self.midiInput = nil
+      default:
+        self.song = nil
+        self.midiInput = try settings.midi.openSource().map { MIDIInput(source: $0) }
+      }
+    } catch {
+      throw AppError(.failed(path: "[midi]", reason: error.description))
+    }
+    try app.attach(self.graph)
+    // A file or a song ends: until it has, the app is not quiet (a script's `settle` waits
+    // for all of it). A port or a FIFO never ends.
+    if self.song != nil || self.midiInput?.source.isLive == false {
+      app.addQuietCondition { [weak self] in
+        self?.pumpFinished.load(ordering: .acquiring) ?? true
+      }
+    }
+  }
+
+  /// Starts the audio thread, the MIDI reader and pump, and the event timer.
+  public func start() {
+    guard !self.running.exchange(true, ordering: .relaxed) else { return }
+    self.engine?.start()
+    let app = self.app
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now(), repeating: .milliseconds(10))
+    timer.setEventHandler { app.deliverProcessorEvents() }
+    timer.resume()
+    self.timer = timer
+    guard self.midiInput != nil || self.song != nil else {
+      self.pumpDone.signal()
+      return
+    }
+    self.midiInput?.start()
+    self.song?.start()
+    let pump = Thread { [self] in self.runPump() }
+    pump.name = "patchbay-midi-pump"
+    pump.qualityOfService = .userInteractive
+    self.pump = pump
+    pump.start()
+  }
+
+  /// The MIDI pump: moves events from the reader's ring on until the input ends or `stop`.
+  private func runPump() {
+    let events = self.midiInput?.events ?? self.song!.events
+    while true {
+      let ended = self.midiInput?.isFinished ?? self.song!.isFinished
+      var moved = 0
+      while let event = events.pop() {
+        self.app.receive(event)
+        moved += 1
+      }
+      self.pumped.add(moved, ordering: .relaxed)
+      if (ended && events.availableToRead == 0) || !self.running.load(ordering: .relaxed) {
+        self.pumpFinished.store(true, ordering: .releasing)
+        break
+      }
+      if moved == 0 {
+        var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
+        nanosleep(&pause, nil)
+      }
+    }
+    self.pumpDone.signal()
+  }
+
+  /// Waits until the MIDI input has ended and every event reached the app queue, or
+  /// `timeout` passes; returns whether it ended.
+  public func waitForMIDI(timeout: Duration) -> Bool {
+    let seconds =
+      Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+    guard self.pumpDone.wait(timeout: .now() + seconds) == .success else { return false }
+    self.pumpDone.signal()  // later waiters too
+    return true
+  }
+
+  /// Stops the audio thread, the MIDI pump and the timer, then delivers the last events.
+  public func stop() {
+    guard self.running.exchange(false, ordering: .relaxed) else { return }
+    self.graph.stopWatching()
+    self.engine?.stop()
+    self.engine?.output.close()
+    self.timer?.cancel()
+    self.timer = nil
+    self.midiInput?.source.close()
+    _ = self.pumpDone.wait(timeout: .now() + 5)
+    self.app.deliverProcessorEvents()
+  }
+
+  /// The audio thread's counts so far.
+  public var statistics: AudioEngine.Statistics { self.engine?.statistics ?? .init() }
+
+  deinit {
+    self.stop()
+  }
+}
