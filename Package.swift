@@ -19,7 +19,7 @@ let package = Package(
   name: "Patchbay",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "patchbay", targets: ["patchbay"]),
+    .executable(name: "patchbay", targets: ["PatchbayCLI"]),
     // The host, for an app of your own: load plugins, run an app, play it, script it.
     .library(
       name: "PatchbayHost",
@@ -148,7 +148,7 @@ let package = Package(
     ),
     // The command line.
     .executableTarget(
-      name: "patchbay",
+      name: "PatchbayCLI",
       dependencies: [
         sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -223,19 +223,19 @@ let package = Package(
     .testTarget(name: "PatchbayHostTests", dependencies: [sdk("PatchbayTesting")] + host),
     .testTarget(
       name: "CounterFeatureTests",
-      dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestSupport")]),
+      dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     .testTarget(
       name: "CounterAltFeatureTests",
-      dependencies: ["CounterAltFeature", sharedSDK, sdk("PatchbayTestSupport")]),
+      dependencies: ["CounterAltFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     .testTarget(
       name: "PracticeFeatureTests",
-      dependencies: ["PracticeFeature", sharedSDK, sdk("PatchbayTestSupport")]),
+      dependencies: ["PracticeFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     .testTarget(
       name: "MetronomeFeatureTests",
-      dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestSupport")]),
+      dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
-    .testTarget(name: "patchbayTests", exclude: ["Fixtures"]),
+    .testTarget(name: "PatchbayCLITests", exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),

@@ -29,6 +29,20 @@ public struct SoundSettings: Sendable, Equatable {
   /// Whether an audio output is to be opened.
   public var playsAudio: Bool { self.device != "none" }
 
+  /// These settings with the output device and the MIDI input given as text (`patchbay run
+  /// --audio DEVICE --midi INPUT`), which win over the config's; nil keeps the config's.
+  /// Throws, naming the problem, when `midiInput` names no input.
+  ///
+  /// ```swift
+  /// try app.config.sound.overriding(device: "null", midiInput: "fifo:/tmp/keys")
+  /// ```
+  public func overriding(device: String?, midiInput: String?) throws(MIDIError) -> SoundSettings {
+    var settings = self
+    if let device { settings.device = device }
+    if let midiInput { settings.midi = try MIDIInputSpec(midiInput) }
+    return settings
+  }
+
   static let rates = 8_000...384_000
   static let periods = 16...8_192
   static let channels = 1...8

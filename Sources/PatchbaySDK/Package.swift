@@ -33,10 +33,10 @@ let package = Package(
       targets: ["Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayPlugin", "PatchbayTesting"]
     ),
     // Beside `PatchbaySDK` in a test target: routes failed assertions to the test framework.
-    .library(name: "PatchbayTestSupport", targets: ["PatchbayTestSupport"]),
+    .library(name: "PatchbayTestReporting", targets: ["PatchbayTestReporting"]),
     // Linked statically, for the host and for apps that use the core without plugins.
     .library(name: "Patchbay", targets: ["Patchbay"]),
-    .library(name: "PatchbayTesting", targets: ["PatchbayTesting", "PatchbayTestSupport"]),
+    .library(name: "PatchbayTesting", targets: ["PatchbayTesting", "PatchbayTestReporting"]),
     .library(name: "PatchbayABI", targets: ["PatchbayABI"]),
     .library(name: "PatchbayEncoding", targets: ["PatchbayEncoding"]),
     .library(name: "PatchbayPlugin", targets: ["PatchbayPlugin"]),
@@ -96,11 +96,11 @@ let package = Package(
     // Routes reported issues to Swift Testing and XCTest. Without it a failed assertion is
     // only printed and the test passes.
     .target(
-      name: "PatchbayTestSupport",
+      name: "PatchbayTestReporting",
       dependencies: [
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")
       ],
-      path: "PatchbayTestSupport"
+      path: "PatchbayTestReporting"
     ),
     // The plugin ABI: `include/patchbay.h` and C helpers for the value encoding.
     .target(name: "PatchbayABI", path: "PatchbayABI"),

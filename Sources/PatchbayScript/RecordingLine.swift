@@ -15,7 +15,7 @@ import PatchbayHost
 /// ```
 ///
 /// The format is fixed: a recording made today replays tomorrow (a kept recording,
-/// `Tests/patchbayTests/Fixtures/counter-echo-2026-11.jsonl`, guards it). Reading a line
+/// `Tests/PatchbayCLITests/Fixtures/counter-echo-2026-11.jsonl`, guards it). Reading a line
 /// checks it whole; a line that is not one of these says which field is missing or wrong.
 public enum RecordingLine: Equatable, Sendable {
   /// The first line: the format and the config the run used (relative to the recording's

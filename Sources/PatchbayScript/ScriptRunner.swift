@@ -5,29 +5,13 @@ import PatchbayFunctions
 import PatchbayHost
 import PatchbayLoader
 
-/// Runs `patchbay run` scripts: one command per line against a running app.
+/// Runs `patchbay run` scripts against a running app: one command a line, in the language
+/// ``ScriptLanguage`` defines.
 ///
-/// ```text
-/// # comments and blank lines are skipped
-/// send counter setStep(by: 5)
-/// send counter increment
-/// expect counter /count 5
-/// push echo
-/// send echo say(text: "hi")
-/// state echo
-/// pop
-/// wait 100
-/// settle
-/// quit
+/// ```swift
+/// let runner = ScriptRunner(app: app, name: "demo.script") { print($0) }
+/// await runner.run("send counter increment\nexpect counter /count 1\n")  // .finished
 /// ```
-///
-/// Commands: `send PATH ACTION`, `push NODE [STATE]`, `pop`, `present NODE [STATE]`, `dismiss`,
-/// `add COLLECTION ID [STATE]`, `remove COLLECTION ID`, `swap FEATURE PLUGIN`, `route PATH`,
-/// `state [PATH]` (JSON), `render [PATH]`, `expect PATH JSON-POINTER VALUE` (VALUE a JSON
-/// scalar or array),
-/// `wait MS`, `wait swap [MS]` (until the next swap, say `--watch`'s of a rebuilt plugin; at
-/// most MS, default 120 s), `settle`, `quit`. The first failing line stops the script; its
-/// error names the line.
 public struct ScriptRunner {
   /// How a script ended.
   public enum Outcome: Equatable, Sendable {
@@ -46,12 +30,6 @@ public struct ScriptRunner {
       }
     }
   }
-
-  static let commands = [
-    "send", "push", "pop", "present", "dismiss", "add", "remove", "swap", "call", "route", "state",
-    "render", "expect", "wait",
-    "settle", "quit",
-  ]
 
   public let app: AppRuntime
   /// Where `state`, `render` and failed expectations are written.
@@ -107,7 +85,7 @@ public struct ScriptRunner {
       case "send":
         let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
         guard arguments.count == 2 else {
-          return invalid("usage: send PATH ACTION (send counter increment)")
+          return invalid(ScriptLanguage.usage("send"))
         }
         // Named in a crash report, should the plugin crash on it.
         try CrashNote.sending(arguments[1]) { () throws(AppError) in
@@ -116,7 +94,7 @@ public struct ScriptRunner {
       case "push", "present":
         let arguments = rest.split(separator: " ", maxSplits: 1).map(String.init)
         guard let node = arguments.first else {
-          return invalid("usage: \(command) NODE [STATE] (push results {score: 3, outOf: 3})")
+          return invalid(ScriptLanguage.usage(command))
         }
         let state = arguments.count == 2 ? WireValue(stateText: arguments[1]) : nil
         if arguments.count == 2, state == nil {
@@ -128,8 +106,7 @@ public struct ScriptRunner {
       case "add":
         let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
         guard arguments.count >= 2 else {
-          return invalid(
-            "usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})")
+          return invalid(ScriptLanguage.usage("add"))
         }
         let state = arguments.count == 3 ? WireValue(stateText: arguments[2]) : nil
         if arguments.count == 3, state == nil {
@@ -140,7 +117,7 @@ public struct ScriptRunner {
       case "call":
         let words = splitValues(rest)
         guard let name = words.first else {
-          return invalid("usage: call NAME ARGS… (call note_frequency 69 440.0)")
+          return invalid(ScriptLanguage.usage("call"))
         }
         var values: [WireValue] = []
         for (index, text) in words.dropFirst().enumerated() {
@@ -151,18 +128,25 @@ public struct ScriptRunner {
           }
           values.append(value)
         }
-        let result = try self.app.call(name, values)
+        // `Theory.note_frequency`: the plugin named before the last dot.
+        let result =
+          if let dot = name.lastIndex(of: ".") {
+            try self.app.call(
+              String(name[..<dot]), String(name[name.index(after: dot)...]), values)
+          } else {
+            try self.app.call(name, values)
+          }
         self.output(result.callText)
       case "swap":
         let arguments = rest.split(separator: " ").map(String.init)
         guard arguments.count == 2 else {
-          return invalid("usage: swap FEATURE PLUGIN (swap counter CounterAlt)")
+          return invalid(ScriptLanguage.usage("swap"))
         }
         try self.app.swap(arguments[0], to: arguments[1])
       case "remove":
         let arguments = rest.split(separator: " ").map(String.init)
         guard arguments.count == 2 else {
-          return invalid("usage: remove COLLECTION ID (remove home/tallies a)")
+          return invalid(ScriptLanguage.usage("remove"))
         }
         try self.app.remove(from: arguments[0], id: arguments[1])
       case "pop", "dismiss", "settle", "quit":
@@ -177,7 +161,7 @@ public struct ScriptRunner {
         default: return .finished
         }
       case "route":
-        guard rest.hasPrefix("/") else { return invalid("usage: route /PATH") }
+        guard rest.hasPrefix("/") else { return invalid(ScriptLanguage.usage("route")) }
         try self.app.follow(route: rest)
       case "state":
         self.output(try self.app.state(rest.isEmpty ? nil : rest).json(pretty: true))
@@ -187,7 +171,7 @@ public struct ScriptRunner {
       case "expect":
         let arguments = rest.split(separator: " ", maxSplits: 2).map(String.init)
         guard arguments.count == 3, arguments[1].hasPrefix("/") || arguments[1].isEmpty else {
-          return invalid("usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)")
+          return invalid(ScriptLanguage.usage("expect"))
         }
         guard let expected = WireValue(json: arguments[2]) else {
           return invalid("'\(arguments[2])' is not a JSON value (strings need double quotes)")
@@ -207,19 +191,22 @@ public struct ScriptRunner {
         guard arguments.count <= 2, let limit = Int(arguments.dropFirst().first ?? "120000"),
           limit >= 0
         else {
-          return invalid("usage: wait swap [MS] (wait swap 60000)")
+          return invalid(ScriptLanguage.usage("wait swap"))
         }
         guard await self.waitForSwap(milliseconds: limit) else {
           return failed("wait swap: no swap within \(limit) ms")
         }
       case "wait":
         guard let milliseconds = Int(rest), milliseconds >= 0 else {
-          return invalid("usage: wait MS (wait 100), or wait swap [MS]")
+          let swap = ScriptLanguage.command("wait swap")
+          return invalid(
+            ScriptLanguage.usage("wait") + ", or \(swap.usage) (\(swap.example))")
         }
         try? await Task.sleep(for: .milliseconds(milliseconds))
       default:
         return invalid(
-          "unknown command '\(command)'.\(suggestion(for: command, among: Self.commands)) Commands: \(Self.commands.joined(separator: ", "))."
+          "unknown command '\(command)'.\(suggestion(for: command, among: ScriptLanguage.words)) "
+            + "Commands: \(ScriptLanguage.words.joined(separator: ", "))."
         )
       }
     } catch {

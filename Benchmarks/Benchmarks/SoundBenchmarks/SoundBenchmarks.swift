@@ -149,7 +149,7 @@ let benchmarks: @Sendable () -> Void = {
     var settings = SoundSettings()
     settings.device = "none"
     settings.midi = .file(fifo)
-    guard let live = try? LiveAudio(app: app, settings: settings) else { fatalError("no FIFO") }
+    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no FIFO") }
     live.start()
     _ = live.waitForMIDI(timeout: .seconds(60))
     live.stop()
@@ -190,7 +190,7 @@ let benchmarks: @Sendable () -> Void = {
     try? FileManager.default.copyItem(atPath: "\(pluginFolder)/libSynth.so", toPath: copy)
     var settings = SoundSettings()
     settings.device = "null"
-    guard let live = try? LiveAudio(app: app, settings: settings) else { fatalError("no device") }
+    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no device") }
     app.receive(MIDIEvent(.noteOn, channel: 0, 57, 90))
     live.start()
     var held: [UInt64] = []
@@ -258,7 +258,7 @@ let benchmarks: @Sendable () -> Void = {
     var settings = SoundSettings()
     settings.device = "null"
     settings.midi = .file(fifo)
-    guard let live = try? LiveAudio(app: app, settings: settings) else { fatalError("no device") }
+    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no device") }
     let watch = reference_stall_watch_start(format.periodNanoseconds)
     live.start()
     _ = live.waitForMIDI(timeout: .seconds(seconds + 10))

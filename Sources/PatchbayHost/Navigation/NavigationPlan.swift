@@ -8,8 +8,8 @@
 /// plan.steps  // [.create(echo#1)]
 /// try router.plan(.pop, from: plan.next).get().steps  // [.destroy(echo#1)]
 /// ```
-public struct NavigationPlan: Equatable, Sendable {
-  public enum Step: Equatable, Sendable {
+struct NavigationPlan: Equatable, Sendable {
+  enum Step: Equatable, Sendable {
     /// Create the screen's instance (and its `child` features).
     case create(NavigationState.Route)
     /// Cancel the screen's effects and destroy its instance, with everything under it.
@@ -17,14 +17,14 @@ public struct NavigationPlan: Equatable, Sendable {
   }
 
   /// The navigation state once the plan is carried out.
-  public let next: NavigationState
+  let next: NavigationState
   /// Creations bottom to top, then destructions top to bottom.
-  public let steps: [Step]
+  let steps: [Step]
 }
 
 extension Router {
   /// The plan for `action` from `state`, or why the router refuses it.
-  public func plan(_ action: NavigationAction, from state: NavigationState) -> Result<
+  func plan(_ action: NavigationAction, from state: NavigationState) -> Result<
     NavigationPlan, AppError
   > {
     if let refusal = self.refusal(of: action, in: state) {

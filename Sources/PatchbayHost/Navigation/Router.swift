@@ -13,14 +13,14 @@ import PatchbayFunctions
 ///
 /// A request that does not fit the tree changes nothing; ``refusal(of:in:)`` says why, so the
 /// host can report it before sending.
-public struct Router: Reducer {
-  public let config: AppConfig
+struct Router: Reducer {
+  let config: AppConfig
 
-  public init(config: AppConfig) {
+  init(config: AppConfig) {
     self.config = config
   }
 
-  public func reduce(into state: inout NavigationState, action: NavigationAction) -> Effect<
+  func reduce(into state: inout NavigationState, action: NavigationAction) -> Effect<
     NavigationAction
   > {
     guard self.refusal(of: action, in: state) == nil else { return .none }
@@ -56,7 +56,7 @@ public struct Router: Reducer {
   }
 
   /// Why `action` cannot apply to `state`, or nil when it can.
-  public func refusal(of action: NavigationAction, in state: NavigationState) -> String? {
+  func refusal(of action: NavigationAction, in state: NavigationState) -> String? {
     let keys = self.config.nodes.map(\.key)
     func check(_ node: String, _ kind: AppConfig.Kind) -> String? {
       guard let found = self.config.node(node) else {
@@ -96,7 +96,7 @@ public struct Router: Reducer {
   }
 
   /// The navigation a route path asks for: `/echo` → deep link to [echo].
-  public func deepLink(_ path: String) -> Result<NavigationAction, AppError> {
+  func deepLink(_ path: String) -> Result<NavigationAction, AppError> {
     guard let route = self.config.route(path) else {
       return .failure(AppError(.noRoute(path: path, routes: self.config.routes.map(\.path))))
     }

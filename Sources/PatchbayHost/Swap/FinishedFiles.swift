@@ -12,13 +12,13 @@ import Foundation
 ///
 /// `handler` runs on `queue` with the full paths of a batch of events. Watching stops when the
 /// value is released or ``cancel()`` is called.
-public final class FinishedFiles: @unchecked Sendable {
+package final class FinishedFiles: @unchecked Sendable {
   private let source: DispatchSourceRead
   private let descriptor: Int32
   private let folders: [Int32: String]
 
   /// Nil when inotify is missing or no folder could be watched.
-  public init?(
+  package init?(
     folders: some Sequence<String>, queue: DispatchQueue,
     handler: @escaping @Sendable ([String]) -> Void
   ) {
@@ -49,7 +49,7 @@ public final class FinishedFiles: @unchecked Sendable {
   }
 
   /// Stops watching.
-  public func cancel() { self.source.cancel() }
+  package func cancel() { self.source.cancel() }
 
   deinit { self.source.cancel() }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Just enough ELF to know how much of a shared object `dlopen` reads, and whether a file is
 /// whole.
-public enum ELFImage {
+package enum ELFImage {
   /// The ELF64 header's fields this type reads: offset and size in the header.
   enum Field {
     static let programHeaders = (0x20, 8)  // e_phoff
@@ -78,7 +78,7 @@ public enum ELFImage {
   /// Why the file at `path` is not (yet) a whole ELF shared object, or nil when it is: its
   /// header, program headers, loaded segments and section header table all fit in the file.
   /// A linker still writing, or a copy cut short, fails this.
-  public static func incompleteness(of path: String) -> String? {
+  package static func incompleteness(of path: String) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
     defer { close(fd) }

@@ -14,9 +14,9 @@ import Foundation
 /// sticky folder (`/tmp`, mode 1777) counts as writable by others. `PluginLoader` runs this
 /// before copying, unless its `allowsInsecurePaths` is set
 /// (`--allow-insecure-plugin-path`).
-public enum PluginFileTrust {
+enum PluginFileTrust {
   /// Why `path` is not to be trusted, or nil.
-  public static func problem(with path: String) -> String? {
+  static func problem(with path: String) -> String? {
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
     let shown =
       target.path == URL(fileURLWithPath: path).standardizedFileURL.path

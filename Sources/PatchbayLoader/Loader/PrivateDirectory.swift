@@ -21,10 +21,10 @@ import Synchronization
 /// The folder is removed when the process exits (`exit`, not a crash). ``removeStale(in:)``
 /// removes those that processes which are gone left behind, in every candidate parent, before
 /// the first folder is made.
-public enum PrivateDirectory {
+enum PrivateDirectory {
   /// Why a folder is not private, in one line.
-  public struct NotPrivate: Error, CustomStringConvertible, Equatable {
-    public let description: String
+  struct NotPrivate: Error, CustomStringConvertible, Equatable {
+    let description: String
   }
 
   /// The prefix of every folder made here: `patchbay-<pid>-XXXXXX`.
@@ -34,7 +34,7 @@ public enum PrivateDirectory {
   private static let made = Mutex<URL?>(nil)
 
   /// This process's folder: made (and stale ones cleaned) on the first call.
-  public static func forThisProcess() throws -> URL {
+  static func forThisProcess() throws -> URL {
     try Self.made.withLock { made in
       if let made { return made }
       var reasons: [String] = []
@@ -101,7 +101,7 @@ public enum PrivateDirectory {
   }
 
   /// Refuses a folder that another user could write, or that is not a real folder.
-  public static func check(_ folder: URL) throws(NotPrivate) {
+  static func check(_ folder: URL) throws(NotPrivate) {
     var info = stat()
     guard lstat(folder.path, &info) == 0 else {
       throw NotPrivate(
@@ -135,7 +135,7 @@ public enum PrivateDirectory {
   /// Removes the folders of processes that are gone, in `parent`: this user's
   /// `patchbay-<pid>-XXXXXX` and the old `patchbay-<pid>`, whose pid no longer runs.
   @discardableResult
-  public static func removeStale(in parent: URL) -> [String] {
+  static func removeStale(in parent: URL) -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else {
       return []
     }

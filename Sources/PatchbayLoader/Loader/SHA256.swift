@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Written here because Foundation on Linux has no hash functions, and a plugin host should not
 /// need OpenSSL for one.
-public struct SHA256 {
+package struct SHA256 {
   private var state: [UInt32] = [
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
     0x5be0_cd19,
@@ -32,10 +32,10 @@ public struct SHA256 {
     0xc671_78f2,
   ]
 
-  public init() {}
+  package init() {}
 
   /// Adds `bytes` to what is hashed.
-  public mutating func update(_ bytes: some Collection<UInt8>) {
+  package mutating func update(_ bytes: some Collection<UInt8>) {
     self.length += UInt64(bytes.count)
     self.pending.append(contentsOf: bytes)
     let whole = self.pending.count / 64 * 64
@@ -49,7 +49,7 @@ public struct SHA256 {
   }
 
   /// The digest, as 64 lowercase hex digits.
-  public mutating func finish() -> String {
+  package mutating func finish() -> String {
     let bits = self.length &* 8
     var tail: [UInt8] = [0x80]
     tail += [UInt8](repeating: 0, count: (55 &- self.pending.count) & 63)
@@ -62,14 +62,14 @@ public struct SHA256 {
   }
 
   /// The hash of `bytes`.
-  public static func hex(of bytes: some Collection<UInt8>) -> String {
+  package static func hex(of bytes: some Collection<UInt8>) -> String {
     var hash = SHA256()
     hash.update(bytes)
     return hash.finish()
   }
 
   /// The hash of the file at `path`, read in 1 MB pieces.
-  public static func hex(ofFile path: String) throws -> String {
+  package static func hex(ofFile path: String) throws -> String {
     guard let file = FileHandle(forReadingAtPath: path) else {
       throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
     }

@@ -93,21 +93,24 @@ import Testing
       "snd counter increment",
       "test.script:1: unknown command 'snd'. Did you mean 'send'? Commands: send, push, pop, present, dismiss, add, remove, swap, call, route, state, render, expect, wait, settle, quit."
     ),
-    ("send counter", "test.script:1: usage: send PATH ACTION (send counter increment)"),
+    ("send counter", "test.script:1: usage: send PATH ACTION (send counter setStep(by: 5))"),
     (
       "expect counter count 1",
-      "test.script:1: usage: expect PATH JSON-POINTER VALUE (expect counter /count 5)"
+      "test.script:1: usage: expect PATH /POINTER VALUE (expect counter /count 5)"
     ),
     (
       "expect counter /count five",
       "test.script:1: 'five' is not a JSON value (strings need double quotes)"
     ),
-    ("wait soon", "test.script:1: usage: wait MS (wait 100), or wait swap [MS]"),
+    (
+      "wait soon",
+      "test.script:1: usage: wait MS (wait 100), or wait swap [MS] (wait swap 60000)"
+    ),
     ("wait swap soon", "test.script:1: usage: wait swap [MS] (wait swap 60000)"),
     ("pop now", "test.script:1: 'pop' takes no arguments"),
     (
       "add tallies",
-      "test.script:1: usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2, step: 1})"
+      "test.script:1: usage: add COLLECTION ID [STATE] (add home/tallies c {count: 2})"
     ),
     (
       "add tallies c {count: 1",

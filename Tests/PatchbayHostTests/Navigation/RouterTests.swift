@@ -1,7 +1,8 @@
 import PatchbayConfig
-import PatchbayHost
 import PatchbayTesting
 import Testing
+
+@testable import PatchbayHost
 
 /// A home with a practice screen (a quiz child, a results screen above it) and a settings
 /// sheet: the navigation tree the router and plan tests walk.

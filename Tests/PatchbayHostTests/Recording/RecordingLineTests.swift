@@ -7,7 +7,7 @@ import Testing
 @Suite struct RecordingLineTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("patchbayTests/Fixtures/counter-echo-2026-11.jsonl").path
+    .appendingPathComponent("PatchbayCLITests/Fixtures/counter-echo-2026-11.jsonl").path
 
   static func encode(_ line: RecordingLine) throws -> String {
     let encoder = JSONEncoder()

@@ -12,7 +12,7 @@
 //   dependencies: [
 //     "CounterFeature",
 //     .product(name: "PatchbaySDK", package: "PatchbaySDK"),
-//     .product(name: "PatchbayTestSupport", package: "PatchbaySDK"),
+//     .product(name: "PatchbayTestReporting", package: "PatchbaySDK"),
 //   ]
 // )
 // ```

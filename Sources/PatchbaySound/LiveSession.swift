@@ -10,7 +10,7 @@ import Synchronization
 /// an input to listening features, and processor events back as actions (DESIGN §8).
 ///
 /// ```swift
-/// let live = try LiveAudio(app: app, settings: app.config.sound)
+/// let live = try LiveSession(app: app, settings: app.config.sound)
 /// live.start()
 /// // … the app runs; MIDI arrives; the metronome clicks …
 /// live.stop()
@@ -22,7 +22,7 @@ import Synchronization
 /// (not realtime: takes events from that ring, hands them to the processors' inbox and, as
 /// actions, to the app queue); a timer that sends processor events to the app queue every
 /// 10 ms.
-public final class LiveAudio: @unchecked Sendable {
+public final class LiveSession: @unchecked Sendable {
   public let app: AppRuntime
   public let graph: ProcessorGraph
   public let engine: AudioEngine?

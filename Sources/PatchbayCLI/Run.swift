@@ -3,7 +3,6 @@ import Foundation
 import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
-import PatchbayMIDI
 import PatchbayScript
 import PatchbaySound
 
@@ -18,21 +17,7 @@ struct Run: AsyncParsableCommand {
 
       Otherwise it reads commands from --script FILE, or from standard input:
 
-        send PATH ACTION           send an action: send counter setStep(by: 5)
-        push NODE [STATE], pop     navigate the stack: push results {score: 3}
-        present NODE [STATE]       present over the stack; dismiss closes it
-        add COLLECTION ID [STATE]  add an instance: add home/tallies c
-        remove COLLECTION ID       remove one: remove home/tallies a
-        swap FEATURE PLUGIN        run another implementation, state kept:
-                                   swap counter CounterAlt
-        call NAME ARGS…            call a plugin's exported function:
-                                   call note_frequency 69 440.0
-        route /PATH                follow a deep link
-        state [PATH]               print state as JSON
-        render [PATH]              print a view (default: the screen on top)
-        expect PATH /POINTER V     compare state with a JSON value
-        wait MS, settle            let effects run
-        quit                       stop (# starts a comment)
+      \(ScriptLanguage.helpText)
 
       The first failing command stops the run; its error names the line. \
       Exit codes: 0 success, 1 a command failed, 2 usage error (also a malformed script line).
@@ -227,22 +212,19 @@ enum ChangeLine {
 extension Run {
   /// Plays the app's processors and opens its MIDI input, when it has either: the config's
   /// `[audio]` and `[midi]`, overridden by --audio and --midi. Notes go to stderr.
-  func startSound(_ app: AppRuntime) throws -> LiveAudio? {
-    var settings = app.config.sound
-    if let audio = self.audio { settings.device = audio }
-    if let midi = self.midi {
-      do {
-        settings.midi = try MIDIInputSpec(midi)
-      } catch {
-        throw ValidationError("--midi: \(error)")
-      }
+  func startSound(_ app: AppRuntime) throws -> LiveSession? {
+    let settings: SoundSettings
+    do {
+      settings = try app.config.sound.overriding(device: self.audio, midiInput: self.midi)
+    } catch {
+      throw ValidationError("--midi: \(error)")
     }
     let registry = app.registry
     let makesSound = registry.featureIDs.contains { registry[$0]?.hasProcessor == true }
     guard (makesSound && settings.playsAudio) || settings.midi != .none else { return nil }
-    let live: LiveAudio
+    let live: LiveSession
     do {
-      live = try LiveAudio(app: app, settings: settings)
+      live = try LiveSession(app: app, settings: settings)
     } catch {
       throw CommandFailure("\(error)")
     }

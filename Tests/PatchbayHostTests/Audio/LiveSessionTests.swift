@@ -8,7 +8,7 @@ import PatchbaySound
 import Testing
 
 /// The live path on the paced null device: MIDI through a FIFO, and swaps while playing.
-@Suite(.serialized) struct LiveAudioTests {
+@Suite(.serialized) struct LiveSessionTests {
   static func settings(midi: MIDIInputSpec = .none) -> SoundSettings {
     var settings = SoundSettings()
     settings.device = "null"
@@ -39,7 +39,7 @@ import Testing
       }
       try? handle.close()
     }
-    let live = try LiveAudio(app: app, settings: Self.settings(midi: .file(fifo)))
+    let live = try LiveSession(app: app, settings: Self.settings(midi: .file(fifo)))
     live.start()
     _ = await writer.value
     #expect(live.waitForMIDI(timeout: .seconds(30)))
@@ -64,7 +64,7 @@ import Testing
 
     let app = try makeApp("studio")
     try app.send("metronome", "stop")  // only the synth plays
-    let live = try LiveAudio(app: app, settings: Self.settings())
+    let live = try LiveSession(app: app, settings: Self.settings())
     // The metronome has a processor too; the synth's is the second.
     try app.send("metronome/synth", "setVolume(level: 0.3)")
     try app.send("metronome/synth", #"setWaveform(name: "saw")"#)

@@ -59,7 +59,7 @@ import Testing
   /// The recording format stays: a recording made on 2026-11-23 (actions, an effect's action,
   /// navigation, a swap), its config path relative to the file, still replays to its hash.
   @Test func aRecordingFromAnEarlierVersionStillReplays() async throws {
-    let fixture = "\(CheckTests.root)/Tests/patchbayTests/Fixtures/counter-echo-2026-11.jsonl"
+    let fixture = "\(CheckTests.root)/Tests/PatchbayCLITests/Fixtures/counter-echo-2026-11.jsonl"
     let result = try await CLI.run("replay", fixture, "--plugin-path", CLI.directory)
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("state hash: be697d9c18491519"))
