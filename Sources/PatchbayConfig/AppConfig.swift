@@ -38,7 +38,7 @@ import PatchbayTOML
 /// "/counter" = "counter"
 /// ```
 public struct AppConfig: Sendable, Equatable {
-  /// How a feature node lives in the tree (DESIGN §4).
+  /// How a feature node lives in the tree (docs/ARCHITECTURE.md, "Composition").
   public enum Kind: String, Sendable, CaseIterable {
     /// Always alive, scoped under its parent (TCA `Scope`).
     case child

@@ -2,8 +2,9 @@ import Patchbay
 import PatchbayABI
 import PatchbayEncoding
 
-/// A navigation a feature asks its host for. Features never navigate directly (DESIGN §5):
-/// they return ``Effect/navigate(_:)``, and the host's router applies it after the action.
+/// A navigation a feature asks its host for. Features never navigate directly
+/// (docs/ARCHITECTURE.md, "Navigation as state"): they return ``Effect/navigate(_:)``, and the
+/// host's router applies it after the action.
 ///
 /// ```swift
 /// case .quizFinished(let score):

@@ -3,7 +3,7 @@ import Synchronization
 /// Tells the app side when the audio thread has let go of what it published before: the
 /// audio thread marks each period it starts and ends, and something taken out of the audio
 /// thread's view is freed only after the period that might still see it has ended (deferred
-/// reclamation; DESIGN §8, "instances come and go without the audio thread waiting").
+/// reclamation; docs/ARCHITECTURE.md, "Audio and MIDI").
 ///
 /// ```swift
 /// // app side: publish the new set, then ask what the audio thread may still hold

@@ -9,8 +9,8 @@ import Foundation
 /// thread.join()
 /// ```
 ///
-/// The body runs outside any actor (DESIGN §6: realtime code is `nonisolated`, never in a
-/// `main.swift` closure).
+/// The body runs outside any actor (docs/ARCHITECTURE.md, "The threads": realtime code is
+/// `nonisolated`, never in a `main.swift` closure).
 public final class RealtimeThread: @unchecked Sendable {
   /// How the thread is scheduled: `SCHED_FIFO priority 70`, or the reason it is not.
   public let schedulingNote: String

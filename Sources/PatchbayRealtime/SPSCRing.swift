@@ -12,13 +12,13 @@ import Synchronization
 /// let read = block.withUnsafeMutableBufferPointer { ring.read(into: $0) }
 /// ```
 ///
-/// The design (DESIGN §8): capacity a power of two; indices count up forever (an `Int` does not
-/// wrap in this universe's lifetime) and are masked on use; acquire/release ordering only; block
-/// copies are `memcpy`s of at most two segments. Each index is published on a cache line of its
-/// own, and each side keeps its own index and its last-seen copy of the other side's on a
-/// private line, so in the steady state a side only *stores* to a shared line (the store buffer
-/// absorbs it) and *loads* the other side's line only when its copy says the ring looks full
-/// (or empty). The zero-copy regions (``writableRegions()`` / ``commitWrite(_:)``,
+/// The design (docs/ARCHITECTURE.md, "Audio and MIDI"): capacity a power of two; indices count up
+/// forever (an `Int` does not wrap in this universe's lifetime) and are masked on use;
+/// acquire/release ordering only; block copies are `memcpy`s of at most two segments. Each index is
+/// published on a cache line of its own, and each side keeps its own index and its last-seen copy
+/// of the other side's on a private line, so in the steady state a side only *stores* to a shared
+/// line (the store buffer absorbs it) and *loads* the other side's line only when its copy says the
+/// ring looks full (or empty). The zero-copy regions (``writableRegions()`` / ``commitWrite(_:)``,
 /// ``readableRegions()`` / ``commitRead(_:)``) let a side work in the ring's memory directly.
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
   /// How many elements fit.

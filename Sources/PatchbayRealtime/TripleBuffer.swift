@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The newest value one thread wrote, read by one other thread without a lock, a wait or a
-/// copy on either side: three blocks of raw bytes that the writer and the reader trade (DESIGN
-/// §8, "parameters, reducer → processor").
+/// The newest value one thread wrote, read by one other thread without a lock, a wait or a copy on
+/// either side: three blocks of raw bytes that the writer and the reader trade
+/// (docs/ARCHITECTURE.md, "Audio and MIDI").
 ///
 /// ```swift
 /// let parameters = TripleBuffer(byteCount: 16)

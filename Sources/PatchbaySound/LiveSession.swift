@@ -6,8 +6,9 @@ import PatchbayMIDI
 import PatchbayRealtime
 import Synchronization
 
-/// An app playing live: its processors on an audio thread into an output device, MIDI from
-/// an input to listening features, and processor events back as actions (DESIGN §8).
+/// An app playing live: its processors on an audio thread into an output device, MIDI from an input
+/// to listening features, and processor events back as actions (docs/ARCHITECTURE.md, "Audio and
+/// MIDI").
 ///
 /// ```swift
 /// let live = try LiveSession(app: app, settings: app.config.sound)

@@ -2,9 +2,9 @@ import PatchbayAudio
 import PatchbayHost
 import PatchbayMIDI
 
-/// Renders an app's sound offline, on a sample clock: as fast as the CPU allows, every MIDI
-/// event at its exact frame, and the same bytes every run (DESIGN §8). `patchbay render`, and
-/// how tests hear the app.
+/// Renders an app's sound offline, on a sample clock: as fast as the CPU allows, every MIDI event
+/// at its exact frame, and the same bytes every run (docs/ARCHITECTURE.md, "Audio and MIDI").
+/// `patchbay render`, and how tests hear the app.
 ///
 /// ```swift
 /// let render = try OfflineRender(app: app, format: AudioFormat(sampleRate: 48_000))

@@ -6,7 +6,7 @@ import PatchbayRealtime
 import SampleChecks
 import Synchronization
 
-/// The app's processors, as the audio thread renders them (DESIGN §8).
+/// The app's processors, as the audio thread renders them (docs/ARCHITECTURE.md, "Audio and MIDI").
 ///
 /// The app queue adds, replaces and removes processors with their instances; each change
 /// publishes a new immutable set that the audio thread picks up at its next period. A set or

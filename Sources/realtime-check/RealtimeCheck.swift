@@ -4,7 +4,7 @@ import PatchbayMIDI
 import RealtimeCheckSupport
 
 /// The checks, outside `main.swift`: closures there are MainActor-isolated and would trap on
-/// the audio and reader threads (DESIGN §6). Returns the exit code.
+/// the audio and reader threads (docs/ARCHITECTURE.md, "The threads"). Returns the exit code.
 enum RealtimeCheck {
   static func run() throws -> Int32 {
     let interposer = AllocationCounter.self

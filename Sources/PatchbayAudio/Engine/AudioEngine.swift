@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Renders into the engine's mix each period: the host's processors (DESIGN §8).
+/// Renders into the engine's mix each period: the host's processors (docs/ARCHITECTURE.md, "Audio
+/// and MIDI").
 public protocol AudioRenderer: AnyObject, Sendable {
   /// Adds one period of `frames` interleaved frames into `mix`; `steadyTime` counts the frames
   /// before this period. [audio-thread]: no allocation, no lock, no logging.
@@ -9,15 +10,13 @@ public protocol AudioRenderer: AnyObject, Sendable {
 }
 
 /// The audio thread: every period it reads one period from each source ring, mixes them, and
-/// writes the mix to the output (DESIGN §8).
+/// writes the mix to the output (docs/ARCHITECTURE.md, "Audio and MIDI").
 ///
 /// ```swift
-/// let ring = SPSCRing<Float>(minimumCapacity: 8 * format.periodSamples)
-/// let engine = AudioEngine(output: try ALSAOutput(device: "default", format: format), sources: [ring])
-/// engine.start(periods: 1_000)     // or nil: until stop()
-/// // … a producer thread writes interleaved samples into `ring` …
-/// engine.wait()
-/// engine.statistics               // periods, underruns, starved periods
+/// let ring = SPSCRing<Float>(minimumCapacity: 8 * format.periodSamples) let engine =
+/// AudioEngine(output: try ALSAOutput(device: "default", format: format), sources: [ring])
+/// engine.start(periods: 1_000) // or nil: until stop() // … a producer thread writes interleaved
+/// samples into `ring` … engine.wait() engine.statistics // periods, underruns, starved periods
 /// ```
 ///
 /// On the audio thread: no allocation, no lock, no logging, no reducer; what the app needs to

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A 16-bit PCM WAV file written directly, for offline renders: the same samples give the
-/// same bytes, every run (DESIGN §8, "time has one source per run").
+/// same bytes, every run (docs/ARCHITECTURE.md, "Audio and MIDI").
 ///
 /// ```swift
 /// let wav = try WAVFileOutput(path: "out.wav", format: AudioFormat(sampleRate: 48_000))

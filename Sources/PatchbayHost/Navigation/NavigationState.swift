@@ -2,8 +2,8 @@ import PatchbayLoader
 
 /// Where the app is: the screens pushed on the root, and what is presented over them.
 ///
-/// Plain data (DESIGN §5): it can be printed, recorded, replayed and restored. The root
-/// feature is always there and is not on the stack.
+/// Plain data (docs/ARCHITECTURE.md, "Navigation as state"): it can be printed, recorded, replayed
+/// and restored. The root feature is always there and is not on the stack.
 public struct NavigationState: Equatable, Sendable {
   /// One screen: a feature node of the config, and the id of its instance.
   public struct Route: Equatable, Hashable, Sendable, CustomStringConvertible {

@@ -2,8 +2,9 @@ import Foundation
 import PatchbayRealtime
 import Synchronization
 
-/// A MIDI reader thread: reads a ``MIDIByteSource``, parses, and hands ``MIDIEvent``s to the
-/// app through a ring — no allocation, lock or logging on the reader thread (DESIGN §8).
+/// A MIDI reader thread: reads a ``MIDIByteSource``, parses, and hands ``MIDIEvent``s to the app
+/// through a ring — no allocation, lock or logging on the reader thread (docs/ARCHITECTURE.md,
+/// "Audio and MIDI").
 ///
 /// ```swift
 /// let input = MIDIInput(source: try FileByteSource(path: "/tmp/midi.fifo"), keepsRawBytes: true)

@@ -8,7 +8,7 @@
 /// // … ch1 note-off 62 0      (running status; velocity 0 is a note-off)
 /// ```
 ///
-/// The rules (DESIGN §8), each tested in `MIDIParserTests`:
+/// The rules (docs/ARCHITECTURE.md, "Audio and MIDI"), each tested in `MIDIParserTests`:
 /// - Running status: data bytes after a channel message repeat its status.
 /// - Real-time bytes (F8 FA FB FC FE FF) are messages wherever they appear, even inside a
 ///   message or SysEx, and change nothing else; F9 and FD (undefined) are ignored and do not

@@ -6,8 +6,9 @@ import PatchbayScript
 import Synchronization
 import Testing
 
-/// Swapping a feature's implementation while the app runs (DESIGN §7): state kept, nothing
-/// lost, and on any failure the old implementation goes on as before.
+/// Swapping a feature's implementation while the app runs (docs/ARCHITECTURE.md, "Swapping a
+/// feature"): state kept, nothing lost, and on any failure the old implementation goes on as
+/// before.
 @Suite struct SwapTests {
   @Test func stateIsKeptAcrossASwapAndBack() throws {
     let app = try makeDemoApp()

@@ -1,7 +1,8 @@
 import PatchbayMIDI
 import Testing
 
-/// One test per rule of DESIGN §8, on short byte strings.
+/// One test per rule of docs/ARCHITECTURE.md, "Audio and MIDI" (MIDI bytes), on short byte
+/// strings.
 @Suite struct MIDIParserTests {
   /// The events `bytes` parse to, as monitor lines without the timestamp.
   func parse(_ bytes: [UInt8]) -> [String] {
