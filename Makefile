@@ -20,7 +20,7 @@ BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
 export PATCHBAY_WARNINGS_AS_ERRORS := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo dev test fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
+.PHONY: all deps build demo dev test tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
 
 all: build
 
@@ -56,7 +56,7 @@ demo: deps
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: lint build template-check import-swap-check sdk-test dev-check bench-smoke
+test: lint build template-check import-swap-check sdk-test dev-check bench-smoke tsan
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
 
@@ -118,6 +118,23 @@ bench-smoke: build
 	  fi; \
 	  grep -c "^bench-smoke: ok:" $$log | xargs printf "bench-smoke: $$target: %s benchmarks ran\n"; \
 	done
+
+# ThreadSanitizer over the host's tests that load no plugin. OwnershipTests runs the instance
+# ownership model (executor, FIFO, effects' sends from other threads) through a FeatureCode
+# written in Swift. Tests with plugins stay out: a test's plugins would be the TSan build's
+# while host-config's search paths name .build/debug's (two SDKs in one process), and the SDK's
+# locks are Synchronization's futex Mutex, which TSan does not see (a false race report inside
+# Mutex.withLock: Sources/Patchbay/Internal/Locking.swift:25, from PatchbayPlugin's
+# DriverRegistry). Its own build folder, so the plain build stays as it is. Any report fails.
+TSAN_TESTS := OwnershipTests|RouterTests|NavigationPlanTests|StateDiffTests|ParsedActionCacheTests|ScriptLanguageTests|FunctionSignatureTests|ABILayoutTests|AppExecutorTests|RecordingLineTests|PrivateDirectoryTests|PluginFileTrustTests
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	@TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" $(SWIFT) test --skip-build --sanitize=thread \
+	  --scratch-path .build-tsan --filter "$(TSAN_TESTS)" > .build-tsan/tsan.log 2>&1 \
+	  || { tail -n 60 .build-tsan/tsan.log; echo "tsan: failed; the whole log is .build-tsan/tsan.log" >&2; exit 1; }
+	@grep -q "WARNING: ThreadSanitizer" .build-tsan/tsan.log \
+	  && { grep -A 30 "WARNING: ThreadSanitizer" .build-tsan/tsan.log; exit 1; } \
+	  || grep "Test run with" .build-tsan/tsan.log | tail -n 1 | sed 's/^/tsan: /'
 
 # The parsers under libFuzzer (Sources/PatchbayFuzzTargets says what each checks), with
 # AddressSanitizer, each for FUZZ_SECONDS. New inputs go to .build-fuzz/corpus/TARGET, a crash

@@ -13,6 +13,9 @@ import PatchbayEncoding
 /// Each parameter takes one value (an `out_string` takes none: it becomes the result):
 /// integers for the integer types and `pointer`, numbers for `float` and `double`, `true` or
 /// `false`, a string for `string`, and a list of bytes (or a string) for `buffer`.
+///
+/// `@unchecked Sendable`: the cif and its type list are written once in `init` and only read
+/// after (`ffi_call` does not write them); each call has buffers of its own.
 public final class PreparedFunction: @unchecked Sendable {
   public let signature: FunctionSignature
   /// The prepared call description; lives as long as this (trampolines keep their own).

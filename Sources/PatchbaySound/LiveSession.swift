@@ -23,6 +23,10 @@ import Synchronization
 /// (not realtime: takes events from that ring, hands them to the processors' inbox and, as
 /// actions, to the app queue); a timer that sends processor events to the app queue every
 /// 10 ms.
+///
+/// `@unchecked Sendable`: `start` and `stop` (the only writers of `pump` and `timer`) are
+/// called from the one thread that runs the session; the threads it starts share only atomics,
+/// rings and the app queue.
 public final class LiveSession: @unchecked Sendable {
   public let app: AppRuntime
   public let graph: ProcessorGraph
@@ -147,6 +151,9 @@ public final class LiveSession: @unchecked Sendable {
     self.timer = nil
     self.midiInput?.source.close()
     _ = self.pumpDone.wait(timeout: .now() + 5)
+    // A reader that ended (the source closed) is joined, not leaked; one still blocked in a
+    // read that close did not wake is left to end with the process.
+    if self.midiInput?.isFinished == true { self.midiInput?.wait() }
     self.app.deliverProcessorEvents()
   }
 

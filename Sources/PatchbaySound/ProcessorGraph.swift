@@ -20,6 +20,10 @@ import Synchronization
 /// AudioEngine(output: output, renderer: graph).start()
 /// // or offline: graph.render(into: mix, frames: 128, steadyTime: 0)
 /// ```
+///
+/// `@unchecked Sendable`: `slots` and `retired` are the app queue's (marked so below); the
+/// audio thread reads only the published set (an atomic pointer to an immutable `SlotSet`),
+/// the MIDI inbox (an SPSC ring) and its own period buffer; the gate is atomic.
 public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   public let format: AudioFormat
   let gate = PeriodGate()

@@ -7,7 +7,15 @@
  * gone), its bits are then at least 0xFF000000, and no finite float's are: the largest shifted
  * value of a period answers for all of it. An unsigned max and a shift a sample, which
  * vectorize; built for AVX2 too, and picked at load time where the CPU has it. */
-#if defined(__x86_64__)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+/* A sanitizer instruments the clones' resolver, which the dynamic linker runs before the
+ * sanitizer's runtime is up (a crash at load): sanitized builds take the default clone. */
+#define PB_SANITIZED 1
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(PB_SANITIZED)
 #define WITH_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
 #define WITH_AVX2

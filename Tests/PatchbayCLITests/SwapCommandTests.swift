@@ -71,10 +71,26 @@ import Testing
     key = "counter"
     id = "dev.patchbay.counter"
     """.write(toFile: "\(folder)/app.toml", atomically: true, encoding: .utf8)
-    // Generous: the file is replaced 1.5 s in, and the script looks 8 s in.
+    // The file is replaced once the app has loaded it: its private folder (of plugin copies)
+    // appears in XDG_RUNTIME_DIR then. Replaced earlier, the app would start with the new code
+    // and have nothing to swap (on a loaded machine, starting can take longer than any fixed
+    // sleep). The script looks 8 s after it starts.
+    let runtime = "\(folder)/runtime"
+    try FileManager.default.createDirectory(
+      atPath: runtime, withIntermediateDirectories: false,
+      attributes: [.posixPermissions: 0o700])
     let script = self.writeScript("send counter increment\nwait 8000\nexpect counter /value 1\n")
-    async let run = CLI.run("run", "\(folder)/app.toml", "--watch", "--script", script)
-    try await Task.sleep(for: .milliseconds(1500))
+    async let run = CLI.run(
+      "run", "\(folder)/app.toml", "--watch", "--script", script,
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    let loaded = ContinuousClock.now + .seconds(60)
+    while (try? FileManager.default.contentsOfDirectory(atPath: runtime))?.isEmpty ?? true,
+      ContinuousClock.now < loaded
+    {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    // The folder is made just before the first copy: let the load finish.
+    try await Task.sleep(for: .milliseconds(300))
     try FileManager.default.copyItem(
       atPath: "\(CLI.directory)/libCounterAlt.so", toPath: "\(plugin).new")
     #expect(rename("\(plugin).new", plugin) == 0)

@@ -46,7 +46,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   /// How much the instance may write: its app's `[limits]`, or the standard ones.
   let limits: OutputLimits
   /// The instance's path, for crash reports (set by the app that creates it).
-  package let label = CrashLabel()
+  package let label: CrashLabel
   private let effectsMuted = Atomic<Bool>(false)
   private let reduced = Atomic<UInt64>(0)
   private var stored: Owned
@@ -70,7 +70,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     limits: OutputLimits, label: String? = nil,
     log: @escaping @Sendable (pb_log_level, String) -> Void, functions: FunctionResolver?
   ) throws(FeatureCallError) {
-    if let label { self.label.set(label) }
+    self.label = CrashLabel(label)
     let context = HostContext(executor: executor, log: log, functions: functions)
     self.executor = executor
     self.limits = limits

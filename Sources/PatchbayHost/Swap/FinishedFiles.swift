@@ -12,6 +12,9 @@ import Foundation
 ///
 /// `handler` runs on `queue` with the full paths of a batch of events. Watching stops when the
 /// value is released or ``cancel()`` is called.
+///
+/// `@unchecked Sendable`: its properties are immutable; the dispatch source reads the inotify
+/// descriptor on `queue` only.
 package final class FinishedFiles: @unchecked Sendable {
   private let source: DispatchSourceRead
   private let descriptor: Int32

@@ -18,6 +18,9 @@ import PatchbayLoader
 /// cut short, is never loaded. Then every feature that file implements is swapped
 /// (``AppRuntime/swap(_:to:)``). A failed swap is reported once and the old implementation
 /// keeps running; the file is tried again when it changes again.
+///
+/// `@unchecked Sendable`: its mutable state (`timer`, `watched`, `notify`) is touched only on
+/// its own serial queue; the rest is immutable.
 public final class PluginWatcher: @unchecked Sendable {
   /// What the watcher saw of one file.
   private struct Watched {

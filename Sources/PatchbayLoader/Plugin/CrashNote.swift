@@ -39,22 +39,20 @@ public enum CrashNote {
   }
 }
 
-/// A C string a crash report names (an instance's path), set once it is known. The old one is
-/// kept, since a signal handler may be reading it.
+/// A C string a crash report names (an instance's path), made before the instance is, so a
+/// signal handler never reads it half written.
+///
+/// `@unchecked Sendable`: the pointer is immutable, and the string it points at is never
+/// written after `init`.
 package final class CrashLabel: @unchecked Sendable {
-  package private(set) var pointer: UnsafeMutablePointer<CChar>?
-  private var retired: [UnsafeMutablePointer<CChar>] = []
+  package let pointer: UnsafeMutablePointer<CChar>?
 
-  package init() {}
-
-  package func set(_ text: String) {
-    if let old = self.pointer { self.retired.append(old) }
-    self.pointer = strdup(text)
+  package init(_ text: String?) {
+    self.pointer = text.map { strdup($0) }
   }
 
   deinit {
     free(self.pointer)
-    self.retired.forEach { free($0) }
   }
 }
 

@@ -3,6 +3,9 @@ import PatchbayABI
 
 /// A plugin library the host loaded and validated: what it declares, and the C descriptors
 /// behind it (valid for the life of the process, since plugins are never unloaded).
+///
+/// `@unchecked Sendable`: the loader sets `features`, `functions` and `fileIdentity` while it
+/// makes the plugin, before anyone else can see it; nothing changes after.
 public final class LoadedPlugin: @unchecked Sendable {
   /// The file the plugin was loaded from (not the generation copy).
   public let path: String
@@ -31,6 +34,22 @@ public final class LoadedPlugin: @unchecked Sendable {
     self.abiMajor = Int(descriptor.pointee.abi_major)
     self.abiMinor = Int(descriptor.pointee.abi_minor)
     self.features = try features(self)
+  }
+
+  /// A plugin described by values, whose features' code is not a library loaded here (another
+  /// ``FeatureCode`` conformance: code in another process, or in a test).
+  package init(
+    path: String, id: String, name: String, version: String,
+    features: (LoadedPlugin) -> [LoadedFeature]
+  ) {
+    self.path = path
+    self.generation = 1
+    self.id = id
+    self.name = name
+    self.version = version
+    self.abiMajor = Int(PATCHBAY_ABI_MAJOR)
+    self.abiMinor = Int(PATCHBAY_ABI_MINOR)
+    self.features = features(self)
   }
 
   /// The feature with `id`, if this plugin declares it.
@@ -84,6 +103,20 @@ public final class LoadedFeature: @unchecked Sendable {
   /// What its processor declares, for `inspect`; nil without one.
   public var processorInfo: (parameterBytes: Int, maxEvents: Int)? {
     self.code.processor.map { (Int($0.parameter_size), Int($0.max_output_events)) }
+  }
+
+  /// A feature of `plugin` whose code is `code`.
+  package init(
+    plugin: LoadedPlugin, id: String, name: String, summary: String = "",
+    schemaVersion: UInt32 = 1, actions: [ActionInfo] = [], code: any FeatureCode
+  ) {
+    self.plugin = plugin
+    self.id = id
+    self.name = name
+    self.summary = summary
+    self.schemaVersion = schemaVersion
+    self.actions = actions
+    self.code = code
   }
 
   init(

@@ -34,7 +34,7 @@ package final class HostContext: @unchecked Sendable {
   package let executor: AppExecutor
   /// The table the plugin is given; its `host_data` is this context. Never freed (see
   /// ``HostTable``).
-  let host: UnsafePointer<pb_host>
+  package let host: UnsafePointer<pb_host>
   package let log: @Sendable (pb_log_level, String) -> Void
   /// Where "patchbay.functions/1" resolves (an app's ``FunctionTable``); nil when the
   /// instance runs outside an app.
