@@ -2,9 +2,9 @@ import Foundation
 import PatchbayABI
 
 /// Makes `pb_host` tables: the host functions and services every plugin instance is given
-/// (patchbay/host.h). `send`, `error` and `log` are the table's own; each service
-/// `get_service` hands out is a file of its own beside this one (clock, navigation, MIDI,
-/// functions). The table's `host_data` is the instance's ``HostContext``.
+/// (patchbay/host.h). `send` is here; `error` and `log` are in `LogService.swift`, and each
+/// service `get_service` hands out is a file of its own beside this one (clock, navigation,
+/// MIDI, functions). The table's `host_data` is the instance's ``HostContext``.
 ///
 /// ```swift
 /// let host = context.host      // HostContext.init made it with HostTable.allocate()
@@ -49,21 +49,11 @@ enum HostTable {
       }
     }
 
+  /// `host->send`: the action goes to the instance's queue (``HostContext/deliver(_:)``).
   static let send: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int) -> Void = {
     host, bytes, length in
     guard let context = Self.context(host) else { return }
     let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
     context.deliver(copy)
   }
-
-  static let error: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> Void = {
-    host, message in
-    Self.context(host)?.report(message.map { String(cString: $0) } ?? "(no reason given)")
-  }
-
-  static let log:
-    @convention(c) (UnsafePointer<pb_host>?, pb_log_level, UnsafePointer<CChar>?) -> Void = {
-      host, level, message in
-      Self.context(host)?.log(level, message.map { String(cString: $0) } ?? "")
-    }
 }
