@@ -52,7 +52,7 @@ public final class AppRuntime: @unchecked Sendable {
   let router: Router
   /// The app queue: the one owner of the app's instances and of ``Owned``.
   package let executor = AppExecutor(name: "patchbay-app")
-  private var stored: Owned
+  private let storage: ExecutorOwned<Owned>
   /// What plays the app's processors, once attached (``InstancePlayer``).
   package let attachedPlayer = AttachedPlayer()
   /// The functions plugins resolved from each other, behind stable trampolines. [app queue]
@@ -67,16 +67,10 @@ public final class AppRuntime: @unchecked Sendable {
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
 
-  /// The app-queue-owned state. [app queue]
+  /// The executor-owned state, in place. [executor]
   package var owned: Owned {
-    _read {
-      self.executor.assertCurrent("the app's state")
-      yield self.stored
-    }
-    _modify {
-      self.executor.assertCurrent("the app's state")
-      yield &self.stored
-    }
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
   }
 
   /// Creates the root instance and its children, then follows the initial route.
@@ -88,7 +82,8 @@ public final class AppRuntime: @unchecked Sendable {
     replaying: Bool = false
   ) throws(AppError) {
     self.config = config
-    self.stored = Owned(features: registry)
+    self.storage = ExecutorOwned(
+      Owned(features: registry), by: self.executor, what: "the app's state")
     self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying

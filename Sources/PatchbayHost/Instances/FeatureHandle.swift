@@ -49,7 +49,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   package let label: CrashLabel
   private let effectsMuted = Atomic<Bool>(false)
   private let reduced = Atomic<UInt64>(0)
-  private var stored: Owned
+  private let storage: ExecutorOwned<Owned>
 
   /// Creates an instance on a queue of its own: from the feature's initial state, or from
   /// snapshot bytes of its current schema. Throws the plugin's reason when `create` fails.
@@ -75,28 +75,22 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     self.executor = executor
     self.limits = limits
     let label = self.label
-    self.stored = Owned(
-      implementation: try executor.sync { () throws(FeatureCallError) in
-        try Implementation(feature: feature, restoring: state, context: context, label: label)
-      })
+    let implementation = try executor.sync { () throws(FeatureCallError) in
+      try Implementation(feature: feature, restoring: state, context: context, label: label)
+    }
+    self.storage = ExecutorOwned(
+      Owned(implementation: implementation), by: executor, what: "an instance's state")
     executor.sync { context.owned.inbox = self }
   }
 
   deinit {
-    let implementation = self.stored.implementation
-    self.executor.sync { implementation.destroy() }
+    self.executor.sync { self.owned.implementation.destroy() }
   }
 
-  /// The executor-owned state. [executor]
+  /// The executor-owned state, in place. [executor]
   package var owned: Owned {
-    _read {
-      self.executor.assertCurrent("an instance's state")
-      yield self.stored
-    }
-    _modify {
-      self.executor.assertCurrent("an instance's state")
-      yield &self.stored
-    }
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
   }
 
   /// The feature this handle runs now (a swap changes it).

@@ -1,6 +1,11 @@
-import Dispatch
 import Foundation
 import Synchronization
+
+#if canImport(CDispatch)
+  import CDispatch
+#else
+  import Dispatch
+#endif
 
 /// The host's serial app queue: the `[main-thread]` of every plugin instance (core.h). Jobs
 /// run one at a time, in the order they were queued. docs/ARCHITECTURE.md shows what runs on
@@ -13,7 +18,8 @@ import Synchronization
 /// ```
 ///
 /// A serial dispatch queue underneath: `sync` runs its job on the calling thread once the jobs
-/// before it are done (no thread hop when the queue is idle), `enqueue` on a worker thread.
+/// before it are done (when none is, at once: no hop, no allocation), `enqueue` on a worker
+/// thread.
 /// `sync` from a job runs inline, so code already on the queue may call back into the app.
 ///
 /// State an executor owns sits behind an accessor that calls ``assertCurrent(_:file:line:)``
@@ -24,10 +30,15 @@ import Synchronization
 /// rest is immutable.
 package final class AppExecutor: @unchecked Sendable {
   package let name: String
-  private let queue: DispatchQueue
+  /// A serial dispatch queue, driven through the C calls (`dispatch_sync_f`,
+  /// `dispatch_async_f`): they take a function and a context, so a job allocates nothing
+  /// (Swift's `DispatchQueue.sync` copies a block and boxes the result: two allocations).
+  private let queue: dispatch_queue_t
+  /// The queue as the calls that take any dispatch object want it.
+  private var object: dispatch_object_t { dispatch_object_t(_dq: self.queue) }
   /// The executor whose job runs on this thread now: a pthread key, because the check runs
   /// several times per action and `DispatchQueue.getSpecific` costs a hash lookup.
-  private static let running: pthread_key_t = {
+  @usableFromInline static let running: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
     return key
@@ -38,13 +49,27 @@ package final class AppExecutor: @unchecked Sendable {
 
   package init(name: String) {
     self.name = name
-    self.queue = DispatchQueue(label: name)
+    self.queue = dispatch_queue_create(name, nil)
   }
+
+  deinit {
+    Self.release(self.queue)
+  }
+
+  /// `dispatch_release`, which Swift marks unavailable (ARC manages Dispatch's own wrappers,
+  /// not a queue made with the C call). Its argument is a transparent union of pointers, passed
+  /// as a pointer.
+  private static let release: @convention(c) (dispatch_queue_t) -> Void = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dispatch_release") else {
+      fatalError("libdispatch has no dispatch_release")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (dispatch_queue_t) -> Void).self)
+  }()
 
   /// Stops a debug build when the calling code is not one of this executor's jobs: the check
   /// behind every access to state the executor owns. A release build skips it (it runs on
   /// every access); there the public entry points, which hop onto the executor, keep the rule.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func assertCurrent(
     _ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
   ) {
@@ -55,12 +80,13 @@ package final class AppExecutor: @unchecked Sendable {
   }
 
   /// Whether the calling code runs as one of this executor's jobs.
+  @inlinable
   package var isCurrent: Bool {
     pthread_getspecific(Self.running) == Unmanaged.passUnretained(self).toOpaque()
   }
 
   /// Runs `job` marked as this executor's (restoring the mark of an outer executor's job).
-  private func asJob<T>(_ job: () throws -> T) rethrows -> T {
+  private func asJob<T, E: Error>(_ job: () throws(E) -> T) throws(E) -> T {
     let outer = pthread_getspecific(Self.running)
     pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
     defer { pthread_setspecific(Self.running, outer) }
@@ -74,26 +100,67 @@ package final class AppExecutor: @unchecked Sendable {
   package func enqueue(_ job: @escaping @Sendable () -> Void) {
     guard !self.isStopped.load(ordering: .acquiring) else { return }
     self.pending.add(1, ordering: .acquiringAndReleasing)
-    self.queue.async {
-      self.asJob(job)
-      self.pending.subtract(1, ordering: .acquiringAndReleasing)
+    let context = Unmanaged.passRetained(QueuedJob(executor: self, job: job)).toOpaque()
+    dispatch_async_f(self.queue, context) { context in
+      let queued = Unmanaged<QueuedJob>.fromOpaque(context!).takeRetainedValue()
+      queued.executor.asJob(queued.job)
+      queued.executor.pending.subtract(1, ordering: .acquiringAndReleasing)
     }
   }
 
   /// Runs `body` after the jobs already queued, and returns its result; from a job of this
   /// executor, runs it at once.
+  @inlinable
   package func sync<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     if self.isCurrent { return try body() }
+    return try self.syncOnQueue(body)
+  }
+
+  /// ``sync(_:)`` from outside the executor: the job runs on the calling thread once the jobs
+  /// before it are done. When none is queued or running, it runs at once, with the queue held
+  /// still meanwhile (`dispatch_suspend`), so a job queued during it waits: no dispatch, no
+  /// allocation. Otherwise it waits its turn in the queue.
+  @usableFromInline
+  func syncOnQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    dispatch_suspend(self.object)
+    if self.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
+      .exchanged
+    {
+      defer {
+        self.pending.subtract(1, ordering: .acquiringAndReleasing)
+        dispatch_resume(self.object)
+      }
+      return try self.asJob(body)
+    }
+    dispatch_resume(self.object)
     self.pending.add(1, ordering: .acquiringAndReleasing)
     defer { self.pending.subtract(1, ordering: .acquiringAndReleasing) }
-    let result = self.queue.sync {
-      self.asJob { Result { () throws(E) -> T in try body() } }
+    var result: Result<T, E>?
+    withoutActuallyEscaping({ result = self.asJob { Result { () throws(E) -> T in try body() } } })
+    {
+      var job = $0
+      withUnsafeMutablePointer(to: &job) { job in
+        dispatch_sync_f(self.queue, job) { job in
+          job!.assumingMemoryBound(to: (() -> Void).self).pointee()
+        }
+      }
     }
-    return try result.get()
+    return try result!.get()
   }
 
   /// Drops jobs queued from now on (the app is going away); the ones already queued run.
   package func stop() {
     self.isStopped.store(true, ordering: .releasing)
+  }
+}
+
+/// A job waiting in the queue, with the executor it runs for.
+private final class QueuedJob {
+  let executor: AppExecutor
+  let job: @Sendable () -> Void
+
+  init(executor: AppExecutor, job: @escaping @Sendable () -> Void) {
+    self.executor = executor
+    self.job = job
   }
 }

@@ -42,7 +42,7 @@ package final class HostContext: @unchecked Sendable {
   /// The MIDI channels the instance listens to ("patchbay.midi/1"): bit 0 is channel 1.
   /// [written by the plugin, any thread; read by the audio thread and the app queue]
   package let midiChannels = Atomic<UInt16>(0)
-  private var stored = Owned()
+  private let storage: ExecutorOwned<Owned>
 
   package init(
     executor: AppExecutor, log: @escaping @Sendable (pb_log_level, String) -> Void = { _, _ in },
@@ -51,21 +51,16 @@ package final class HostContext: @unchecked Sendable {
     self.executor = executor
     self.log = log
     self.resolveFunction = functions
+    self.storage = ExecutorOwned(Owned(), by: executor, what: "a host context's state")
     let table = HostTable.allocate()
     self.host = UnsafePointer(table)
     table.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
   }
 
-  /// The executor-owned state. [executor]
+  /// The executor-owned state, in place. [executor]
   package var owned: Owned {
-    _read {
-      self.executor.assertCurrent("a host context's state")
-      yield self.stored
-    }
-    _modify {
-      self.executor.assertCurrent("a host context's state")
-      yield &self.stored
-    }
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
   }
 
   /// `host->send`: the action goes to the instance's inbox; from another thread, in a job of
