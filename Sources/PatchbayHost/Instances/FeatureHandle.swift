@@ -146,16 +146,21 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
       let message = "\(implementation.feature.id): reduce failed: \(reason)"
       self.owned.failures.append(message)
-      self.owned.observer?.instance(self, refused: message)
+      // Held while it runs: what it does may take the instance out of its app (and clear
+      // `owned.observer`).
+      let observer = self.owned.observer
+      observer?.instance(self, refused: message)
       return
     }
     self.reduced.add(1, ordering: .relaxed)
-    self.owned.observer?.instance(self, reduced: action, from: source)
+    let observer = self.owned.observer
+    observer?.instance(self, reduced: action, from: source)
   }
 
   /// Tells the app a job that reduced here ended. [executor]
   package func jobEnded() {
-    self.owned.observer?.jobEnded()
+    let observer = self.owned.observer
+    observer?.jobEnded()
   }
 
   /// Hands a navigation request to the app; false when no app owns the instance. [executor]
