@@ -43,8 +43,15 @@ package final class AppExecutor: @unchecked Sendable {
     pthread_key_create(&key, nil)
     return key
   }()
-  /// Jobs queued or running.
-  private let pending = Atomic<Int>(0)
+  /// Jobs queued or running (the low 32 bits); whether one runs inline, on a caller's thread
+  /// outside the queue (``inlineBit``); and how many callers held the queue still meanwhile
+  /// (``suspensionUnit``s), for that job to let go when it ends. One word, so each of those
+  /// decisions is one atomic step.
+  private let state = Atomic<UInt64>(0)
+  private static let pendingMask: UInt64 = 0xFFFF_FFFF
+  private static let suspensionUnit: UInt64 = 1 << 32
+  private static let suspensionMask: UInt64 = 0x7FFF_FFFF << 32
+  private static let inlineBit: UInt64 = 1 << 63
   private let isStopped = Atomic<Bool>(false)
 
   package init(name: String) {
@@ -94,17 +101,46 @@ package final class AppExecutor: @unchecked Sendable {
   }
 
   /// Whether no job waits and none runs.
-  package var isIdle: Bool { self.pending.load(ordering: .acquiring) == 0 }
+  package var isIdle: Bool { self.state.load(ordering: .acquiring) & Self.pendingMask == 0 }
+
+  /// Counts a job about to be dispatched. If a job runs inline right now, the queue is held
+  /// still first (`dispatch_suspend`), so the new one cannot run beside it; the inline job lets
+  /// it go when it ends. With none inline (the usual case) this is one atomic add.
+  private func admit() {
+    let before = self.state.add(1, ordering: .acquiringAndReleasing).oldValue
+    guard before & Self.inlineBit != 0 else { return }
+    dispatch_suspend(self.object)
+    let registered = self.state.add(Self.suspensionUnit, ordering: .acquiringAndReleasing)
+    if registered.oldValue & Self.inlineBit == 0 {
+      // The inline job ended in between, and did not count this suspension: let go here. No
+      // other can start inline meanwhile: this job is counted.
+      self.state.subtract(Self.suspensionUnit, ordering: .acquiringAndReleasing)
+      dispatch_resume(self.object)
+    }
+  }
+
+  /// Ends an inline job: uncounts it, and lets go of the queue as often as callers held it.
+  private func endInline() {
+    var current = self.state.load(ordering: .relaxed)
+    while true {
+      let next = (current & Self.pendingMask) - 1
+      let (exchanged, original) = self.state.compareExchange(
+        expected: current, desired: next, ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      current = original
+    }
+    for _ in 0..<((current & Self.suspensionMask) >> 32) { dispatch_resume(self.object) }
+  }
 
   /// Runs `job` on the executor after every job queued before it.
   package func enqueue(_ job: @escaping @Sendable () -> Void) {
     guard !self.isStopped.load(ordering: .acquiring) else { return }
-    self.pending.add(1, ordering: .acquiringAndReleasing)
+    self.admit()
     let context = Unmanaged.passRetained(QueuedJob(executor: self, job: job)).toOpaque()
     dispatch_async_f(self.queue, context) { context in
       let queued = Unmanaged<QueuedJob>.fromOpaque(context!).takeRetainedValue()
       queued.executor.asJob(queued.job)
-      queued.executor.pending.subtract(1, ordering: .acquiringAndReleasing)
+      queued.executor.state.subtract(1, ordering: .acquiringAndReleasing)
     }
   }
 
@@ -117,24 +153,19 @@ package final class AppExecutor: @unchecked Sendable {
   }
 
   /// ``sync(_:)`` from outside the executor: the job runs on the calling thread once the jobs
-  /// before it are done. When none is queued or running, it runs at once, with the queue held
-  /// still meanwhile (`dispatch_suspend`), so a job queued during it waits: no dispatch, no
-  /// allocation. Otherwise it waits its turn in the queue.
+  /// before it are done. When none is queued or running, it runs at once, inline (one atomic
+  /// compare-and-swap to start, one to end); a job queued meanwhile waits for it
+  /// (``admit()``). Otherwise it waits its turn in the queue. It allocates nothing.
   @usableFromInline
   func syncOnQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    dispatch_suspend(self.object)
-    if self.pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
-      .exchanged
-    {
-      defer {
-        self.pending.subtract(1, ordering: .acquiringAndReleasing)
-        dispatch_resume(self.object)
-      }
+    if self.state.compareExchange(
+      expected: 0, desired: Self.inlineBit | 1, ordering: .acquiringAndReleasing
+    ).exchanged {
+      defer { self.endInline() }
       return try self.asJob(body)
     }
-    dispatch_resume(self.object)
-    self.pending.add(1, ordering: .acquiringAndReleasing)
-    defer { self.pending.subtract(1, ordering: .acquiringAndReleasing) }
+    self.admit()
+    defer { self.state.subtract(1, ordering: .acquiringAndReleasing) }
     var result: Result<T, E>?
     withoutActuallyEscaping({ result = self.asJob { Result { () throws(E) -> T in try body() } } })
     {

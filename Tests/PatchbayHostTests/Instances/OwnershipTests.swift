@@ -27,6 +27,21 @@ import Testing
     #expect(try handle.stateValue()[field: "overlaps"] == 0)
   }
 
+  /// Sends from outside run inline when nothing is queued; effects' sends queued meanwhile must
+  /// wait for them, and the order of each sender's actions holds.
+  @Test func effectsQueuedWhileASendRunsInlineWaitForIt() async throws {
+    let handle = try Tally.handle()
+    for _ in 0..<20 { handle.send(Tally.spawn(200)) }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<2 {
+        group.addTask { for _ in 0..<1_000 { handle.send(Tally.add(1)) } }
+      }
+    }
+    #expect(await eventually { handle.isQuiet && handle.reducedCount == 20 + 20 * 200 + 2_000 })
+    #expect(try handle.stateValue()[field: "overlaps"] == 0)
+    #expect(try handle.stateValue()[field: "count"] == .int(20 * (200 * 201 / 2) + 2_000))
+  }
+
   @Test func aSendDuringReduceIsQueuedBehindIt() throws {
     let handle = try Tally.handle()
     handle.send(Tally.echo(3))  // reduce sends add(1), add(2), add(3) before it returns
