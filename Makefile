@@ -125,8 +125,9 @@ bench-smoke: build
 # while host-config's search paths name .build/debug's (two SDKs in one process), and the SDK's
 # locks are Synchronization's futex Mutex, which TSan does not see (a false race report inside
 # Mutex.withLock: Sources/Patchbay/Internal/Locking.swift:25, from PatchbayPlugin's
-# DriverRegistry). Its own build folder, so the plain build stays as it is. Any report fails.
-TSAN_TESTS := OwnershipTests|RouterTests|NavigationPlanTests|StateDiffTests|ParsedActionCacheTests|ScriptLanguageTests|FunctionSignatureTests|ABILayoutTests|AppExecutorTests|RecordingLineTests|PrivateDirectoryTests|PluginFileTrustTests
+# DriverRegistry; PrivateDirectory.forThisProcess's Mutex when PrivateDirectoryTests run beside
+# a loader test, so those stay out). Its own build folder, so the plain build stays as it is. Any report fails.
+TSAN_TESTS := OwnershipTests|RouterTests|NavigationPlanTests|StateDiffTests|ParsedActionCacheTests|ScriptLanguageTests|FunctionSignatureTests|ABILayoutTests|AppExecutorTests|RecordingLineTests|PluginFileTrustTests
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	@TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" $(SWIFT) test --skip-build --sanitize=thread \
