@@ -9,7 +9,7 @@ func sdk(_ product: String) -> Target.Dependency {
 /// Every target of the host, for what uses the host as a whole (the CLI, its tests).
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
-  "PatchbayScript",
+  "PatchbayScript", "PatchbayIsolation",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -20,12 +20,13 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "patchbay", targets: ["PatchbayCLI"]),
+    .executable(name: "patchbay-isolated", targets: ["patchbay-isolated"]),
     // The host, for an app of your own: load plugins, run an app, play it, script it.
     .library(
       name: "PatchbayHost",
       targets: [
         "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
-        "PatchbayScript",
+        "PatchbayScript", "PatchbayIsolation",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
@@ -72,10 +73,18 @@ let package = Package(
         "PatchbayCrash",
       ]
     ),
+    // plugins in processes of their own: the calls across shared memory, restarts after a
+    // crash or a hang (the child they run in is `patchbay-isolated`);
+    .target(
+      name: "PatchbayIsolation",
+      dependencies: ["PatchbayLoader", "PatchbayChannel", "PatchbayCrash", sdk("PatchbayABI")]
+    ),
     // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;
     .target(
       name: "PatchbayConfig",
-      dependencies: ["PatchbayLoader", "PatchbayTOML", "PatchbayAudio", "PatchbayMIDI"]
+      dependencies: [
+        "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudio", "PatchbayMIDI",
+      ]
     ),
     // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
@@ -122,6 +131,15 @@ let package = Package(
     ),
     // Names the plugin call a crash happened in (an async-signal-safe handler, in C).
     .target(name: "PatchbayCrash"),
+    // The shared memory and futexes between the host and an isolated plugin's process.
+    .target(name: "PatchbayChannel", dependencies: [sdk("PatchbayABI"), "PatchbayCrash"]),
+    // The process an isolated plugin runs in; the host starts it from beside its own executable.
+    .executableTarget(
+      name: "patchbay-isolated",
+      dependencies: [
+        "PatchbayIsolation", "PatchbayLoader", "PatchbayFunctions", "PatchbayChannel",
+        "PatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
+      ]),
     // What the host checks of processors' samples every period: NaN and infinities, clipping.
     .target(name: "SampleChecks"),
     // Trampolines that keep their address while the function behind them is swapped.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayConfig
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayLoader
 
 /// Where to look for plugins given by name.
@@ -19,6 +20,12 @@ struct PluginSearchOptions: ParsableArguments {
       others, or owned by another user). Without it they are refused.
       """)
   var allowInsecurePluginPath = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Run this plugin in a process of its own: a crash or a hang in it costs a restart, not "
+        + "the app (repeatable; all: every plugin).", valueName: "name"))
+  var isolate: [String] = []
 
   /// --plugin-path folders, then $PATCHBAY_PLUGIN_PATH, then this executable's folder.
   var searchPaths: [String] {
@@ -38,6 +45,11 @@ struct PluginSearchOptions: ParsableArguments {
   private func configured(_ loader: PluginLoader) -> PluginLoader {
     var loader = loader
     loader.allowsInsecurePaths = self.allowInsecurePluginPath
+    loader.isolated.formUnion(self.isolate)
+    if loader.isolator == nil {
+      loader.isolated.formUnion(IsolationOptions.fromEnvironment)
+      loader.isolator = ProcessIsolator(options: IsolationOptions())
+    }
     return loader
   }
 

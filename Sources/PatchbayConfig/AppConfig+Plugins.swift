@@ -1,3 +1,4 @@
+import PatchbayIsolation
 import PatchbayLoader
 
 extension AppConfig {
@@ -5,10 +6,12 @@ extension AppConfig {
   /// A loader searching the config's folders (then `extraSearchPaths`), holding its pins.
   public func loader(extraSearchPaths: [String] = []) -> PluginLoader {
     var loader = PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+    loader.isolated = Set(self.isolated).union(IsolationOptions.fromEnvironment)
+    loader.isolator = ProcessIsolator(options: IsolationOptions(limits: self.limits))
     for plugin in self.plugins {
-      if let hash = plugin.sha256, let file = try? loader.locate(plugin.reference) {
-        loader.pins[file.path] = hash
-      }
+      guard let file = try? loader.locate(plugin.reference) else { continue }
+      loader.functionProviders.append(file.path)
+      if let hash = plugin.sha256 { loader.pins[file.path] = hash }
     }
     return loader
   }

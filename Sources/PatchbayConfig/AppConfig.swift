@@ -14,6 +14,7 @@ import PatchbayTOML
 /// [plugins]
 /// search-paths = ["../.build/debug"]   # relative to this file
 /// load = ["Home", "Counter"]           # names (searched) or paths
+/// # isolate = ["Counter"]               # each in a process of its own ("all": every one)
 ///
 /// [[feature]]
 /// key = "home"
@@ -97,6 +98,8 @@ public struct AppConfig: Sendable, Equatable {
   public let initialRoute: String?
   public let searchPaths: [String]
   public let plugins: [Plugin]
+  /// The plugins that run in a process of their own, by the names `load` gives, or "all".
+  public var isolated: [String]
   public let nodes: [Node]
   public let routes: [Route]
   /// `[audio]` and `[midi]`.
@@ -155,7 +158,7 @@ extension AppConfig {
     var reader = ConfigReader(file: file)
     reader.checkLayout(document)
     let app = reader.readApp(document.tables["app"])
-    let (searchPaths, load) = reader.readPlugins(
+    let (searchPaths, load, isolate) = reader.readPlugins(
       document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
     let pins = reader.readPins(document.tables["sha256"], load: load)
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
@@ -170,6 +173,7 @@ extension AppConfig {
     self.root = app.root
     self.initialRoute = app.initialRoute
     self.searchPaths = searchPaths
+    self.isolated = isolate
     self.plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
     self.nodes = nodes
     self.routes = routes

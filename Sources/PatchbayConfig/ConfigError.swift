@@ -40,6 +40,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case plugin(String)
     case badPin(String)
     case pinsUnloadedPlugin(String)
+    case isolatesUnloadedPlugin(String)
     case undeclaredFeature(id: String, known: [String])
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
@@ -118,6 +119,9 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
       return "'\(text)' is not a SHA-256: write its 64 hex digits (patchbay inspect prints them)."
     case .pinsUnloadedPlugin(let reference):
       return "pins '\(reference)', which [plugins].load does not name; write the key as load does."
+    case .isolatesUnloadedPlugin(let reference):
+      return "isolates '\(reference)', which [plugins].load does not name; write it as load "
+        + "does, or \"all\"."
     case .outOfRange(let value, let least, let most):
       return "\(value) is out of range: use \(least) to \(most)."
     case .badMIDIInput(let input):

@@ -42,18 +42,23 @@ extension ConfigReader {
 
   /// `[plugins]`: where to look, and what to load.
   mutating func readPlugins(_ plugins: TOMLDocument.Table?, folder: URL) -> (
-    searchPaths: [String], load: [(value: String, line: Int)]
+    searchPaths: [String], load: [(value: String, line: Int)], isolate: [String]
   ) {
     if plugins == nil {
       self.error(nil, "[plugins]", .missingTable("plugins"))
     }
-    plugins.map { self.checkKeys($0, allowed: ["search-paths", "load"]) }
+    plugins.map { self.checkKeys($0, allowed: ["search-paths", "load", "isolate"]) }
     let searchPaths = (plugins.flatMap { self.strings($0, "search-paths") } ?? []).map {
       $0.value
     }
     .map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).standardizedFileURL.path }
     let load = plugins.flatMap { self.strings($0, "load", required: true) } ?? []
-    return (searchPaths, load)
+    let isolate = plugins.flatMap { self.strings($0, "isolate") } ?? []
+    for name in isolate
+    where name.value != "all" && !load.contains(where: { $0.value == name.value }) {
+      self.error(name.line, "plugins.isolate", .isolatesUnloadedPlugin(name.value))
+    }
+    return (searchPaths, load, isolate.map(\.value))
   }
 
   /// `[sha256]`: optional pins, `REFERENCE = "64 hex digits"` for plugins `load` names.

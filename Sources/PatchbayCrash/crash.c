@@ -171,6 +171,11 @@ static void restore_terminal(void) {
   say(leave);
 }
 
+/* Where an isolated plugin's process writes its reports, -1 in the host (isolated_report). */
+static volatile int isolated_fd = -1;
+
+void pb_crash_report_isolated(int fd) { isolated_fd = fd; }
+
 static void handle(int sig, siginfo_t *info, void *context) {
   (void)info;
   pb_crash_context noted = current;
@@ -181,6 +186,20 @@ static void handle(int sig, siginfo_t *info, void *context) {
       noted.feature = owner;
       noted.call = "own code, outside any call from the host (a thread the plugin started)";
     }
+  }
+  int isolated = isolated_fd;
+  if (isolated >= 0) {
+    /* The process holds one plugin: whatever crashed it, the host says so and restarts it. */
+    report_length = 0;
+    put(signal_name(sig));
+    if (noted.call) {
+      put(" in its ");
+      put_call(&noted);
+    } else {
+      put(" outside any call from the host");
+    }
+    write_all(isolated, report, report_length);
+    _exit(exit_code);
   }
   if (!noted.call) {
     /* Not in a plugin: the handler before ours (the Swift backtracer, or the default). */
@@ -314,6 +333,8 @@ int pb_crash_register_image(const void *address, const char *label) {
   dl_iterate_phdr(find_image, &search);
   return search.found ? 0 : -1;
 }
+
+const char *pb_crash_action(void) { return current.action; }
 
 const char *pb_crash_set_action(const char *action) {
   const char *before = current.action;

@@ -135,7 +135,9 @@ extension ProcessorGraph: InstancePlayer {
       struct_size: UInt32(MemoryLayout<pb_processor_config>.size),
       sample_rate: UInt32(graph.format.sampleRate), channel_count: UInt32(graph.format.channels),
       max_frame_count: UInt32(graph.format.periodFrames))
-    guard let processor = implementation.instance.createProcessor(config) else {
+    guard
+      let processor = implementation.instance.createProcessor(config, offline: graph.offline)
+    else {
       throw AppError(
         .failed(
           path: path.description,

@@ -25,7 +25,7 @@ public final class OfflineRender {
 
   public init(app: AppRuntime, format: AudioFormat) throws(AppError) {
     self.app = app
-    self.graph = ProcessorGraph(format: format)
+    self.graph = ProcessorGraph(format: format, offline: true)
     try app.attach(self.graph)
   }
 

@@ -26,6 +26,9 @@ import Synchronization
 /// the MIDI inbox (an SPSC ring) and its own period buffer; the gate is atomic.
 public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   public let format: AudioFormat
+  /// Whether its periods go to a file rather than a device: processors in other processes
+  /// are then waited for each period, so a render is the same every time.
+  package let offline: Bool
   let gate = PeriodGate()
   /// The set the audio thread renders (a retained `SlotSet`), swapped atomically.
   private let published = Atomic<UnsafeMutableRawPointer?>(nil)
@@ -39,8 +42,9 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   private var retired: [(mark: UInt64, set: UnsafeMutableRawPointer?, slots: [ProcessorSlot])] =
     []
 
-  public init(format: AudioFormat) {
+  public init(format: AudioFormat, offline: Bool = false) {
     self.format = format
+    self.offline = offline
     self.periodMIDI = .allocate(capacity: Self.periodMIDICapacity)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayConfig
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayLoader
 
 /// The plugin libraries `swift build` put beside this test binary.
@@ -40,7 +41,14 @@ enum BuiltPlugins {
     }
   }
 
-  static var loader: PluginLoader { PluginLoader(searchPaths: [self.directory]) }
+  /// A loader of the products folder. With `PATCHBAY_ISOLATE` set (`make test` runs the
+  /// plugin tests again with `all`), the plugins it names run in processes of their own.
+  static var loader: PluginLoader {
+    var loader = PluginLoader(searchPaths: [self.directory])
+    loader.isolated = IsolationOptions.fromEnvironment
+    loader.isolator = ProcessIsolator(options: IsolationOptions())
+    return loader
+  }
 
   /// A copy of the misbehaving fixture named `<mode>.so`, which picks its misbehaviour.
   static func fixture(_ mode: String) throws -> String {
@@ -63,20 +71,31 @@ enum BuiltPlugins {
 func fixtureApp(
   _ mode: String, id: String, key: String = "fixture", tables: String = ""
 ) throws -> AppRuntime {
-  let plugin = try BuiltPlugins.fixture(mode)
+  try pluginApp(try BuiltPlugins.fixture(mode), id: id, key: key, tables: tables)
+}
+
+/// An app of one plugin `file`, whose root `key` is its feature `id`; `tables` are appended
+/// to its config. `isolated`: the plugin runs in a process of its own.
+func pluginApp(
+  _ file: String, id: String, key: String = "fixture", tables: String = "",
+  isolated: Bool = false
+) throws -> AppRuntime {
   let config = try AppConfig(
     parsing: """
       [app]
       root = "\(key)"
       [plugins]
-      load = ["\(plugin)"]
+      load = ["\(file)"]
+      \(isolated ? "isolate = [\"all\"]" : "")
       [[feature]]
       key = "\(key)"
       id = "\(id)"
       \(tables)
       """,
     file: "fixture.toml")
-  return try AppRuntime(config: config, registry: try config.loadPlugins(with: BuiltPlugins.loader))
+  let loader = isolated ? config.loader() : BuiltPlugins.loader
+  return try AppRuntime(
+    config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }
 
 /// The message of the error `body` throws, or a note that it threw none.

@@ -36,6 +36,9 @@ void pb_crash_leave(pb_crash_context previous);
 /* Notes the text of the action this thread is about to send; returns the previous one. */
 const char *pb_crash_set_action(const char *action);
 
+/* The action text this thread noted; NULL when none. */
+const char *pb_crash_action(void);
+
 /* The call noted with pb_crash_note on this thread; NULL outside one. */
 extern _Thread_local const pb_crash_context *pb_crash_noted
     __attribute__((tls_model("initial-exec")));
@@ -59,6 +62,11 @@ int pb_crash_register_image(const void *address, const char *label);
 /* Where a crash or hang report is copied, as one JSON line {"report": "…"}: the run's
  * recording (its file descriptor); -1 for nowhere. */
 void pb_crash_copy_reports_to(int fd);
+
+/* In an isolated plugin's process: every crash signal writes its report (the signal, then
+ * "in its <call>: feature …, instance …, action …") to `fd`, and nothing to stderr, and ends
+ * the process; the host reads it, reports it and starts the plugin again. */
+void pb_crash_report_isolated(int fd);
 
 /* The terminal to put back before a crash or hang report ends the process: standard input's
  * settings (copied) and what to write to standard output to leave full screen. NULL settings

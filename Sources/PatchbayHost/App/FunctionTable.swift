@@ -42,6 +42,15 @@ final class FunctionTable {
             "no plugin or feature '\(provider)' is loaded.\(suggestion(for: provider, among: known)) "
             + "Loaded: \(known.joined(separator: ", "))."))
     }
+    if plugin.isolatedFunctions.contains(name) {
+      throw AppError(
+        .functionCall(
+          function: "\(plugin.name).\(name)",
+          reason:
+            "\(plugin.path) runs isolated, so its functions run in its own process and cannot "
+            + "be called from this one. Isolate the plugin that calls it too (it then loads its "
+            + "own copy), or take \(plugin.name) out of [plugins] isolate."))
+    }
     guard let function = plugin.function(name) else {
       let names = plugin.functions.map(\.name)
       throw AppError(

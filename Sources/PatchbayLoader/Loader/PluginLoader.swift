@@ -28,6 +28,15 @@ public struct PluginLoader: Sendable {
   /// The SHA-256 a file must have, by path (`[sha256]` in host-config). The whole file is
   /// copied and its copy hashed before `dlopen`, so what is checked is what is loaded.
   public var pins: [String: String] = [:]
+  /// Plugins to run in a process of their own, by the names `load` takes ("Synth"), their
+  /// paths, or "all" (`[plugins] isolate` in host-config, `--isolate`).
+  public var isolated: Set<String> = []
+  /// What loads them (PatchbayIsolation's `ProcessIsolator`); without one, an isolated
+  /// plugin is refused.
+  package var isolator: (any PluginIsolator)?
+  /// The files of the app's plugins: where an isolated plugin's process finds the providers
+  /// of the functions it imports (it loads them itself).
+  public var functionProviders: [String] = []
   let generations: GenerationPath
 
   private static let loadCount = LockedCounter()
@@ -73,10 +82,25 @@ public struct PluginLoader: Sendable {
       throw PluginLoadError(file: file, problem)
     }
     try Self.checkIsSharedObject(file)
+    let generation = Self.loadCount.next(for: file)
+    if self.isolates(nameOrPath, file: file) {
+      guard let isolator = self.isolator else {
+        throw PluginLoadError(
+          file: file,
+          "is to run isolated, but this host cannot start plugin processes. Use the patchbay "
+            + "command, or take the plugin out of [plugins] isolate.")
+      }
+      if let plugin = try isolator.load(
+        file: file, generation: generation, loader: self,
+        named: self.namesIsolated(nameOrPath, file: file))
+      {
+        plugin.fileIdentity = FileIdentity(path: file)
+        return plugin
+      }
+    }
 
     let identity = FileIdentity(path: file)
     let siblings = SiblingLibraries(of: source)
-    let generation = Self.loadCount.next(for: file)
     let handle = try SiblingLibraries.loading.withLock { _ throws(PluginLoadError) in
       try siblings.checkAgainstLoaded(plugin: file)
       let copy: URL

@@ -52,8 +52,11 @@ package protocol PluginInstance: AnyObject {
   /// Cancels the effects and frees the instance. The last call.
   func destroy()
 
-  /// The processor's instance for this period format; nil when it refused.
-  func createProcessor(_ config: pb_processor_config) -> UnsafeMutableRawPointer?
+  /// The processor's instance for this period format; nil when it refused. `offline`: its
+  /// periods are rendered to a file, not a device, so each may take as long as it takes (a
+  /// processor in another process is then waited for, however late: the render stays
+  /// byte-identical).
+  func createProcessor(_ config: pb_processor_config, offline: Bool) -> UnsafeMutableRawPointer?
   /// Writes the parameter block for the state now.
   func writeParameters(_ block: UnsafeMutableRawPointer)
   /// The action an event the processor pushed stands for; `PB_ERR_UNSUPPORTED` for none.

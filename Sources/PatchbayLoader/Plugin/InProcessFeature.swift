@@ -134,7 +134,7 @@ final class InProcessInstance: PluginInstance {
     }
   }
 
-  func createProcessor(_ config: pb_processor_config) -> UnsafeMutableRawPointer? {
+  func createProcessor(_ config: pb_processor_config, offline: Bool) -> UnsafeMutableRawPointer? {
     guard let create = self.code.processor?.create else { return nil }
     var config = config
     return self.during("processor create") { create(self.instance, &config) }

@@ -19,6 +19,9 @@ public final class LoadedPlugin: @unchecked Sendable {
   public private(set) var features: [LoadedFeature] = []
   /// The plain C functions it exports (ABI 2.1; none from a 2.0 plugin).
   public internal(set) var functions: [LoadedFunction] = []
+  /// The functions it exports in the process it runs isolated in, which nothing in this one
+  /// can call; empty for a plugin loaded here.
+  public package(set) var isolatedFunctions: [String] = []
   /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
   public internal(set) var fileIdentity: FileIdentity?
 
@@ -39,16 +42,17 @@ public final class LoadedPlugin: @unchecked Sendable {
   /// A plugin described by values, whose features' code is not a library loaded here (another
   /// ``FeatureCode`` conformance: code in another process, or in a test).
   package init(
-    path: String, id: String, name: String, version: String,
+    path: String, generation: Int = 1, id: String, name: String, version: String,
+    abi: (major: Int, minor: Int) = (Int(PATCHBAY_ABI_MAJOR), Int(PATCHBAY_ABI_MINOR)),
     features: (LoadedPlugin) -> [LoadedFeature]
   ) {
     self.path = path
-    self.generation = 1
+    self.generation = generation
     self.id = id
     self.name = name
     self.version = version
-    self.abiMajor = Int(PATCHBAY_ABI_MAJOR)
-    self.abiMinor = Int(PATCHBAY_ABI_MINOR)
+    self.abiMajor = abi.major
+    self.abiMinor = abi.minor
     self.features = features(self)
   }
 
@@ -140,11 +144,22 @@ public struct ActionInfo: Equatable, Sendable {
   public struct Field: Equatable, Sendable {
     public let name: String
     public let type: String
+
+    package init(name: String, type: String) {
+      self.name = name
+      self.type = type
+    }
   }
 
   public let name: String
   public let summary: String
   public let fields: [Field]
+
+  package init(name: String, summary: String, fields: [Field]) {
+    self.name = name
+    self.summary = summary
+    self.fields = fields
+  }
 
   /// `setStep(by: int)`.
   public var signature: String {

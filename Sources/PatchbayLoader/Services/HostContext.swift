@@ -65,7 +65,7 @@ package final class HostContext: @unchecked Sendable {
 
   /// `host->send`: the action goes to the instance's inbox; from another thread, in a job of
   /// its own, after which the owner applies what it caused (navigation).
-  func deliver(_ bytes: [UInt8]) {
+  package func deliver(_ bytes: [UInt8]) {
     guard !self.executor.isCurrent else {
       self.owned.inbox?.pluginSent(bytes)
       return
@@ -78,7 +78,7 @@ package final class HostContext: @unchecked Sendable {
   }
 
   /// A navigation request ("patchbay.navigation/1"), for the app that owns the instance.
-  func navigate(_ request: NavigationRequest) {
+  package func navigate(_ request: NavigationRequest) {
     guard !self.executor.isCurrent else {
       self.request(request)
       return
@@ -96,7 +96,7 @@ package final class HostContext: @unchecked Sendable {
 
   /// `host->error`: kept for the current call's failure, or logged when the plugin is outside
   /// any call (on an effect's thread).
-  func report(_ message: String) {
+  package func report(_ message: String) {
     guard self.executor.isCurrent else { return self.log(PB_LOG_ERROR, message) }
     self.owned.errors.append(message)
   }

@@ -220,7 +220,9 @@ final class TallyInstance: PluginInstance {
   var runningEffects: Int { self.running.value.load(ordering: .relaxed) }
   func cancelEffects() {}
   func destroy() {}
-  func createProcessor(_ config: pb_processor_config) -> UnsafeMutableRawPointer? { nil }
+  func createProcessor(_ config: pb_processor_config, offline: Bool) -> UnsafeMutableRawPointer? {
+    nil
+  }
   func writeParameters(_ block: UnsafeMutableRawPointer) {}
   func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8]) { (PB_ERR_UNSUPPORTED, []) }
 }

@@ -1,0 +1,178 @@
+import Foundation
+import PatchbayChannel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One process an isolated plugin runs in: started with `posix_spawn`, the channel's memfd as
+/// its descriptor 3, a pipe for its crash report as 4 and the read end of the host's lifeline
+/// as 5 (it reads end of file when the host ends, however it ends, and exits), and watched by a reaper thread that
+/// waits for it to end, ends the channel (so every wait returns) and keeps the report.
+///
+/// ```swift
+/// let child = try ChildProcess.start(executable, arguments: [file], messageCapacity: 1 << 20)
+/// pb_channel_call(child.channel, length, timeout, &reply)   // PB_CHANNEL_ENDED once it died
+/// child.waitForExit()                                       // "SIGSEGV (invalid memory …) in its reduce: …"
+/// ```
+///
+/// `@unchecked Sendable`: `pid`, `channel` and the descriptors are immutable; `ending` is set
+/// once, by the reaper, before it signals `exited`.
+package final class ChildProcess: @unchecked Sendable {
+  package let pid: pid_t
+  package let channel: UnsafeMutablePointer<pb_channel>
+  private let reports: Int32
+  private let exited = DispatchSemaphore(value: 0)
+  private var ending: String?
+  private let handlerLock = NSLock()
+  private var handler: (@Sendable (ChildProcess, String) -> Void)?
+  private var handled = false
+
+  private init(pid: pid_t, channel: UnsafeMutablePointer<pb_channel>, reports: Int32) {
+    self.pid = pid
+    self.channel = channel
+    self.reports = reports
+  }
+
+  deinit {
+    pb_channel_unmap(self.channel)
+  }
+
+  /// Starts `executable` with `arguments`; throws a one-line reason when it cannot.
+  package static func start(
+    _ executable: String, arguments: [String], messageCapacity: Int
+  ) throws(IsolationError) -> ChildProcess {
+    var memory: Int32 = -1
+    guard let channel = pb_channel_create(messageCapacity, &memory) else {
+      throw IsolationError(
+        "cannot create the shared memory for it: \(String(cString: strerror(errno)))")
+    }
+    var pipe: (Int32, Int32) = (-1, -1)
+    let piped = withUnsafeMutableBytes(of: &pipe) {
+      Glibc.pipe($0.baseAddress!.assumingMemoryBound(to: Int32.self))
+    }
+    _ = fcntl(pipe.0, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(pipe.1, F_SETFD, FD_CLOEXEC)
+    guard piped == 0 else {
+      pb_channel_unmap(channel)
+      close(memory)
+      throw IsolationError("cannot create a pipe for it: \(String(cString: strerror(errno)))")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    // dup2 onto another number clears close-on-exec; the originals are above 4 or get moved.
+    let channelFD = fcntl(memory, F_DUPFD_CLOEXEC, 10)
+    let reportFD = fcntl(pipe.1, F_DUPFD_CLOEXEC, 10)
+    posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
+    posix_spawn_file_actions_adddup2(&actions, reportFD, 4)
+    posix_spawn_file_actions_adddup2(&actions, Self.lifeline, 5)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    close(channelFD)
+    close(reportFD)
+    close(pipe.1)
+    close(memory)
+    guard spawned == 0 else {
+      close(pipe.0)
+      pb_channel_unmap(channel)
+      throw IsolationError(
+        "cannot start \(executable): \(String(cString: strerror(spawned))). Build it "
+          + "(swift build), or set PATCHBAY_ISOLATED_CHILD to its path.")
+    }
+    let child = ChildProcess(pid: pid, channel: channel, reports: pipe.0)
+    let reaper = Thread { child.reap() }
+    reaper.name = "patchbay-reaper"
+    reaper.start()
+    return child
+  }
+
+  /// A pipe whose write end only this process holds, for good: a child reading its read end
+  /// sees end of file once the host is gone. (PR_SET_PDEATHSIG would end a child when the
+  /// *thread* that started it ends, and restarts happen on passing threads.)
+  private static let lifeline: Int32 = {
+    var ends: (Int32, Int32) = (-1, -1)
+    let made = withUnsafeMutableBytes(of: &ends) {
+      Glibc.pipe($0.baseAddress!.assumingMemoryBound(to: Int32.self))
+    }
+    precondition(made == 0, "cannot create a pipe: \(String(cString: strerror(errno)))")
+    _ = fcntl(ends.0, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends.1, F_SETFD, FD_CLOEXEC)
+    return fcntl(ends.0, F_DUPFD_CLOEXEC, 10)
+  }()
+
+  /// [reaper thread] Waits for the process to end, then ends the channel and keeps why.
+  private func reap() {
+    var status: Int32 = 0
+    while waitpid(self.pid, &status, 0) < 0 && errno == EINTR {}
+    let report = self.readReport()
+    self.ending = report.isEmpty ? Self.describe(status: status) : report
+    pb_channel_end(self.channel)
+    self.exited.signal()
+    let handler = self.handlerLock.withLock { () -> (@Sendable (ChildProcess, String) -> Void)? in
+      self.handled = true
+      return self.handler
+    }
+    handler?(self, self.ending!)
+  }
+
+  /// Runs `handler` on the reaper thread once the process ended (on a thread of its own, if
+  /// it has already: the caller may hold a lock the handler takes).
+  package func whenEnded(_ handler: @escaping @Sendable (ChildProcess, String) -> Void) {
+    let ended = self.handlerLock.withLock { () -> Bool in
+      self.handler = handler
+      return self.handled
+    }
+    if ended { Thread { handler(self, self.waitForExit()) }.start() }
+  }
+
+  /// What the process wrote to its report pipe (its crash handler's one line).
+  private func readReport() -> String {
+    _ = fcntl(self.reports, F_SETFL, fcntl(self.reports, F_GETFL) | O_NONBLOCK)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 65_536 {
+      let count = read(self.reports, &buffer, buffer.count)
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    close(self.reports)
+    return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private static func describe(status: Int32) -> String {
+    let signal = status & 0x7F
+    if signal == 0 { return "its process exited with status \((status >> 8) & 0xFF)" }
+    let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+    return "its process was ended by \(name) (signal \(signal))"
+  }
+
+  /// Waits until the process ended; why it did (its crash report, or its exit status).
+  package func waitForExit() -> String {
+    self.exited.wait()
+    self.exited.signal()
+    return self.ending ?? "its process ended"
+  }
+
+  /// Ends the process now (a hang, or the host is done with it).
+  package func kill() {
+    _ = Glibc.kill(self.pid, SIGKILL)
+  }
+
+  /// Whether the process ended.
+  package var hasEnded: Bool { pb_channel_ended(self.channel) != 0 }
+}
+
+/// Why an isolated plugin's process could not do what was asked.
+package struct IsolationError: Error, CustomStringConvertible {
+  package let description: String
+  /// The loader's reason, when the process could not load the plugin: the same line the
+  /// loader gives in this process.
+  package var loaderReason: String?
+  package init(_ description: String, loaderReason: String? = nil) {
+    self.description = description
+    self.loaderReason = loaderReason
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PatchbayABI
+import PatchbayChannel
+import PatchbayCrash
+import PatchbayLoader
+
+/// An instance living in an isolated plugin's process. It keeps the state the plugin had
+/// after its last completed action (the reply to each `reduce` carries it), so when the
+/// process crashes or hangs, the plugin's new process creates the instance again from it.
+final class IsolatedInstance: PluginInstance {
+  let feature: IsolatedFeature
+  let id: UInt64
+  let context: HostContext
+  let label: String?
+  /// The snapshot after the last completed action; what a new process starts it from.
+  var lastState: [UInt8]?
+  /// Why the instance cannot run any more: its new process refused its last state.
+  var broken: String?
+
+  init(
+    feature: IsolatedFeature, id: UInt64, context: HostContext, state: [UInt8]?, label: String?
+  ) {
+    self.feature = feature
+    self.id = id
+    self.context = context
+    self.lastState = state
+    self.label = label
+  }
+
+  private var plugin: IsolatedPlugin { self.feature.plugin }
+  private var limit: UInt64 { UInt64(self.plugin.options.limits.stateBytes) }
+
+  /// The request that creates it in a process, from ``lastState``.
+  func writeCreate(_ out: inout WireWriter) {
+    out.put(IsolatedCall.create.rawValue)
+    out.put(self.id)
+    out.put(self.feature.index)
+    out.put(optional: self.lastState)
+    out.put(self.limit)
+    out.put(self.label ?? "")
+  }
+
+  /// One call on this instance: nil, with the reason reported, when it could not be made.
+  private func call<Result>(
+    _ name: String, _ kind: IsolatedCall, write: (inout WireWriter) -> Void = { _ in },
+    read: (inout WireReader) throws -> Result
+  ) -> (pb_status, Result)? {
+    if let broken = self.broken {
+      self.context.report(broken)
+      return nil
+    }
+    let reply = self.plugin.call(name) { out in
+      out.put(kind.rawValue)
+      out.put(self.id)
+      write(&out)
+    } read: { (reader: inout WireReader) throws -> Result in
+      try read(&reader)
+    }
+    switch reply {
+    case .success(let reply):
+      apply(reply.notes, to: self.context)
+      return (reply.status, reply.result)
+    case .failure(let error):
+      self.context.report(error.description)
+      return nil
+    }
+  }
+
+  func reduce(_ action: [UInt8]) -> pb_status {
+    let result = self.call("reduce", .reduce) {
+      $0.put(self.limit)
+      $0.put(bytes: action)
+      // The action's text when it came as text (a script's, the terminal's): crash reports
+      // name it.
+      $0.put(pb_crash_action().map { String(cString: $0) } ?? "")
+    } read: {
+      try $0.optionalBytes()
+    }
+    guard let (status, snapshot) = result else { return PB_ERR_FAILED }
+    if status == PB_OK, let snapshot { self.lastState = snapshot }
+    return status
+  }
+
+  /// A disabled plugin's instance keeps its last state: the app's state stays whole, and a
+  /// swap to a fixed build migrates from it.
+  func snapshot(limit: Int) -> (pb_status, [UInt8]?) {
+    if self.plugin.disabled != nil, let last = self.lastState { return (PB_OK, last) }
+    return self.call("snapshot", .snapshot, write: { $0.put(UInt64(limit)) }) {
+      try $0.optionalBytes()
+    } ?? (PB_ERR_FAILED, [])
+  }
+
+  /// A disabled plugin's instance shows why, in place of its screen.
+  func render(limit: Int) -> (pb_status, [UInt8]?) {
+    if let disabled = self.plugin.disabled ?? self.broken {
+      return (PB_OK, Array("⚠ \(disabled)".utf8))
+    }
+    return self.call("render", .render, write: { $0.put(UInt64(limit)) }) {
+      try $0.optionalBytes()
+    } ?? (PB_ERR_FAILED, [])
+  }
+
+  var runningEffects: Int {
+    self.call("running_effects", .runningEffects) { Int(try $0.read(UInt64.self)) }?.1 ?? 0
+  }
+
+  func cancelEffects() {
+    _ = self.call("cancel_effects", .cancelEffects) { _ in }
+  }
+
+  func destroy() {
+    _ = self.call("destroy", .destroy) { _ in }
+    self.plugin.forget(self.id)
+  }
+
+  /// The request that creates its processor in a process.
+  func writeCreateProcessor(_ out: inout WireWriter, config: pb_processor_config) {
+    out.put(IsolatedCall.createProcessor.rawValue)
+    out.put(self.id)
+    out.put(self.feature.index)
+    out.put(config.sample_rate)
+    out.put(config.channel_count)
+    out.put(config.max_frame_count)
+  }
+
+  func createProcessor(_ config: pb_processor_config, offline: Bool) -> UnsafeMutableRawPointer? {
+    guard let info = self.feature.description.processor, self.broken == nil else { return nil }
+    guard config.max_frame_count <= PB_CHANNEL_MAX_FRAMES,
+      config.channel_count <= PB_CHANNEL_MAX_CHANNELS
+    else {
+      self.context.report(
+        "an isolated processor takes periods of at most \(PB_CHANNEL_MAX_FRAMES) frames and "
+          + "\(PB_CHANNEL_MAX_CHANNELS) channels; use a smaller period, or do not isolate it")
+      return nil
+    }
+    return self.plugin.createProcessor(
+      for: self, config: config, offline: offline, parameterSize: info.parameterSize
+    ).map { UnsafeMutableRawPointer($0.pointer) }
+  }
+
+  func writeParameters(_ block: UnsafeMutableRawPointer) {
+    guard let size = self.feature.description.processor?.parameterSize, size > 0 else { return }
+    let result = self.call("write_parameters", .writeParameters, write: { $0.put(size) }) {
+      try $0.bytes()
+    }
+    guard let (_, bytes) = result, bytes.count == Int(size) else { return }
+    bytes.withUnsafeBytes { block.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+  }
+
+  func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8]) {
+    self.call("event_action", .eventAction) {
+      $0.put(event.frame)
+      $0.put(event.kind)
+      $0.put(event.value)
+      $0.put(event.time)
+    } read: {
+      try $0.bytes()
+    } ?? (PB_ERR_FAILED, [])
+  }
+}
