@@ -47,7 +47,7 @@ let package = Package(
     .executableTarget(
       name: "CoreBenchmarks",
       dependencies: [
-        "BenchmarkSupport",
+        "BenchmarkSupport", "References",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Patchbay", package: "PatchbaySDK"),
         .product(name: "PatchbayHost", package: root),

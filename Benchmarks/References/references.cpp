@@ -4,6 +4,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <jack/ringbuffer.h>
 
 #include <boost/lockfree/spsc_queue.hpp>
@@ -204,4 +208,61 @@ size_t reference_alsa_encode(const uint8_t *bytes, size_t length) {
   }
   snd_midi_event_free(encoder);
   return events;
+}
+
+struct reference_ping_pong {
+  uint32_t call;
+  uint32_t answered;
+  uint32_t stop;
+  pid_t child;
+};
+
+static void futex_wait(uint32_t *word, uint32_t value) {
+  syscall(SYS_futex, word, FUTEX_WAIT, value, nullptr, nullptr, 0);
+}
+static void futex_wake(uint32_t *word) { syscall(SYS_futex, word, FUTEX_WAKE, 1, nullptr, nullptr, 0); }
+
+reference_ping_pong *reference_ping_pong_start(void) {
+  void *memory = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return nullptr;
+  auto *ping = static_cast<reference_ping_pong *>(memory);
+  *ping = {0, 0, 0, 0};
+  pid_t child = fork();
+  if (child == 0) {
+    /* Only system calls and atomics from here: the parent has other threads. */
+    uint32_t seen = 0;
+    for (;;) {
+      uint32_t call = __atomic_load_n(&ping->call, __ATOMIC_ACQUIRE);
+      if (__atomic_load_n(&ping->stop, __ATOMIC_ACQUIRE)) _exit(0);
+      if (call == seen) {
+        futex_wait(&ping->call, call);
+        continue;
+      }
+      seen = call;
+      __atomic_store_n(&ping->answered, call, __ATOMIC_RELEASE);
+      futex_wake(&ping->answered);
+    }
+  }
+  ping->child = child;
+  return ping;
+}
+
+void reference_ping_pong_round_trip(reference_ping_pong *ping) {
+  uint32_t call = ping->call + 1;
+  __atomic_store_n(&ping->call, call, __ATOMIC_RELEASE);
+  futex_wake(&ping->call);
+  for (;;) {
+    uint32_t answered = __atomic_load_n(&ping->answered, __ATOMIC_ACQUIRE);
+    if (answered == call) return;
+    futex_wait(&ping->answered, answered);
+  }
+}
+
+void reference_ping_pong_stop(reference_ping_pong *ping) {
+  __atomic_store_n(&ping->stop, 1, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&ping->call, 1, __ATOMIC_ACQ_REL);
+  futex_wake(&ping->call);
+  int status = 0;
+  waitpid(ping->child, &status, 0);
+  munmap(ping, 4096);
 }

@@ -40,6 +40,24 @@ public enum BenchmarkRun {
       : "run `swift build -c release` in the root first (make bench does)"
   }
 
+  /// A copy of the root build's misbehaving fixture named for `mode` (its behaviour is chosen
+  /// by its file name), in a folder of this process's.
+  public static func fixture(_ mode: String) -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "patchbay-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let copy = folder.appendingPathComponent("\(mode).so").path
+    try? FileManager.default.removeItem(atPath: copy)
+    do {
+      try FileManager.default.copyItem(
+        atPath: rootBuild.appendingPathComponent("libTestFixtureMisbehaving.so").path,
+        toPath: copy)
+    } catch {
+      fatalError("\(error) — \(buildHint)")
+    }
+    return copy
+  }
+
   /// `full` when measuring, `smoke` in a smoke run.
   public static func workload(_ full: Int, smoke: Int) -> Int {
     isSmoke ? smoke : full

@@ -6,7 +6,12 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -376,4 +381,61 @@ void pb_channel_serve_audio(pb_channel *channel, const pb_channel_processor *tab
     }
     pb_channel_process_done(channel, seen);
   }
+}
+
+#if defined(__x86_64__)
+#define PB_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define PB_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+int pb_channel_confine(unsigned allow, uint64_t memory_bytes, uint64_t cpu_seconds) {
+  if (memory_bytes) {
+    struct rlimit limit = {memory_bytes, memory_bytes};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) return -1;
+  }
+  if (cpu_seconds) {
+    /* SIGXCPU at the soft limit ends the process (its default action). */
+    struct rlimit limit = {cpu_seconds, cpu_seconds + 1};
+    if (setrlimit(RLIMIT_CPU, &limit) != 0) return -1;
+  }
+#ifdef PB_AUDIT_ARCH
+  long denied[8];
+  int count = 0;
+  if (!(allow & PB_ALLOW_SOCKETS)) {
+    denied[count++] = SYS_socket;
+    denied[count++] = SYS_socketpair;
+  }
+  if (!(allow & PB_ALLOW_EXEC)) {
+    denied[count++] = SYS_execve;
+    denied[count++] = SYS_execveat;
+  }
+  if (!(allow & PB_ALLOW_PTRACE)) {
+    denied[count++] = SYS_ptrace;
+    denied[count++] = SYS_process_vm_readv;
+    denied[count++] = SYS_process_vm_writev;
+  }
+  if (count == 0) return 0;
+  struct sock_filter filter[6 + 2 * 8 + 1];
+  int n = 0;
+  /* Another architecture's system call numbers mean other calls: refuse them all. */
+  filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, arch));
+  filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PB_AUDIT_ARCH, 1, 0);
+  filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, nr));
+  /* x32 system calls (the same architecture, numbers from 0x40000000) would slip past. */
+  filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
+  filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  for (int i = 0; i < count; i++) {
+    filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)denied[i], 0, 1);
+    filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+  }
+  filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  struct sock_fprog program = {(unsigned short)n, filter};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return -1;
+#endif
+  return 0;
 }

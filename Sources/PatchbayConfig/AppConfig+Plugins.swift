@@ -12,6 +12,7 @@ extension AppConfig {
       guard let file = try? loader.locate(plugin.reference) else { continue }
       loader.functionProviders.append(file.path)
       if let hash = plugin.sha256 { loader.pins[file.path] = hash }
+      if let allowed = self.sandbox[plugin.reference] { loader.sandboxAllows[file.path] = allowed }
     }
     return loader
   }

@@ -16,6 +16,9 @@ import PatchbayTOML
 /// load = ["Home", "Counter"]           # names (searched) or paths
 /// # isolate = ["Counter"]               # each in a process of its own ("all": every one)
 ///
+/// # [sandbox]                           # what an isolated plugin may do after all
+/// # Counter = ["sockets"]               # sockets, exec, ptrace
+///
 /// [[feature]]
 /// key = "home"
 /// id = "dev.patchbay.home"
@@ -100,6 +103,9 @@ public struct AppConfig: Sendable, Equatable {
   public let plugins: [Plugin]
   /// The plugins that run in a process of their own, by the names `load` gives, or "all".
   public var isolated: [String]
+  /// What an isolated plugin's sandbox lets it do after all, by the name `load` gives it:
+  /// `[sandbox] Rogue = ["sockets", "exec", "ptrace"]`.
+  public var sandbox: [String: [String]]
   public let nodes: [Node]
   public let routes: [Route]
   /// `[audio]` and `[midi]`.
@@ -161,6 +167,7 @@ extension AppConfig {
     let (searchPaths, load, isolate) = reader.readPlugins(
       document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
     let pins = reader.readPins(document.tables["sha256"], load: load)
+    let sandbox = reader.readSandbox(document.tables["sandbox"], load: load)
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
@@ -174,6 +181,7 @@ extension AppConfig {
     self.initialRoute = app.initialRoute
     self.searchPaths = searchPaths
     self.isolated = isolate
+    self.sandbox = sandbox
     self.plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
     self.nodes = nodes
     self.routes = routes

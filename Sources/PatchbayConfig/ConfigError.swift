@@ -41,6 +41,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case badPin(String)
     case pinsUnloadedPlugin(String)
     case isolatesUnloadedPlugin(String)
+    case sandboxesUnloadedPlugin(String)
+    case unknownSandboxAllowance(String)
     case undeclaredFeature(id: String, known: [String])
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
@@ -67,13 +69,16 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
   /// The reason in words, with what to do.
   public var explanation: String {
-    let tables = ["app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256"]
+    let tables = [
+      "app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256", "sandbox",
+    ]
     switch self.reason {
     case .unreadable(let why): return "cannot read the file: \(why)"
     case .syntax(let why, let column): return "\(why) (column \(column))"
     case .unknownTable(let name):
       return "unknown table.\(suggestion(for: name, among: tables))"
-        + " Expected [app], [plugins], [sha256], [[feature]], [routes], [audio], [midi] or [limits]."
+        + " Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi] "
+        + "or [limits]."
     case .keyOutsideTables:
       return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
     case .singleBracketFeature:
@@ -119,6 +124,12 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
       return "'\(text)' is not a SHA-256: write its 64 hex digits (patchbay inspect prints them)."
     case .pinsUnloadedPlugin(let reference):
       return "pins '\(reference)', which [plugins].load does not name; write the key as load does."
+    case .sandboxesUnloadedPlugin(let reference):
+      return "names '\(reference)', which [plugins].load does not name; write the key as load "
+        + "does."
+    case .unknownSandboxAllowance(let allowance):
+      return "'\(allowance)' is not something a sandbox allows: use \"sockets\", \"exec\" or "
+        + "\"ptrace\"."
     case .isolatesUnloadedPlugin(let reference):
       return "isolates '\(reference)', which [plugins].load does not name; write it as load "
         + "does, or \"all\"."

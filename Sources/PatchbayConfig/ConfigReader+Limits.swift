@@ -7,13 +7,30 @@ extension ConfigReader {
     var limits = OutputLimits.standard
     guard let table else { return limits }
     self.checkKeys(
-      table, allowed: ["state-bytes", "view-bytes", "call-seconds", "audio-periods"])
+      table,
+      allowed: [
+        "state-bytes", "view-bytes", "call-seconds", "audio-periods", "rollback-actions",
+        "rollback-seconds", "isolated-crashes", "isolated-crash-seconds", "isolated-memory-mb",
+        "isolated-cpu-seconds",
+      ])
     limits.stateBytes =
       self.integer(table, "state-bytes", in: OutputLimits.range) ?? limits.stateBytes
     limits.viewBytes = self.integer(table, "view-bytes", in: OutputLimits.range) ?? limits.viewBytes
     limits.callSeconds = self.integer(table, "call-seconds", in: 1...3_600) ?? limits.callSeconds
     limits.audioPeriods =
       self.integer(table, "audio-periods", in: 1...1_000_000) ?? limits.audioPeriods
+    limits.rollbackActions =
+      self.integer(table, "rollback-actions", in: 0...1_000_000) ?? limits.rollbackActions
+    limits.rollbackSeconds =
+      self.integer(table, "rollback-seconds", in: 0...86_400) ?? limits.rollbackSeconds
+    limits.isolatedCrashes =
+      self.integer(table, "isolated-crashes", in: 1...1_000) ?? limits.isolatedCrashes
+    limits.isolatedCrashSeconds =
+      self.integer(table, "isolated-crash-seconds", in: 1...86_400) ?? limits.isolatedCrashSeconds
+    limits.isolatedMemoryMB =
+      self.integer(table, "isolated-memory-mb", in: 0...1_048_576) ?? limits.isolatedMemoryMB
+    limits.isolatedCPUSeconds =
+      self.integer(table, "isolated-cpu-seconds", in: 0...86_400) ?? limits.isolatedCPUSeconds
     return limits
   }
 }

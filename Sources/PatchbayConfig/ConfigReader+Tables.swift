@@ -7,7 +7,7 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where !["app", "plugins", "sha256", "feature", "routes", "audio", "midi", "limits"]
+    where !["app", "plugins", "sha256", "sandbox", "feature", "routes", "audio", "midi", "limits"]
       .contains(header.name)
     {
       self.error(
@@ -85,6 +85,27 @@ extension ConfigReader {
       pins[key] = hash
     }
     return pins
+  }
+
+  /// `[sandbox]`: optional, `REFERENCE = ["sockets", "exec", "ptrace"]` for plugins `load`
+  /// names: what an isolated plugin's sandbox lets it do after all.
+  mutating func readSandbox(_ table: TOMLDocument.Table?, load: [(value: String, line: Int)])
+    -> [String: [String]]
+  {
+    guard let table else { return [:] }
+    var sandbox: [String: [String]] = [:]
+    for (key, value) in table.entries {
+      guard load.contains(where: { $0.value == key }) else {
+        self.error(value.line, "sandbox.\(key)", .sandboxesUnloadedPlugin(key))
+        continue
+      }
+      guard let allowed = self.strings(table, key) else { continue }
+      for entry in allowed where !["sockets", "exec", "ptrace"].contains(entry.value) {
+        self.error(entry.line, "sandbox.\(key)", .unknownSandboxAllowance(entry.value))
+      }
+      sandbox[key] = allowed.map(\.value)
+    }
+    return sandbox
   }
 
   /// `[[feature]]`: one node of the tree each.

@@ -171,8 +171,11 @@ package struct IsolationError: Error, CustomStringConvertible {
   /// The loader's reason, when the process could not load the plugin: the same line the
   /// loader gives in this process.
   package var loaderReason: String?
-  package init(_ description: String, loaderReason: String? = nil) {
+  /// Whether the process crashed or hung during the call (and was started again).
+  package var isCrash = false
+  package init(_ description: String, loaderReason: String? = nil, isCrash: Bool = false) {
     self.description = description
     self.loaderReason = loaderReason
+    self.isCrash = isCrash
   }
 }

@@ -16,6 +16,13 @@ final class IsolatedInstance: PluginInstance {
   var lastState: [UInt8]?
   /// Why the instance cannot run any more: its new process refused its last state.
   var broken: String?
+  /// The report of a crash or hang in the last call, until the host takes it.
+  private var crash: String?
+
+  func takeCrash() -> String? {
+    defer { self.crash = nil }
+    return self.crash
+  }
 
   init(
     feature: IsolatedFeature, id: UInt64, context: HostContext, state: [UInt8]?, label: String?
@@ -62,6 +69,7 @@ final class IsolatedInstance: PluginInstance {
       return (reply.status, reply.result)
     case .failure(let error):
       self.context.report(error.description)
+      if error.isCrash { self.crash = error.description }
       return nil
     }
   }

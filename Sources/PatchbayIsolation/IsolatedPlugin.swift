@@ -72,6 +72,15 @@ package final class IsolatedPlugin: @unchecked Sendable {
     if let pin = options.pin { arguments += ["--pin", pin] }
     if options.allowsInsecurePaths { arguments.append("--allow-insecure-paths") }
     for provider in options.providers { arguments += ["--provider", provider] }
+    if !options.sandboxAllows.isEmpty {
+      arguments += ["--allow", options.sandboxAllows.sorted().joined(separator: ",")]
+    }
+    if options.limits.isolatedMemoryMB > 0 {
+      arguments += ["--memory-mb", "\(options.limits.isolatedMemoryMB)"]
+    }
+    if options.limits.isolatedCPUSeconds > 0 {
+      arguments += ["--cpu-seconds", "\(options.limits.isolatedCPUSeconds)"]
+    }
     return try ChildProcess.start(
       try options.executable(), arguments: arguments,
       messageCapacity: options.limits.stateBytes + (1 << 20))
@@ -86,10 +95,16 @@ package final class IsolatedPlugin: @unchecked Sendable {
       return self.recover(from: self.noteHang ?? "crashed: \(why)")
     }
     guard let message else { return }
-    let context = self.contextsLock.withLock {
-      self.contexts.sorted { $0.key < $1.key }.first?.value
+    let contexts = self.contextsLock.withLock { self.contexts.sorted { $0.key < $1.key } }
+    contexts.first?.value.log(PB_LOG_ERROR, message.description)
+    // Each instance's owner learns of it (an app may roll a recent swap back).
+    for (_, context) in contexts {
+      context.executor.enqueue {
+        guard let inbox = context.owned.inbox else { return }
+        inbox.pluginCrashed(message.description)
+        inbox.jobEnded()
+      }
     }
-    context?.log(PB_LOG_ERROR, message.description)
   }
 
   private static func describe(_ child: ChildProcess, options: IsolationOptions)
@@ -109,7 +124,8 @@ package final class IsolatedPlugin: @unchecked Sendable {
         throw IsolationError(
           "its process did not answer within \(options.limits.callSeconds) s of starting")
       }
-      throw IsolationError("its process did not start: \(child.waitForExit())")
+      throw IsolationError(
+        "its process did not start: \(child.waitForExit())\(options.memoryHint)")
     }
     do {
       var reply = WireReader(pb_channel_reply(child.channel), length: Int(length))
@@ -177,7 +193,8 @@ package final class IsolatedPlugin: @unchecked Sendable {
           from: "hung: its \(name) did not return within \(self.options.limits.callSeconds) s "
             + "([limits] call-seconds)"))
     default:
-      return .failure(self.recover(from: "crashed: \(child.waitForExit())"))
+      return .failure(
+        self.recover(from: "crashed: \(child.waitForExit())\(self.options.memoryHint)"))
     }
   }
 
@@ -185,22 +202,24 @@ package final class IsolatedPlugin: @unchecked Sendable {
   /// else starts it again and recreates its instances. Says what happened. [lock]
   private func recover(from what: String) -> IsolationError {
     let now = DispatchTime.now().uptimeNanoseconds
-    let window = UInt64(self.options.crashWindowSeconds) * 1_000_000_000
+    let window = UInt64(self.options.limits.isolatedCrashSeconds) * 1_000_000_000
     self.crashes = self.crashes.filter { now - $0 < window } + [now]
     let name = "\(self.description.id) (\(self.file))"
     // The reports end without a full stop; this adds one.
     let what = what.hasSuffix(".") ? String(what.dropLast()) : what
-    if self.crashes.count >= self.options.crashesToDisable {
+    if self.crashes.count >= self.options.limits.isolatedCrashes {
       self.disable(
         "\(name) is disabled: it failed \(self.crashes.count) times within "
-          + "\(self.options.crashWindowSeconds) s, the last time it \(what). Fix it and swap it "
+          + "\(self.options.limits.isolatedCrashSeconds) s, the last time it \(what). Fix it and swap it "
           + "in, or restart the app.")
-      return IsolationError(self.disabledReason!)
+      return IsolationError(self.disabledReason!, isCrash: true)
     }
-    if let failure = self.restart() { return IsolationError("\(name) \(what). \(failure)") }
+    if let failure = self.restart() {
+      return IsolationError("\(name) \(what). \(failure)", isCrash: true)
+    }
     return IsolationError(
       "\(name) \(what). Its process was started again, each instance with its state as of its "
-        + "last completed action.")
+        + "last completed action.", isCrash: true)
   }
 
   private func disable(_ reason: String) {

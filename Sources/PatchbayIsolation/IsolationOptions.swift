@@ -1,12 +1,13 @@
 import Foundation
 import PatchbayLoader
 
-/// How isolated plugins run: the limits their calls keep, when a plugin that keeps crashing
-/// is disabled, and where the child executable is.
+/// How isolated plugins run: the limits their calls and processes keep (`[limits]`: call
+/// seconds, when a plugin that keeps crashing is disabled, memory and CPU), and where the
+/// child executable is.
 ///
 /// ```swift
 /// var options = IsolationOptions(limits: config.limits)
-/// options.crashesToDisable = 3        // within crashWindowSeconds: then the plugin is disabled
+/// options.limits.isolatedCrashes = 3      // within isolatedCrashSeconds: disabled
 /// ```
 package struct IsolationOptions: Sendable {
   /// `callSeconds` bounds a call across (past it, the process is ended: a hang);
@@ -15,14 +16,14 @@ package struct IsolationOptions: Sendable {
   /// How much of a period the host's audio thread waits for an isolated processor, live;
   /// past it the period is silence for that processor.
   package var deadlineShare = 0.5
-  package var crashesToDisable = 3
-  package var crashWindowSeconds = 60
   /// The SHA-256 the file must have, checked by the child's loader.
   package var pin: String?
   package var allowsInsecurePaths = false
   /// Plugin files the process loads, when the plugin imports a function, to find its
   /// provider (``PluginLoader/functionProviders``).
   package var providers: [String] = []
+  /// What its sandbox lets the process do after all: "sockets", "exec", "ptrace".
+  package var sandboxAllows: Set<String> = []
   /// The child executable; nil: `PATCHBAY_ISOLATED_CHILD`, else `patchbay-isolated` beside
   /// this process's executable.
   package var childExecutable: String?
@@ -37,6 +38,15 @@ package struct IsolationOptions: Sendable {
   package static var fromEnvironment: Set<String> {
     let names = ProcessInfo.processInfo.environment["PATCHBAY_ISOLATE"] ?? ""
     return Set(names.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) })
+  }
+
+  /// What a crash report adds when the process's memory is limited: it may be why.
+  var memoryHint: String {
+    let limit = self.limits.isolatedMemoryMB
+    return limit == 0
+      ? ""
+      : " (its process may use \(limit) MiB: [limits] isolated-memory-mb; running out of it "
+        + "crashes a plugin that does not check what malloc returns)"
   }
 
   func executable() throws(IsolationError) -> String {

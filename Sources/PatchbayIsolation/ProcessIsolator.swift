@@ -23,6 +23,7 @@ package struct ProcessIsolator: PluginIsolator {
     options.pin = loader.pins[file]
     options.allowsInsecurePaths = loader.allowsInsecurePaths
     options.providers = loader.functionProviders.filter { $0 != file }
+    options.sandboxAllows = Set(loader.sandboxAllows[file] ?? [])
     let isolated: IsolatedPlugin
     do {
       isolated = try IsolatedPlugin(file: file, options: options)

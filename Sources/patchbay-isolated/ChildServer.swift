@@ -369,5 +369,6 @@ final class ChildServer: @unchecked Sendable {
     }
 
     func jobEnded() {}
+    func pluginCrashed(_ report: String) {}
   }
 }

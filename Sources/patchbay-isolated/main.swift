@@ -22,10 +22,32 @@ guard let file = arguments.first, let channel = pb_channel_map(3) else {
 pb_crash_install(CrashReports.pluginCrashed)
 pb_crash_report_isolated(4)
 
-var loader = PluginLoader()
-if let pin = arguments.firstIndex(of: "--pin"), pin + 1 < arguments.count {
-  loader.pins[file] = arguments[pin + 1]
+/// The value after `flag`, if given.
+func argument(_ flag: String) -> String? {
+  arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 }
+// The sandbox ([sandbox] in host-config lifts parts of it) and [limits] isolated-memory-mb and
+// isolated-cpu-seconds: past a limit the kernel ends the process (an allocation fails and the
+// plugin crashes, or SIGXCPU), and the host reports it as a crash.
+let allowed = (argument("--allow") ?? "").split(separator: ",").reduce(UInt32(0)) {
+  switch $1 {
+  case "sockets": $0 | UInt32(PB_ALLOW_SOCKETS)
+  case "exec": $0 | UInt32(PB_ALLOW_EXEC)
+  case "ptrace": $0 | UInt32(PB_ALLOW_PTRACE)
+  default: $0
+  }
+}
+let megabytes = argument("--memory-mb").flatMap(UInt64.init) ?? 0
+let seconds = argument("--cpu-seconds").flatMap(UInt64.init) ?? 0
+if pb_channel_confine(allowed, megabytes << 20, seconds) != 0 {
+  FileHandle.standardError.write(
+    Data(
+      "patchbay-isolated: cannot confine the process: \(String(cString: strerror(errno)))\n".utf8))
+  exit(2)
+}
+
+var loader = PluginLoader()
+if let pin = argument("--pin") { loader.pins[file] = pin }
 loader.allowsInsecurePaths = arguments.contains("--allow-insecure-paths")
 let providers = arguments.indices.filter {
   arguments[$0] == "--provider" && $0 + 1 < arguments.count

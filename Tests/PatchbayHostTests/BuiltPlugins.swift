@@ -85,8 +85,7 @@ func pluginApp(
       [app]
       root = "\(key)"
       [plugins]
-      load = ["\(file)"]
-      \(isolated ? "isolate = [\"all\"]" : "")
+      load = ["\(file)"]\(isolated ? "\nisolate = [\"all\"]" : "")
       [[feature]]
       key = "\(key)"
       id = "\(id)"

@@ -33,6 +33,7 @@ let benchmarks: @Sendable () -> Void = {
   functionBenchmarks()
   watchBenchmarks()
   diffBenchmarks()
+  isolationBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

@@ -39,20 +39,7 @@ func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = ""
 }
 
 /// A copy of the fixture plugin named for `mode` (its behaviour is chosen by its file name).
-func fixture(_ mode: String) -> String {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "patchbay-bench-\(getpid())")
-  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  let copy = folder.appendingPathComponent("\(mode).so").path
-  try? FileManager.default.removeItem(atPath: copy)
-  do {
-    try FileManager.default.copyItem(
-      atPath: "\(pluginFolder)/libTestFixtureMisbehaving.so", toPath: copy)
-  } catch {
-    fatalError("\(error) — \(BenchmarkRun.buildHint)")
-  }
-  return copy
-}
+func fixture(_ mode: String) -> String { BenchmarkRun.fixture(mode) }
 
 /// p-th percentile of `values` (sorted in place).
 func percentile(_ values: inout [UInt64], _ p: Double) -> UInt64 {

@@ -39,6 +39,15 @@ typedef struct reference_stall_report {
 void *reference_stall_watch_start(uint64_t period_ns);
 reference_stall_report reference_stall_watch_stop(void *watch, uint64_t threshold_us);
 
+/* The limit on a call between two processes here: a bare ping-pong over shared memory and two
+ * futexes (the shape of Patchbay's isolated calls, with no Patchbay code in it). Start forks a
+ * child that answers each call; a round trip is one call and its answer, timed by the caller;
+ * stop ends the child. */
+typedef struct reference_ping_pong reference_ping_pong;
+reference_ping_pong *reference_ping_pong_start(void);
+void reference_ping_pong_round_trip(reference_ping_pong *ping);
+void reference_ping_pong_stop(reference_ping_pong *ping);
+
 /* Feeds `length` bytes to snd_midi_event_encode_byte; returns how many events it completed. */
 size_t reference_alsa_encode(const uint8_t *bytes, size_t length);
 

@@ -12,15 +12,20 @@
  *   crash    dereferences NULL in process
  *   spin     never returns from process
  *
- * and two the reducer itself misbehaves on:
+ * and some the reducer itself misbehaves on (none of them changes the state):
  *
  *   hang         reduce never returns
  *   crashThread  reduce starts a thread of its own, which sends `quiet` through host->send
  *                and then dereferences NULL
+ *   crashRender  the next render dereferences NULL
+ *   bomb         reduce allocates and touches 64 MiB blocks until malloc fails, then writes
+ *                through the NULL it got, as careless code does
+ *   probe        reduce tries to open a socket, exec a program and ptrace; render then says
+ *                what each got ("socket EPERM, exec EPERM, ptrace EPERM" in a sandbox)
  *
  * The state is the processor's mode, as a case: `steady`. It renders as `hostile: steady`.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <patchbay.h>
 
 #include <math.h>
@@ -31,6 +36,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <errno.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 typedef enum { STEADY, QUIET, NAN_SAMPLES, INF_SAMPLES, LOUD, CRASH, SPIN, NAN_ONCE } mode;
 static const char *const mode_names[] = {"steady", "quiet", "nan",  "inf",
                                          "loud",   "crash", "spin", "nanOnce"};
@@ -39,6 +49,8 @@ enum { MODE_COUNT = sizeof mode_names / sizeof mode_names[0] };
 typedef struct {
   const pb_host *host;
   mode mode;
+  int crash_render;  /* not state: gone after a restart */
+  char probed[96];   /* what `probe` got; not state */
 } instance;
 
 /* The mode `name` names, or -1. */
@@ -49,7 +61,20 @@ static int mode_named(const char *name, size_t length) {
   return -1;
 }
 
-enum { HANG = MODE_COUNT, CRASH_THREAD };
+enum { HANG = MODE_COUNT, CRASH_THREAD, CRASH_RENDER, BOMB, PROBE };
+static const char *const special_names[] = {"hang", "crashThread", "crashRender", "bomb",
+                                            "probe"};
+enum { SPECIAL_COUNT = sizeof special_names / sizeof special_names[0] };
+
+/* HANG, CRASH_THREAD, … for a special action's name; -1 for none. */
+static int special_named(const char *name, size_t length) {
+  for (int i = 0; i < SPECIAL_COUNT; i++) {
+    if (strlen(special_names[i]) == length && memcmp(special_names[i], name, length) == 0) {
+      return MODE_COUNT + i;
+    }
+  }
+  return -1;
+}
 
 /* Reads an action or a state: a case without fields. Returns the mode, HANG, CRASH_THREAD,
  * or -1 (with `why` set). */
@@ -62,8 +87,8 @@ static int read_case(const uint8_t *bytes, size_t length, char *why, size_t size
     snprintf(why, size, "dev.patchbay.fixture-hostile: expected a case without fields");
     return -1;
   }
-  if (name_length == 4 && memcmp(name, "hang", 4) == 0) return HANG;
-  if (name_length == 11 && memcmp(name, "crashThread", 11) == 0) return CRASH_THREAD;
+  int special = special_named(name, name_length);
+  if (special >= 0) return special;
   int found = mode_named(name, name_length);
   if (found < 0) {
     snprintf(why, size, "dev.patchbay.fixture-hostile: no action '%.*s'", (int)name_length, name);
@@ -90,6 +115,8 @@ static void *hostile_create(const pb_feature_desc *feature, const pb_host *host,
   }
   created->host = host;
   created->mode = (mode)restored;
+  created->crash_render = 0;
+  created->probed[0] = 0;
   return created;
 }
 
@@ -140,6 +167,31 @@ static pb_status hostile_reduce(void *self, const uint8_t *action, size_t length
     }
     return PB_OK;
   }
+  if (read == CRASH_RENDER) {
+    it->crash_render = 1;
+    return PB_OK;
+  }
+  if (read == BOMB) {
+    for (;;) {
+      char *block = malloc(64u << 20);
+      memset(block, 1, 64u << 20); /* NULL once the memory runs out: a crash */
+    }
+  }
+  if (read == PROBE) {
+    int sock = socket(AF_INET, SOCK_STREAM, 0);
+    int sock_error = sock < 0 ? errno : 0;
+    if (sock >= 0) close(sock);
+    char *const argv[] = {"/nonexistent-patchbay-probe", NULL};
+    execv(argv[0], argv); /* ENOENT where exec is allowed: the file does not exist */
+    int exec_error = errno;
+    errno = 0;
+    ptrace(PTRACE_ATTACH, 0, NULL, NULL); /* ESRCH where ptrace is allowed: no process 0 */
+    int ptrace_error = errno;
+    snprintf(it->probed, sizeof it->probed, "socket %s, exec %s, ptrace %s",
+             sock_error ? strerrorname_np(sock_error) : "opened", strerrorname_np(exec_error),
+             strerrorname_np(ptrace_error));
+    return PB_OK;
+  }
   it->mode = (mode)read;
   return PB_OK;
 }
@@ -151,8 +203,13 @@ static pb_status hostile_snapshot(void *self, const pb_writer *out) {
 
 static pb_status hostile_render(void *self, const pb_writer *out) {
   const instance *it = self;
-  char text[32];
-  int length = snprintf(text, sizeof text, "hostile: %s", mode_names[it->mode]);
+  if (it->crash_render) {
+    volatile int *nowhere = NULL;
+    return (pb_status)*nowhere;
+  }
+  char text[160];
+  int length = snprintf(text, sizeof text, "hostile: %s%s%s", mode_names[it->mode],
+                        it->probed[0] ? "; " : "", it->probed);
   return out->write(out->context, text, (size_t)length) == (size_t)length ? PB_OK
                                                                             : PB_ERR_FAILED;
 }
@@ -160,13 +217,12 @@ static pb_status hostile_render(void *self, const pb_writer *out) {
 static pb_status hostile_parse_action(const pb_feature_desc *feature, const pb_host *host,
                                       const char *text, size_t length, const pb_writer *out) {
   (void)feature;
-  int special = (length == 4 && memcmp(text, "hang", 4) == 0) ||
-                (length == 11 && memcmp(text, "crashThread", 11) == 0);
+  int special = special_named(text, length) >= 0;
   if (!special && mode_named(text, length) < 0) {
-    char why[160];
+    char why[200];
     snprintf(why, sizeof why,
              "dev.patchbay.fixture-hostile: no action '%.*s'; try steady, quiet, nan, "
-             "nanOnce, inf, loud, crash, spin, hang or crashThread",
+             "nanOnce, inf, loud, crash, spin, hang, crashThread, crashRender, bomb or probe",
              (int)length, text);
     host->error(host, why);
     return PB_ERR_DECODE;

@@ -202,6 +202,20 @@ void pb_isolated_write_parameters(void *instance, void *block);
 pb_status pb_isolated_event_action(void *instance, const pb_processor_event *event,
                                    const pb_writer *out);
 
+/* [child] What the process may do beyond computing: PB_ALLOW_* bits. */
+enum {
+  PB_ALLOW_SOCKETS = 1, /* socket, socketpair */
+  PB_ALLOW_EXEC = 2,    /* execve, execveat */
+  PB_ALLOW_PTRACE = 4,  /* ptrace, process_vm_readv, process_vm_writev */
+};
+
+/* [child, before it loads the plugin] Installs a seccomp filter under which the system calls
+ * `allow` does not name fail with EPERM, for this process and any it starts; and limits its
+ * address space to `memory_bytes` and its CPU time to `cpu_seconds` (0: no limit). Past a
+ * limit the kernel ends the process, and the host reports it like a crash. 0, or -1 with
+ * errno. */
+int pb_channel_confine(unsigned allow, uint64_t memory_bytes, uint64_t cpu_seconds);
+
 /* [host reaper] The child ended: every wait on either side returns. */
 void pb_channel_end(pb_channel *channel);
 /* Whether the child ended. */

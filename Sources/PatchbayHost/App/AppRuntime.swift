@@ -42,6 +42,8 @@ public final class AppRuntime: @unchecked Sendable {
     var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
     /// The failures of the command running now; nil outside commands.
     var commandFailures: [AppError]?
+    /// Features swapped recently, by id: a crash of the new code soon after swaps back.
+    var probation: [String: Probation] = [:]
   }
 
   public let config: AppConfig

@@ -28,6 +28,7 @@ final class InstanceSite: InstanceObserver {
 
   func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
     let app = self.app
+    if !app.owned.probation.isEmpty { app.countOnProbation(handle.owned.implementation.feature) }
     // Its parameters, for its processor.
     app.attachedPlayer.player?.reduced(handle)
     app.changes.reduced(
@@ -38,6 +39,10 @@ final class InstanceSite: InstanceObserver {
     if self.node.parent != nil, !app.replaying {
       app.forwardToParent(action, from: self.node, at: self.path, everything: self.parentObserves)
     }
+  }
+
+  func instance(_ handle: FeatureHandle, crashed report: String) -> String? {
+    self.app.rollBack(handle.owned.implementation.feature, after: report)
   }
 
   func instance(_ handle: FeatureHandle, refused message: String) {

@@ -144,17 +144,30 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
-      let message = "\(implementation.feature.id): reduce failed: \(reason)"
-      self.owned.failures.append(message)
+      var message = "\(implementation.feature.id): reduce failed: \(reason)"
       // Held while it runs: what it does may take the instance out of its app (and clear
       // `owned.observer`).
       let observer = self.owned.observer
+      // An isolated plugin's crash, soon after a swap, swaps back.
+      if let crash = implementation.instance.takeCrash(),
+        let note = observer?.instance(self, crashed: crash)
+      {
+        message += " \(note)"
+      }
+      self.owned.failures.append(message)
       observer?.instance(self, refused: message)
       return
     }
     self.reduced.add(1, ordering: .relaxed)
     let observer = self.owned.observer
     observer?.instance(self, reduced: action, from: source)
+  }
+
+  /// The plugin crashed outside a call and runs again: the app may roll a swap back.
+  /// [executor]
+  package func pluginCrashed(_ report: String) {
+    let observer = self.owned.observer
+    _ = observer?.instance(self, crashed: report)
   }
 
   /// Tells the app a job that reduced here ended. [executor]

@@ -19,6 +19,9 @@ protocol InstanceObserver: AnyObject {
   func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource)
   /// The plugin refused an action; `message` says which feature and why.
   func instance(_ handle: FeatureHandle, refused message: String)
+  /// The plugin's code crashed or hung (in a process of its own, started again since);
+  /// what the app did about it (a rollback), to add to the report, or nil.
+  func instance(_ handle: FeatureHandle, crashed report: String) -> String?
   /// The instance asked to navigate; the app applies it after the action that asked.
   func instance(_ handle: FeatureHandle, requests navigation: NavigationRequest)
   /// A job that reduced actions outside a command (an effect's, a send from another thread)

@@ -114,6 +114,7 @@ extension AppRuntime {
       }
       self.owned.features.replace(with: replacement)
       self.functions.retarget(in: self.owned.features)
+      if let previous, previous !== replacement { self.startProbation(replacement, from: previous) }
       let held = clock.now - holding
       // The new code's processors play from the next period; the old ones are freed once
       // the audio thread has let go of them.

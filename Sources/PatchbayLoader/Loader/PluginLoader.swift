@@ -37,6 +37,9 @@ public struct PluginLoader: Sendable {
   /// The files of the app's plugins: where an isolated plugin's process finds the providers
   /// of the functions it imports (it loads them itself).
   public var functionProviders: [String] = []
+  /// What an isolated plugin's sandbox lets it do after all, by file (`[sandbox]` in
+  /// host-config): "sockets", "exec", "ptrace". Without, it may do none of them.
+  public var sandboxAllows: [String: [String]] = [:]
   let generations: GenerationPath
 
   private static let loadCount = LockedCounter()

@@ -61,4 +61,13 @@ package protocol PluginInstance: AnyObject {
   func writeParameters(_ block: UnsafeMutableRawPointer)
   /// The action an event the processor pushed stands for; `PB_ERR_UNSUPPORTED` for none.
   func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8])
+
+  /// After a failed call: the crash or hang report, when the call failed because the code
+  /// crashed or hung (and was started again), once; nil otherwise. Code in this process
+  /// never says so: its crash ends the process.
+  func takeCrash() -> String?
+}
+
+extension PluginInstance {
+  package func takeCrash() -> String? { nil }
 }

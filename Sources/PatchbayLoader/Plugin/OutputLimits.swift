@@ -7,6 +7,13 @@
 /// view-bytes = 1048576     # 1 MiB: a larger view fails to render
 /// call-seconds = 5         # a call on the app queue that has not returned by then is reported
 /// audio-periods = 48       # a processor call that has not returned after this many periods
+/// # Isolated plugins ([plugins] isolate):
+/// rollback-actions = 10    # a crash within this many actions of a swap swaps back…
+/// rollback-seconds = 30    # …or within this many seconds of it
+/// isolated-crashes = 3     # this many crashes or hangs…
+/// isolated-crash-seconds = 60   # …within this many seconds disable the plugin
+/// isolated-memory-mb = 0   # the address space of its process (RLIMIT_AS); 0: no limit
+/// isolated-cpu-seconds = 0 # the CPU time of its process (RLIMIT_CPU); 0: no limit
 /// ```
 ///
 /// A call past its time is reported by the watchdog (``CrashReports/watch(_:periodSeconds:)``)
@@ -21,6 +28,12 @@ public struct OutputLimits: Sendable, Equatable {
   public var viewBytes: Int
   public var callSeconds: Int
   public var audioPeriods: Int
+  public var rollbackActions = 10
+  public var rollbackSeconds = 30
+  public var isolatedCrashes = 3
+  public var isolatedCrashSeconds = 60
+  public var isolatedMemoryMB = 0
+  public var isolatedCPUSeconds = 0
 
   public init(
     stateBytes: Int = 16 << 20, viewBytes: Int = 1 << 20, callSeconds: Int = 5,

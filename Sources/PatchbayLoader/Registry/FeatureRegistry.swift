@@ -30,8 +30,10 @@ public struct FeatureRegistry: Sendable {
   /// Makes `feature` the implementation of its id (a swap), keeping its plugin loaded.
   public mutating func replace(with feature: LoadedFeature) {
     // The newest generation of its plugin id comes last: its functions are the ones found.
-    self.plugins.removeAll { $0 === feature.plugin }
-    self.plugins.append(feature.plugin)
+    // (Held here: the list may hold the only reference, and a feature's is unowned.)
+    let plugin = feature.plugin
+    self.plugins.removeAll { $0 === plugin }
+    self.plugins.append(plugin)
     self.byID[feature.id] = feature
   }
 

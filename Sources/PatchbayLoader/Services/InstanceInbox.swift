@@ -8,4 +8,7 @@ package protocol InstanceInbox: AnyObject {
   func requestNavigation(_ request: NavigationRequest) -> Bool
   /// A job of its own, from another thread, ended: the owner applies what it caused.
   func jobEnded()
+  /// The plugin's code crashed or hung outside any call (an isolated plugin's effect thread
+  /// or processor) and was started again; `report` says how.
+  func pluginCrashed(_ report: String)
 }

@@ -9,14 +9,20 @@ import Testing
 
 /// A copy of the hostile fixture (Plugins/Fixtures/Hostile), isolated, as the app's root `h`.
 func hostileApp(tables: String = "") throws -> AppRuntime {
+  try pluginApp(
+    try hostileCopy(), id: "dev.patchbay.fixture-hostile", key: "h", tables: tables,
+    isolated: true)
+}
+
+/// A copy of the hostile fixture's library, in a folder of its own.
+func hostileCopy() throws -> String {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "patchbay-hostile-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   let copy = folder.appendingPathComponent("hostile.so").path
   try FileManager.default.copyItem(
     atPath: try BuiltPlugins.path("TestFixtureHostile"), toPath: copy)
-  return try pluginApp(
-    copy, id: "dev.patchbay.fixture-hostile", key: "h", tables: tables, isolated: true)
+  return copy
 }
 
 /// The reason an action was refused with, or nil when it was not.
@@ -126,6 +132,71 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     let reason = refusalReason { try app.send("f", "noop") }
     #expect(reason?.contains("is disabled") == true)
     _ = try app.stateValue()
+  }
+
+  /// A swap to a build that fails on its first action is rolled back: the state is kept, and
+  /// the old code runs the next action.
+  @Test func aSwapToABuildThatHangsRollsBack() throws {
+    let app = try hostileApp(tables: "[limits]\ncall-seconds = 1")
+    let before = app.registry["dev.patchbay.fixture-hostile"]!.plugin.path
+    try app.send("h", "loud")
+    let next = try hostileCopy()
+    try app.swap("h", to: next)
+    #expect(app.registry["dev.patchbay.fixture-hostile"]!.plugin.path == next)
+    let reason = refusalReason { try app.send("h", "hang") }
+    #expect(reason?.contains("hung: its reduce did not return within 1 s") == true)
+    #expect(
+      reason?.contains("Rolled back to \(before): \(next), swapped in") == true, "\(reason ?? "")")
+    #expect(app.registry["dev.patchbay.fixture-hostile"]!.plugin.path == before)
+    #expect(try app.instance("h").render() == "hostile: loud")
+    try app.send("h", "quiet")
+    #expect(try app.instance("h").render() == "hostile: quiet")
+  }
+
+  /// Past its probation, a swapped-in build that fails is restarted, not rolled back.
+  @Test func aFailureAfterTheProbationIsNotRolledBack() throws {
+    let app = try hostileApp(
+      tables: "[limits]\ncall-seconds = 1\nrollback-actions = 1\nrollback-seconds = 0")
+    let next = try hostileCopy()
+    try app.swap("h", to: next)
+    try app.send("h", "loud")
+    let reason = refusalReason { try app.send("h", "hang") }
+    #expect(reason?.contains("Rolled back") == false, "\(reason ?? "")")
+    #expect(app.registry["dev.patchbay.fixture-hostile"]!.plugin.path == next)
+    #expect(try app.instance("h").render() == "hostile: loud")
+  }
+
+  /// What the sandbox refuses (sockets, exec, ptrace), and what `[sandbox]` lets one
+  /// plugin do; a memory limit ends a memory bomb as a crash.
+  @Test func theSandboxAndTheLimitsHoldFromAFixture() throws {
+    let confined = try hostileApp()
+    try confined.send("h", "probe")
+    #expect(
+      try confined.instance("h").render()
+        == "hostile: steady; socket EPERM, exec EPERM, ptrace EPERM")
+    let file = try hostileCopy()
+    let allowed = try pluginApp(
+      file, id: "dev.patchbay.fixture-hostile", key: "h",
+      tables: "[sandbox]\n\"\(file)\" = [\"sockets\", \"exec\", \"ptrace\"]", isolated: true)
+    try allowed.send("h", "probe")
+    #expect(
+      try allowed.instance("h").render()
+        == "hostile: steady; socket opened, exec ENOENT, ptrace ESRCH")
+    let bombed = try hostileApp(tables: "[limits]\nisolated-memory-mb = 256")
+    try bombed.send("h", "loud")
+    let reason = refusalReason { try bombed.send("h", "bomb") }
+    #expect(reason?.contains("crashed: SIGSEGV") == true, "\(reason ?? "")")
+    #expect(reason?.contains("[limits] isolated-memory-mb") == true)
+    #expect(try bombed.instance("h").render() == "hostile: loud")
+  }
+
+  /// A crash in render fails that render only: the state and the next render are whole.
+  @Test func aCrashInRenderCostsThatRender() throws {
+    let app = try hostileApp()
+    try app.send("h", "loud")
+    try app.send("h", "crashRender")
+    #expect(throws: FeatureCallError.self) { try app.instance("h").render() }
+    #expect(try app.instance("h").render() == "hostile: loud")
   }
 
   /// Offline render with the studio's Metronome and Synth isolated is byte-identical to the

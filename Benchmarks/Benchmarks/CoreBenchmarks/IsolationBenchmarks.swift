@@ -1,0 +1,177 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import PatchbayAudio
+import PatchbayConfig
+import PatchbayHost
+import PatchbayLoader
+@_spi(Benchmarks) import PatchbaySound
+import References
+
+// Isolated plugins (issue 26): a plugin in a process of its own, beside the limit of this
+// machine, a bare C ping-pong between two processes over shared memory and futexes, measured
+// in the same run. A sample is one round trip, so the percentiles are per round trip.
+
+/// What a benchmark made in its setup, released in its teardown (a child process each).
+nonisolated(unsafe) private var held: [AnyObject] = []
+nonisolated(unsafe) private var ping: OpaquePointer?
+
+/// An app of `plugins` (names in the root build, or paths) whose root is feature `id` at
+/// `key`, each plugin isolated when `isolated`.
+func isolationApp(
+  _ plugins: [String], id: String, key: String, isolated: Bool, tables: String = ""
+) -> AppRuntime {
+  let text = """
+    [app]
+    root = "\(key)"
+    [plugins]
+    load = [\(plugins.map { "\"\($0)\"" }.joined(separator: ", "))]
+    isolate = [\(isolated ? "\"all\"" : "")]
+    [[feature]]
+    key = "\(key)"
+    id = "\(id)"
+    \(tables)
+    """
+  do {
+    let config = try AppConfig(parsing: text, file: "isolation.toml")
+    let loader = config.loader(extraSearchPaths: [BenchmarkRun.rootBuild.path])
+    return try AppRuntime(
+      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+  } catch {
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
+  }
+}
+
+/// The processes this one started from `patchbay-isolated`.
+func isolatedChildren() -> [pid_t] {
+  let me = getpid()
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { Int32($0) }.filter { pid in
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 2 && Int32(fields[1]) == me && stat.contains("(patchbay-isolat")
+  }
+}
+
+let isolationBenchmarks: @Sendable () -> Void = {
+  // The child executable is in the root's build, not beside this one; and it must not run
+  // under this process's malloc interposer.
+  setenv(
+    "PATCHBAY_ISOLATED_CHILD",
+    BenchmarkRun.rootBuild.appendingPathComponent("patchbay-isolated").path, 1)
+  unsetenv("LD_PRELOAD")
+  let roundTrip = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 200,
+    maxDuration: .seconds(3), maxIterations: BenchmarkRun.workload(100_000, smoke: 1),
+    teardown: {
+      held.removeAll()
+      if let running = ping { reference_ping_pong_stop(running) }
+      ping = nil
+    })
+
+  Benchmark(
+    "isolation: bare C ping-pong between two processes, shared memory + futex (the reference)",
+    configuration: roundTrip
+  ) { benchmark in
+    guard let running = ping else { return }
+    for _ in benchmark.scaledIterations { reference_ping_pong_round_trip(running) }
+  } setup: {
+    ping = reference_ping_pong_start()
+  }
+
+  // The same action through AppRuntime's instance, in this process and isolated: a reduce
+  // round trip, and the snapshot its reply carries (what a restart starts from).
+  for isolated in [false, true] {
+    Benchmark(
+      "isolation: send increment to Counter, \(isolated ? "isolated (a round trip)" : "in this process")",
+      configuration: roundTrip
+    ) { (benchmark: Benchmark, handle: FeatureHandle) in
+      let action = try? handle.parseAction("increment")
+      for _ in benchmark.scaledIterations { handle.send(action ?? []) }
+    } setup: {
+      let app = isolationApp(
+        ["Counter"], id: "dev.patchbay.counter", key: "counter", isolated: isolated)
+      held.append(app)
+      return try app.instance("counter")
+    }
+  }
+
+  // The cost per action of keeping the state for a restart: the fixture's state grown to
+  // 1 KB and 5 MB, one `touch` an action (the reply carries the whole snapshot).
+  for (bytes, label) in [(1_024, "1 KB"), (5 << 20, "5 MB")] {
+    for isolated in [false, true] {
+      Benchmark(
+        "isolation: an action on a \(label) state, \(isolated ? "isolated (+ snapshot)" : "in this process")",
+        configuration: roundTrip
+      ) { (benchmark: Benchmark, handle: FeatureHandle) in
+        let touch = try? handle.parseAction("touch")
+        for _ in benchmark.scaledIterations { handle.send(touch ?? []) }
+      } setup: {
+        let app = isolationApp(
+          [BenchmarkRun.fixture("huge")], id: "dev.patchbay.fixture-huge", key: "huge",
+          isolated: isolated)
+        held.append(app)
+        let handle = try app.instance("huge")
+        try handle.send(text: "grow(bytes: \(bytes))")
+        return handle
+      }
+    }
+  }
+
+  // One 128-frame period through a processor that does nothing: the host's cost around it,
+  // in this process and isolated (copy in, wake, wait, mix back).
+  for isolated in [false, true] {
+    Benchmark(
+      "isolation: one period of an empty processor, \(isolated ? "isolated" : "in this process")",
+      configuration: roundTrip
+    ) {
+      (benchmark: Benchmark, setup: (graph: ProcessorGraph, mix: UnsafeMutablePointer<Float>)) in
+      var steady: UInt64 = 0
+      for _ in benchmark.scaledIterations {
+        setup.graph.render(into: setup.mix, frames: 128, steadyTime: steady)
+        steady += 128
+      }
+    } setup: {
+      let app = isolationApp(
+        [BenchmarkRun.fixture("emptyprocessor")], id: "dev.patchbay.fixture-empty-processor",
+        key: "empty", isolated: isolated)
+      let graph = ProcessorGraph(
+        format: AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128))
+      try app.attach(graph)
+      let mix = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+      mix.initialize(repeating: 0, count: 256)
+      held.append(app)
+      held.append(graph)
+      return (graph, mix)
+    }
+  }
+
+  // A Swift plugin's process killed (as a crash ends it), until the plugin runs again with
+  // its state: the next action finds it gone, a new process starts, loads Counter, and
+  // creates the instance from its last state; the action after runs there.
+  Benchmark(
+    "isolation: crash until running again with its state, Counter (Swift)",
+    configuration: .init(
+      metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1,
+      maxDuration: .seconds(10), maxIterations: BenchmarkRun.workload(40, smoke: 1),
+      teardown: { held.removeAll() })
+  ) { (benchmark: Benchmark, handle: FeatureHandle) in
+    let action = try? handle.parseAction("increment")
+    for _ in benchmark.scaledIterations {
+      benchmark.stopMeasurement()
+      for child in isolatedChildren() { kill(child, SIGKILL) }
+      benchmark.startMeasurement()
+      handle.send(action ?? [])  // refused: the process is gone; it starts again
+      handle.send(action ?? [])  // runs in the new process
+    }
+  } setup: {
+    // Crashes count toward disabling the plugin; this one never is.
+    let app = isolationApp(
+      ["Counter"], id: "dev.patchbay.counter", key: "counter", isolated: true,
+      tables: "[limits]\nisolated-crashes = 1000")
+    held.append(app)
+    return try app.instance("counter")
+  }
+}
