@@ -231,6 +231,15 @@ static void count(uint64_t *counter) {
   __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
+/* Every isolated processor's counts, summed (one audio thread writes them). */
+static uint64_t total_rendered, total_late, total_skipped;
+
+void pb_isolated_totals(uint64_t *rendered, uint64_t *late, uint64_t *skipped) {
+  *rendered = __atomic_load_n(&total_rendered, __ATOMIC_RELAXED);
+  *late = __atomic_load_n(&total_late, __ATOMIC_RELAXED);
+  *skipped = __atomic_load_n(&total_skipped, __ATOMIC_RELAXED);
+}
+
 void pb_isolated_process(void *processor, const pb_process *process) {
   pb_isolated_processor *self = processor;
   pb_isolated_binding *binding = __atomic_load_n(&self->binding, __ATOMIC_ACQUIRE);
@@ -240,6 +249,7 @@ void pb_isolated_process(void *processor, const pb_process *process) {
       process->frame_count > PB_CHANNEL_MAX_FRAMES ||
       process->channel_count > PB_CHANNEL_MAX_CHANNELS) {
     count(&self->skipped);
+    count(&total_skipped);
     count(&self->late_in_a_row);
     return;
   }
@@ -263,6 +273,7 @@ void pb_isolated_process(void *processor, const pb_process *process) {
   pb_channel_process_start(channel);
   if (pb_channel_process_wait(channel, deadline) != PB_CHANNEL_OK) {
     count(&self->late);
+    count(&total_late);
     count(&self->late_in_a_row);
     return;
   }
@@ -274,6 +285,7 @@ void pb_isolated_process(void *processor, const pb_process *process) {
     process->events->push(process->events, &period->events[i]);
   }
   count(&self->rendered);
+  count(&total_rendered);
   __atomic_store_n(&self->late_in_a_row, 0, __ATOMIC_RELAXED);
 }
 

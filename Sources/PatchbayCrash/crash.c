@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "patchbay_crash.h"
 
+#include <fcntl.h>
 #include <link.h>
+#include <sys/resource.h>
 #include <pthread.h>
 #include <termios.h>
 #include <time.h>
@@ -171,6 +173,46 @@ static void restore_terminal(void) {
   say(leave);
 }
 
+/* A number in decimal, async-signal-safely. */
+static void put_number(unsigned long long value) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value && count < 24);
+  char text[25];
+  for (int i = 0; i < count; i++) text[i] = digits[count - 1 - i];
+  text[count] = 0;
+  put(text);
+}
+
+/* When the process's address space is limited (RLIMIT_AS) and half of it or more is in use,
+ * says so: a failed allocation may be the cause (one large request fails long before the
+ * limit is reached). Async-signal-safe (getrlimit, open, read). */
+static void put_memory_note(void) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  int fd = open("/proc/self/statm", O_RDONLY);
+  if (fd < 0) return;
+  char text[64];
+  ssize_t length = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (length <= 0) return;
+  unsigned long long pages = 0;
+  for (ssize_t i = 0; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
+    pages = pages * 10 + (unsigned long long)(text[i] - '0');
+  }
+  unsigned long long used = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+  if (used * 2 < (unsigned long long)limit.rlim_cur) return;
+  put(", with ");
+  put_number(used >> 20);
+  put(" MiB of its ");
+  put_number((unsigned long long)limit.rlim_cur >> 20);
+  put(" MiB of memory in use ([limits] isolated-memory-mb: if an allocation failed, it may be "
+      "too small)");
+}
+
 /* Where an isolated plugin's process writes its reports, -1 in the host (isolated_report). */
 static volatile int isolated_fd = -1;
 
@@ -198,6 +240,7 @@ static void handle(int sig, siginfo_t *info, void *context) {
     } else {
       put(" outside any call from the host");
     }
+    put_memory_note();
     write_all(isolated, report, report_length);
     _exit(exit_code);
   }

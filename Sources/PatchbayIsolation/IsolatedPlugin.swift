@@ -124,8 +124,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
         throw IsolationError(
           "its process did not answer within \(options.limits.callSeconds) s of starting")
       }
-      throw IsolationError(
-        "its process did not start: \(child.waitForExit())\(options.memoryHint)")
+      throw IsolationError("its process did not start: \(child.waitForExit())")
     }
     do {
       var reply = WireReader(pb_channel_reply(child.channel), length: Int(length))
@@ -193,8 +192,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
           from: "hung: its \(name) did not return within \(self.options.limits.callSeconds) s "
             + "([limits] call-seconds)"))
     default:
-      return .failure(
-        self.recover(from: "crashed: \(child.waitForExit())\(self.options.memoryHint)"))
+      return .failure(self.recover(from: "crashed: \(child.waitForExit())"))
     }
   }
 

@@ -40,15 +40,6 @@ package struct IsolationOptions: Sendable {
     return Set(names.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) })
   }
 
-  /// What a crash report adds when the process's memory is limited: it may be why.
-  var memoryHint: String {
-    let limit = self.limits.isolatedMemoryMB
-    return limit == 0
-      ? ""
-      : " (its process may use \(limit) MiB: [limits] isolated-memory-mb; running out of it "
-        + "crashes a plugin that does not check what malloc returns)"
-  }
-
   func executable() throws(IsolationError) -> String {
     if let path = self.childExecutable
       ?? ProcessInfo.processInfo.environment["PATCHBAY_ISOLATED_CHILD"]

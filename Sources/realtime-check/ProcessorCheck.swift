@@ -10,22 +10,26 @@ import RealtimeCheckSupport
 /// The audio thread rendering the studio app's processors — the Swift Metronome's and the C
 /// Synth's — into ALSA's null PCM, while this thread plays MIDI into the app (notes for the
 /// synth's processor and reducer), changes parameters, and takes the metronome's beat events
-/// back as actions: the counter watches only the audio thread.
+/// back as actions: the counter watches only the audio thread. Isolated, the plugins run in
+/// processes of their own, and what is counted is the host's side of each period (the copy
+/// in, the wake, the wait, the mix back).
 enum ProcessorCheck {
   struct Result: CustomStringConvertible {
     var periods: Int
     var midiEvents: Int
     var beats: Int
     var parameterChanges: Int
+    var isolated: Bool
 
     var description: String {
-      "audio thread running the Metronome (Swift) and Synth (C) processors, \(self.periods) "
+      "audio thread running the Metronome (Swift) and Synth (C) processors"
+        + (self.isolated ? ", isolated (the host's side)" : "") + ", \(self.periods) "
         + "periods: \(self.midiEvents) MIDI events delivered, \(self.parameterChanges) parameter "
         + "changes read, \(self.beats) beat events back as actions"
     }
   }
 
-  static func run(periods: Int, warmUp: Int) throws -> Result {
+  static func run(periods: Int, warmUp: Int, isolated: Bool = false) throws -> Result {
     // The plugins swift build put beside this executable.
     let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
       .deletingLastPathComponent().path
@@ -35,6 +39,7 @@ enum ProcessorCheck {
         root = "metronome"
         [plugins]
         load = ["\(folder)/libMetronome.so", "\(folder)/libSynth.so"]
+        isolate = [\(isolated ? "\"all\"" : "")]
         [[feature]]
         key = "metronome"
         id = "dev.patchbay.metronome"
@@ -59,7 +64,8 @@ enum ProcessorCheck {
       if period == warmUp + periods - 1 { AllocationCounter.watch(currentThread: false) }
     }
     // This thread is the MIDI pump and the app's event timer.
-    var result = Result(periods: periods, midiEvents: 0, beats: 0, parameterChanges: 0)
+    var result = Result(
+      periods: periods, midiEvents: 0, beats: 0, parameterChanges: 0, isolated: isolated)
     var note: UInt8 = 36
     while engine.statistics.periods < warmUp + periods {
       app.receive(MIDIEvent(.noteOn, channel: 0, note, 100))

@@ -87,6 +87,11 @@ enum RealtimeCheck {
     // The audio thread running the plugins' processors.
     let processors = try ProcessorCheck.run(periods: periods, warmUp: warmUp)
     report(processors.description, interposer.count)
+    interposer.reset()
+
+    // The same, each plugin in a process of its own: the host's side of a period.
+    let isolated = try ProcessorCheck.run(periods: periods, warmUp: warmUp, isolated: true)
+    report(isolated.description, interposer.count)
 
     return failures == 0 ? 0 : 1
   }

@@ -108,12 +108,17 @@ import Testing
     #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("audio thread, 10000 periods after 100 of warm-up ("))
     #expect(
-      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 4)
-    // The processors' line: the plugins ran, MIDI and parameters reached them, beats came back.
-    let processors = result.stdout.split(separator: "\n").first {
+      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 5)
+    // The processors' lines, in this process and isolated: the plugins ran, MIDI and
+    // parameters reached them, beats came back.
+    let processors = result.stdout.split(separator: "\n").filter {
       $0.hasPrefix("audio thread running the Metronome (Swift) and Synth (C) processors")
     }
-    #expect(processors?.contains(" 0 beat events") == false, "\(result.stdout)")
-    #expect(processors?.contains(" 0 MIDI events") == false, "\(result.stdout)")
+    #expect(processors.count == 2, "\(result.stdout)")
+    #expect(processors.last?.contains(", isolated (the host's side), ") == true)
+    for line in processors {
+      #expect(!line.contains(" 0 beat events"), "\(result.stdout)")
+      #expect(!line.contains(" 0 MIDI events"), "\(result.stdout)")
+    }
   }
 }

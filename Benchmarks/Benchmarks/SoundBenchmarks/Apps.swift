@@ -10,13 +10,16 @@ let repositoryRoot = BenchmarkRun.repositoryRoot
 let pluginFolder = BenchmarkRun.rootBuild.path
 
 /// An app of a metronome with `synths` Synth instances in a collection under it.
-func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = "") -> AppRuntime {
+func studio(
+  synths: Int, extraPlugins: [String] = [], extraFeatures: String = "", isolated: Bool = false
+) -> AppRuntime {
   let ids = (1...max(synths, 1)).map { "\"s\($0)\"" }.joined(separator: ", ")
   let text = """
     [app]
     root = "metronome"
     [plugins]
     load = ["Metronome", "Synth"\(extraPlugins.map { ", \"\($0)\"" }.joined())]
+    isolate = [\(isolated ? "\"all\"" : "")]
     [[feature]]
     key = "metronome"
     id = "dev.patchbay.metronome"
@@ -30,7 +33,7 @@ func studio(synths: Int, extraPlugins: [String] = [], extraFeatures: String = ""
     """
   do {
     let config = try AppConfig(parsing: text, file: "bench.toml")
-    let loader = PluginLoader(searchPaths: [pluginFolder])
+    let loader = config.loader(extraSearchPaths: [pluginFolder])
     return try AppRuntime(
       config: config, registry: try config.loadPlugins(with: loader), loader: loader)
   } catch {

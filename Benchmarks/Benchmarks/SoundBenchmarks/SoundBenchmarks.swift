@@ -5,6 +5,7 @@ import PatchbayAudio
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayMIDI
 @_spi(Benchmarks) import PatchbaySound
 import References
@@ -222,59 +223,81 @@ let benchmarks: @Sendable () -> Void = {
     "bare C thread: stalls longer than the buffer", useScalingFactor: false)
   let bareWorst = BenchmarkMetric.custom(
     "bare C thread: lateness worst (µs)", useScalingFactor: false)
-  Benchmark(
-    "live: paced null, 128 frames @ 48 kHz, 60 s, Metronome + Synth + MIDI, other core busy",
-    configuration: .init(
-      metrics: [underruns, lateness, bareOver, bareWorst], warmupIterations: 0,
-      maxDuration: .seconds(75), maxIterations: 1)
-  ) { benchmark in
-    let app = studio(synths: 1)
-    try? app.send("metronome", "start")
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "patchbay-bench-live-\(getpid()).fifo"
-    ).path
-    unlink(fifo)
-    mkfifo(fifo, 0o600)
-    defer { unlink(fifo) }
-    let seconds = BenchmarkRun.workload(60, smoke: 1)
-    let writer = Thread {
-      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-      for index in 0..<(seconds * 8) {  // a note on and off every 125 ms
-        let note = UInt8(48 + index % 24)
-        handle.write(Data([0x90, note, 100]))
-        usleep(60_000)
-        handle.write(Data([0x80, note, 0]))
-        usleep(65_000)
+  // Isolated, the processors render in the plugins' own processes: a period one of them did
+  // not deliver by half the period's time is silence for it, and counted.
+  let latePeriods = BenchmarkMetric.custom(
+    "isolated periods late or skipped (silence)", useScalingFactor: false)
+  // The child is in the root's build, not beside this executable, and must not run under
+  // this process's malloc interposer.
+  setenv("PATCHBAY_ISOLATED_CHILD", "\(pluginFolder)/patchbay-isolated", 1)
+  unsetenv("LD_PRELOAD")
+  for isolated in [false, true] {
+    Benchmark(
+      "live: paced null, 128 frames @ 48 kHz, 60 s, Metronome + Synth + MIDI, other core busy"
+        + (isolated ? ", both isolated" : ""),
+      configuration: .init(
+        metrics: [underruns, lateness, bareOver, bareWorst] + (isolated ? [latePeriods] : []),
+        warmupIterations: 0, maxDuration: .seconds(75), maxIterations: 1)
+    ) { benchmark in
+      let app = studio(synths: 1, isolated: isolated)
+      let before = IsolationStatistics.periods
+      try? app.send("metronome", "start")
+      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "patchbay-bench-live-\(getpid()).fifo"
+      ).path
+      unlink(fifo)
+      mkfifo(fifo, 0o600)
+      defer { unlink(fifo) }
+      let seconds = BenchmarkRun.workload(60, smoke: 1)
+      let writer = Thread {
+        guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+        for index in 0..<(seconds * 8) {  // a note on and off every 125 ms
+          let note = UInt8(48 + index % 24)
+          handle.write(Data([0x90, note, 100]))
+          usleep(60_000)
+          handle.write(Data([0x80, note, 0]))
+          usleep(65_000)
+        }
+        try? handle.close()
       }
-      try? handle.close()
+      writer.start()
+      let busy = Atomic<Bool>(true)
+      Thread.detachNewThread {
+        var spin: UInt64 = 0
+        while busy.load(ordering: .relaxed) { spin &+= 1 }
+        blackHole(spin)
+      }
+      var settings = SoundSettings()
+      settings.device = "null"
+      settings.midi = .file(fifo)
+      guard let live = try? LiveSession(app: app, settings: settings) else {
+        fatalError("no device")
+      }
+      let watch = reference_stall_watch_start(format.periodNanoseconds)
+      live.start()
+      _ = live.waitForMIDI(timeout: .seconds(seconds + 10))
+      live.stop()
+      let bare = reference_stall_watch_stop(watch, 2 * format.periodNanoseconds / 1_000)
+      busy.store(false, ordering: .relaxed)
+      print(
+        "periods \(live.statistics.periods), MIDI messages \(live.midiEvents), beats "
+          + "\((try? app.state("metronome")[field: "beatsPlayed"]) ?? .nil); bare C thread "
+          + "\(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes")
+      benchmark.measurement(underruns, live.statistics.underruns)
+      if let paced = live.engine?.output as? PacedNullOutput {
+        benchmark.measurement(lateness, paced.lateness.percentile(99))
+      }
+      benchmark.measurement(bareOver, Int(bare.over))
+      benchmark.measurement(bareWorst, Int(bare.worst_us))
+      if isolated {
+        let after = IsolationStatistics.periods
+        benchmark.measurement(
+          latePeriods, Int(after.late - before.late + after.skipped - before.skipped))
+        print(
+          "isolated processor periods: \(after.rendered - before.rendered) rendered, "
+            + "\(after.late - before.late) late, \(after.skipped - before.skipped) skipped")
+      }
     }
-    writer.start()
-    let busy = Atomic<Bool>(true)
-    Thread.detachNewThread {
-      var spin: UInt64 = 0
-      while busy.load(ordering: .relaxed) { spin &+= 1 }
-      blackHole(spin)
-    }
-    var settings = SoundSettings()
-    settings.device = "null"
-    settings.midi = .file(fifo)
-    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no device") }
-    let watch = reference_stall_watch_start(format.periodNanoseconds)
-    live.start()
-    _ = live.waitForMIDI(timeout: .seconds(seconds + 10))
-    live.stop()
-    let bare = reference_stall_watch_stop(watch, 2 * format.periodNanoseconds / 1_000)
-    busy.store(false, ordering: .relaxed)
-    print(
-      "periods \(live.statistics.periods), MIDI messages \(live.midiEvents), beats "
-        + "\((try? app.state("metronome")[field: "beatsPlayed"]) ?? .nil); bare C thread "
-        + "\(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes")
-    benchmark.measurement(underruns, live.statistics.underruns)
-    if let paced = live.engine?.output as? PacedNullOutput {
-      benchmark.measurement(lateness, paced.lateness.percentile(99))
-    }
-    benchmark.measurement(bareOver, Int(bare.over))
-    benchmark.measurement(bareWorst, Int(bare.worst_us))
   }
 
   BenchmarkRun.finishRegistration()

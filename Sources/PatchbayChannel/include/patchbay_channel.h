@@ -190,6 +190,9 @@ uint64_t pb_isolated_late_in_a_row(const pb_isolated_processor *processor);
 void pb_isolated_counts(const pb_isolated_processor *processor, uint64_t *rendered,
                         uint64_t *late, uint64_t *skipped);
 
+/* The same counts summed over every isolated processor this process has run. [any thread] */
+void pb_isolated_totals(uint64_t *rendered, uint64_t *late, uint64_t *skipped);
+
 /* [audio-thread] pb_processor_desc.process of an isolated feature. */
 void pb_isolated_process(void *processor, const pb_process *process);
 /* [main-thread] pb_processor_desc.destroy of an isolated feature: calls `release`. */

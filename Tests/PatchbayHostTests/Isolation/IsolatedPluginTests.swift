@@ -186,7 +186,8 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     try bombed.send("h", "loud")
     let reason = refusalReason { try bombed.send("h", "bomb") }
     #expect(reason?.contains("crashed: SIGSEGV") == true, "\(reason ?? "")")
-    #expect(reason?.contains("[limits] isolated-memory-mb") == true)
+    #expect(
+      reason?.contains("MiB of its 256 MiB of memory in use ([limits] isolated-memory-mb") == true)
     #expect(try bombed.instance("h").render() == "hostile: loud")
   }
 
