@@ -275,6 +275,8 @@ void pb_isolated_process(void *processor, const pb_process *process) {
     count(&self->late);
     count(&total_late);
     count(&self->late_in_a_row);
+    /* Offline, one period not back within the timeout is a hang already. */
+    if (self->offline) __atomic_store_n(&self->late_in_a_row, UINT64_MAX / 2, __ATOMIC_RELAXED);
     return;
   }
   size_t samples = (size_t)process->frame_count * process->channel_count;

@@ -27,6 +27,8 @@ package final class ChildProcess: @unchecked Sendable {
   private let handlerLock = NSLock()
   private var handler: (@Sendable (ChildProcess, String) -> Void)?
   private var handled = false
+  /// The CPU time limit, 0 for none. [set before the reaper starts]
+  private var cpuSeconds = 0
 
   private init(pid: pid_t, channel: UnsafeMutablePointer<pb_channel>, reports: Int32) {
     self.pid = pid
@@ -39,8 +41,9 @@ package final class ChildProcess: @unchecked Sendable {
   }
 
   /// Starts `executable` with `arguments`; throws a one-line reason when it cannot.
+  /// `cpuSeconds`: the CPU time the process may use (0: no limit), to say so when it ran out.
   package static func start(
-    _ executable: String, arguments: [String], messageCapacity: Int
+    _ executable: String, arguments: [String], messageCapacity: Int, cpuSeconds: Int = 0
   ) throws(IsolationError) -> ChildProcess {
     var memory: Int32 = -1
     guard let channel = pb_channel_create(messageCapacity, &memory) else {
@@ -64,6 +67,8 @@ package final class ChildProcess: @unchecked Sendable {
     // dup2 onto another number clears close-on-exec; the originals are above 4 or get moved.
     let channelFD = fcntl(memory, F_DUPFD_CLOEXEC, 10)
     let reportFD = fcntl(pipe.1, F_DUPFD_CLOEXEC, 10)
+    // Not the host's terminal: the plugin reads nothing the user types.
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
     posix_spawn_file_actions_adddup2(&actions, reportFD, 4)
     posix_spawn_file_actions_adddup2(&actions, Self.lifeline, 5)
@@ -83,6 +88,7 @@ package final class ChildProcess: @unchecked Sendable {
           + "(swift build), or set PATCHBAY_ISOLATED_CHILD to its path.")
     }
     let child = ChildProcess(pid: pid, channel: channel, reports: pipe.0)
+    child.cpuSeconds = cpuSeconds
     let reaper = Thread { child.reap() }
     reaper.name = "patchbay-reaper"
     reaper.start()
@@ -106,9 +112,19 @@ package final class ChildProcess: @unchecked Sendable {
   /// [reaper thread] Waits for the process to end, then ends the channel and keeps why.
   private func reap() {
     var status: Int32 = 0
-    while waitpid(self.pid, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(self.pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let report = self.readReport()
-    self.ending = report.isEmpty ? Self.describe(status: status) : report
+    let used =
+      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    if report.isEmpty, self.cpuSeconds > 0, used >= Double(self.cpuSeconds) - 0.05 {
+      self.ending =
+        "its process used up its \(self.cpuSeconds) s of CPU time ([limits] "
+        + "isolated-cpu-seconds), and the kernel ended it (\(Self.describe(status: status)))"
+    } else {
+      self.ending = report.isEmpty ? Self.describe(status: status) : report
+    }
     pb_channel_end(self.channel)
     self.exited.signal()
     let handler = self.handlerLock.withLock { () -> (@Sendable (ChildProcess, String) -> Void)? in

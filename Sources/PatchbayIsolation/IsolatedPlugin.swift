@@ -83,7 +83,8 @@ package final class IsolatedPlugin: @unchecked Sendable {
     }
     return try ChildProcess.start(
       try options.executable(), arguments: arguments,
-      messageCapacity: options.limits.stateBytes + (1 << 20))
+      messageCapacity: options.limits.stateBytes + (1 << 20),
+      cpuSeconds: options.limits.isolatedCPUSeconds)
   }
 
   /// [reaper thread] A process ended. Outside a call (an effect thread or the processor
@@ -326,13 +327,16 @@ package final class IsolatedPlugin: @unchecked Sendable {
       while let self {
         usleep(25_000)
         let stuck = self.lock.withLock { () -> ChildProcess? in
-          let late = self.processors.values.contains {
+          let late = self.processors.values.first {
             $0.lateInARow >= limit && $0.childIndex != nil
           }
-          guard late, !self.child.hasEnded, self.noteHang == nil else { return nil }
+          guard let late, !self.child.hasEnded, self.noteHang == nil else { return nil }
           self.noteHang =
-            "hung: its processor delivered no period for \(limit) periods in a row "
-            + "([limits] audio-periods)"
+            late.pointer.pointee.offline != 0
+            ? "hung: its processor did not render a period within "
+              + "\(self.options.limits.callSeconds) s ([limits] call-seconds)"
+            : "hung: its processor delivered no period for \(limit) periods in a row "
+              + "([limits] audio-periods)"
           return self.child
         }
         stuck?.kill()

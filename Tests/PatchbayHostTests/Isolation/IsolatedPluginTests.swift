@@ -120,6 +120,59 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     #expect(try app.instance("h").render() == "hostile: steady")
   }
 
+  /// A processor that never returns from `process`: offline, the period is waited for until
+  /// `call-seconds`, then the process is ended as a hang and started again; live, after
+  /// `audio-periods` periods of silence. The report names the processor.
+  @Test func aHangInProcessIsEndedAndRestarted() throws {
+    let app = try hostileApp(tables: "[limits]\ncall-seconds = 1")
+    let logs = LogLines()
+    app.onLog { _, _, line in logs.append(line) }
+    let render = try OfflineRender(
+      app: app, format: AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 128))
+    try app.send("h", "spin")
+    #expect(try self.peak(render, periods: 1) == 0)
+    var waited = 0
+    while !logs.contains("hung: its processor") && waited < 300 {
+      usleep(10_000)
+      waited += 1
+    }
+    #expect(
+      logs.contains("hung: its processor did not render a period within 1 s"), "\(logs.lines)")
+    try app.send("h", "steady")
+    #expect(abs(try self.peak(render, periods: 4) - 0.25) < 0.001)
+  }
+
+  /// NaN from an isolated processor is caught as from one in this process: not played, the
+  /// processor muted and named.
+  @Test func nanFromAnIsolatedProcessorIsMutedAndNamed() throws {
+    let app = try hostileApp()
+    let logs = LogLines()
+    app.onLog { _, _, line in logs.append(line) }
+    let render = try OfflineRender(
+      app: app, format: AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 128))
+    try app.send("h", "nan")
+    _ = try self.peak(render, periods: 40)
+    app.deliverProcessorEvents()
+    #expect(
+      logs.contains("h: its processor wrote NaN or infinite samples in period"), "\(logs.lines)")
+    // Muted: nothing more of it is played, NaN or not.
+    #expect(try self.peak(render, periods: 4) == 0)
+  }
+
+  /// A swap to a build that crashes on its first action rolls back, the state kept.
+  @Test func aSwapToABuildThatCrashesRollsBack() throws {
+    let valid = try BuiltPlugins.fixture("valid")
+    let app = try pluginApp(valid, id: "dev.patchbay.fixture", key: "f", isolated: true)
+    try app.send("f", "noop")
+    let crashes = try BuiltPlugins.fixture("crashes")
+    try app.swap("f", to: crashes)
+    let reason = refusalReason { try app.send("f", "noop") }
+    #expect(reason?.contains("crashed: SIGSEGV (invalid memory access) in its reduce") == true)
+    #expect(reason?.contains("Rolled back to \(valid): \(crashes)") == true, "\(reason ?? "")")
+    try app.send("f", "noop")
+    #expect(app.registry["dev.patchbay.fixture"]!.plugin.path == valid)
+  }
+
   /// Three failures within a minute disable the plugin: its screen says why, its last state
   /// stays readable, and the app runs on.
   @Test func aPluginThatKeepsCrashingIsDisabled() throws {
@@ -189,6 +242,13 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     #expect(
       reason?.contains("MiB of its 256 MiB of memory in use ([limits] isolated-memory-mb") == true)
     #expect(try bombed.instance("h").render() == "hostile: loud")
+    // CPU time: a reduce that spins is ended by the kernel past the limit, before the
+    // watchdog's call-seconds.
+    let spun = try hostileApp(tables: "[limits]\nisolated-cpu-seconds = 1\ncall-seconds = 30")
+    let spin = refusalReason { try spun.send("h", "hang") }
+    #expect(
+      spin?.contains("crashed: its process used up its 1 s of CPU time ([limits] isolated-cpu")
+        == true, "\(spin ?? "")")
   }
 
   /// A crash in render fails that render only: the state and the next render are whole.
