@@ -7,15 +7,27 @@ import PatchbayLoader
 /// An instance living in an isolated plugin's process. It keeps the state the plugin had
 /// after its last completed action (the reply to each `reduce` carries it), so when the
 /// process crashes or hangs, the plugin's new process creates the instance again from it.
+///
+/// Called on its owner's executor; a restart (on whichever thread found the process gone)
+/// reads its last state and may mark it broken: those two are behind `lock`.
 final class IsolatedInstance: PluginInstance {
   let feature: IsolatedFeature
   let id: UInt64
   let context: HostContext
   let label: String?
+  private let lock = NSLock()
+  private var kept: (state: [UInt8]?, broken: String?)
+
   /// The snapshot after the last completed action; what a new process starts it from.
-  var lastState: [UInt8]?
+  var lastState: [UInt8]? {
+    get { self.lock.withLock { self.kept.state } }
+    set { self.lock.withLock { self.kept.state = newValue } }
+  }
   /// Why the instance cannot run any more: its new process refused its last state.
-  var broken: String?
+  var broken: String? {
+    get { self.lock.withLock { self.kept.broken } }
+    set { self.lock.withLock { self.kept.broken = newValue } }
+  }
   /// The report of a crash or hang in the last call, until the host takes it.
   private var crash: String?
 
@@ -30,7 +42,7 @@ final class IsolatedInstance: PluginInstance {
     self.feature = feature
     self.id = id
     self.context = context
-    self.lastState = state
+    self.kept = (state, nil)
     self.label = label
   }
 

@@ -228,7 +228,10 @@ package final class IsolatedPlugin: @unchecked Sendable {
   /// Starts a new process and recreates every live instance from its last state; nil, or
   /// why that failed (then the plugin is disabled). [lock]
   private func restart() -> String? {
+    // Two restarts back, no audio thread can still be in a retired process's period: its
+    // memory goes.
     self.retired.append(self.child)
+    if self.retired.count > 2 { self.retired.removeFirst() }
     do {
       let child = try Self.startProcess(file: self.file, options: self.options)
       let description = try Self.describe(child, options: self.options)

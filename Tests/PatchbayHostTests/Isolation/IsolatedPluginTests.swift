@@ -108,11 +108,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     app.onLog { _, _, line in logs.append(line) }
     try app.send("h", "loud")
     try app.send("h", "crashThread")
-    var waited = 0
-    while !logs.contains("crashed: SIGSEGV") && waited < 200 {
-      try await Task.sleep(for: .milliseconds(10))
-      waited += 1
-    }
+    logs.wait(for: "crashed: SIGSEGV")
     #expect(logs.contains("outside any call from the host"), "\(logs.lines)")
     #expect(await app.settle())
     #expect(try app.instance("h").render() == "hostile: quiet")
@@ -131,11 +127,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
       app: app, format: AudioFormat(sampleRate: 48_000, channels: 1, periodFrames: 128))
     try app.send("h", "spin")
     #expect(try self.peak(render, periods: 1) == 0)
-    var waited = 0
-    while !logs.contains("hung: its processor") && waited < 300 {
-      usleep(10_000)
-      waited += 1
-    }
+    logs.wait(for: "hung: its processor")
     #expect(
       logs.contains("hung: its processor did not render a period within 1 s"), "\(logs.lines)")
     try app.send("h", "steady")
@@ -300,11 +292,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     #expect(abs(before - 0.25) < 0.001)  // steady: 0.25 on every sample
     try app.send("h", "crash")
     #expect(try self.peak(render, periods: 1) == 0)
-    var waited = 0
-    while !logs.contains("in its process") && waited < 300 {
-      usleep(10_000)
-      waited += 1
-    }
+    logs.wait(for: "in its process")
     #expect(
       logs.contains("crashed: SIGSEGV (invalid memory access) in its process"), "\(logs.lines)")
     // The new process starts from the state after `crash`, and would crash again in its next
@@ -369,4 +357,9 @@ final class LogLines: @unchecked Sendable {
   func append(_ line: String) { self.lock.withLock { self.stored.append(line) } }
   var lines: [String] { self.lock.withLock { self.stored } }
   func contains(_ text: String) -> Bool { self.lines.contains { $0.contains(text) } }
+
+  /// Waits until a line contains `text`, at most 3 s (the reaper logs from its own thread).
+  func wait(for text: String) {
+    for _ in 0..<300 where !self.contains(text) { usleep(10_000) }
+  }
 }
