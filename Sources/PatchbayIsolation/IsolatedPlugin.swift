@@ -24,8 +24,8 @@ package final class IsolatedPlugin: @unchecked Sendable {
   package let description: PluginDescription
   private let lock = NSLock()
   private var child: ChildProcess
-  /// Processes that ended, kept mapped until the plugin goes (the audio thread may still hold
-  /// a pointer into one for a period).
+  /// The last two processes that ended, kept mapped (the audio thread may still be in a
+  /// period of the one before).
   private var retired: [ChildProcess] = []
   private var instances: [UInt64: Weak] = [:]
   /// Live processors, to create again after a restart and to watch for lateness.
@@ -203,9 +203,11 @@ package final class IsolatedPlugin: @unchecked Sendable {
     let now = DispatchTime.now().uptimeNanoseconds
     let window = UInt64(self.options.limits.isolatedCrashSeconds) * 1_000_000_000
     self.crashes = self.crashes.filter { now - $0 < window } + [now]
-    let name = "\(self.description.id) (\(self.file))"
-    // The reports end without a full stop; this adds one.
-    let what = what.hasSuffix(".") ? String(what.dropLast()) : what
+    // The id first, then what happened (a status line shows the start), then the file, unless
+    // the crash report named it. The reports end without a full stop; this adds one.
+    let name = self.description.id
+    var what = what.hasSuffix(".") ? String(what.dropLast()) : what
+    if !what.contains(self.file) { what += " (\(self.file))" }
     if self.crashes.count >= self.options.limits.isolatedCrashes {
       self.disable(
         "\(name) is disabled: it failed \(self.crashes.count) times within "

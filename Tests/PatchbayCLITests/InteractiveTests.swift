@@ -45,6 +45,26 @@ struct InteractiveTests {
     #expect(!screen.contains("keys: 1 up"))
   }
 
+  /// Isolated, a crash typed at the command line shows its report in the status line, and the
+  /// app goes on with the plugin's state (issue 26).
+  @Test func anIsolatedCrashIsReportedAndTheAppGoesOn() async throws {
+    let tmux = try await Tmux.start(
+      "\(CLI.directory)/patchbay run \(CheckTests.root)/host-config/hostile.toml; "
+        + "echo EXITED $?; sleep 30")
+    defer { tmux.kill() }
+    #expect(await tmux.waitFor("hostile: steady"))
+    await tmux.keys(":", "send hostile loud", "Enter")
+    #expect(await tmux.waitFor("hostile: loud"))
+    await tmux.keys(":", "send hostile crashThread", "Enter")
+    #expect(await tmux.waitFor("error: dev.patchbay.fixture-hostile-plugin crashed: SIGSEGV"))
+    // The thread sent `quiet` before it crashed; the restarted plugin has it.
+    #expect(await tmux.waitFor("hostile: quiet"))
+    await tmux.keys(":", "send hostile steady", "Enter")
+    #expect(await tmux.waitFor("hostile: steady"))
+    await tmux.keys("q")
+    #expect(await tmux.waitFor("EXITED 0"))
+  }
+
   /// A reduce that never returns, typed at the command line: the watchdog ends the app with
   /// exit 3 and its report, and the terminal is back in cooked mode on the normal screen.
   @Test func aHangReportRestoresTheTerminal() async throws {

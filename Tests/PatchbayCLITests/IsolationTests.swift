@@ -46,7 +46,7 @@ import Testing
     #expect(
       result.stderr.contains(
         "crash.script:3: hostile: dev.patchbay.fixture-hostile: render failed: "
-          + "dev.patchbay.fixture-hostile-plugin ("),
+          + "dev.patchbay.fixture-hostile-plugin crashed: SIGSEGV"),
       "\(result.stderr)")
     #expect(
       result.stderr.contains(
