@@ -102,6 +102,8 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
+    // Kept state ([[feature]] persist) is on disk when the run ends, however it ends.
+    defer { app.flushKeptState() }
     var recorder: RunRecorder?
     if let record = self.record {
       do {

@@ -72,11 +72,14 @@ public struct AppConfig: Sendable, Equatable {
     public let observes: [String]
     /// A collection's instances when its parent is created (`ids = ["a", "b"]`).
     public let ids: [String]
+    /// Whether its instances' state is kept across runs (`persist = true`): saved after each
+    /// action under ``AppConfig/stateFolder``, and restored when the instance is created.
+    public let persists: Bool
     public let line: Int
 
     public init(
       key: String, featureID: String, parent: String?, kind: Kind, observes: [String] = [],
-      ids: [String] = [], line: Int
+      ids: [String] = [], persists: Bool = false, line: Int
     ) {
       self.key = key
       self.featureID = featureID
@@ -84,6 +87,7 @@ public struct AppConfig: Sendable, Equatable {
       self.kind = kind
       self.observes = observes
       self.ids = ids
+      self.persists = persists
       self.line = line
     }
   }
@@ -97,6 +101,9 @@ public struct AppConfig: Sendable, Equatable {
 
   public let file: String
   public let name: String
+  /// Where the state of `persist = true` features is kept: `$XDG_STATE_HOME/patchbay/<app
+  /// name>/` (`~/.local/state/patchbay/<app name>/` without it). A host may point it elsewhere.
+  public var stateFolder: URL
   public let root: String
   public let initialRoute: String?
   public let searchPaths: [String]
@@ -135,6 +142,18 @@ public struct AppConfig: Sendable, Equatable {
 }
 
 extension AppConfig {
+  /// `$XDG_STATE_HOME/patchbay/<app>/`, the app's name made a file name.
+  static func defaultStateFolder(app: String) -> URL {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? "\(environment["HOME"] ?? NSHomeDirectory())/.local/state"
+    let name = String(
+      app.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    return URL(fileURLWithPath: base).appendingPathComponent("patchbay")
+      .appendingPathComponent(name.isEmpty ? "app" : name)
+  }
+
   /// Reads and checks the structure of a config file (not yet the plugins it names: see
   /// ``AppConfig/check(loader:)``). Every problem found is reported, each with its line.
   public init(contentsOf file: String) throws(ConfigErrors) {
@@ -177,6 +196,7 @@ extension AppConfig {
     guard reader.errors.isEmpty else { throw ConfigErrors(errors: reader.errors) }
     self.file = file
     self.name = app.name
+    self.stateFolder = Self.defaultStateFolder(app: app.name)
     self.root = app.root
     self.initialRoute = app.initialRoute
     self.searchPaths = searchPaths

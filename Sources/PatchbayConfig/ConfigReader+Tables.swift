@@ -112,7 +112,7 @@ extension ConfigReader {
   mutating func readFeatures(_ tables: [TOMLDocument.Table]) -> [AppConfig.Node] {
     var nodes: [AppConfig.Node] = []
     for table in tables {
-      self.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe", "ids"])
+      self.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe", "ids", "persist"])
       guard let key = self.string(table, "key", required: true),
         let id = self.string(table, "id", required: true)
       else { continue }
@@ -156,7 +156,7 @@ extension ConfigReader {
       nodes.append(
         AppConfig.Node(
           key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids,
-          line: table.line))
+          persists: self.bool(table, "persist") ?? false, line: table.line))
     }
     if nodes.isEmpty {
       self.error(nil, "[[feature]]", .noFeatures)

@@ -18,6 +18,17 @@ struct ConfigReader {
     }
   }
 
+  mutating func bool(_ table: TOMLDocument.Table, _ key: String) -> Bool? {
+    guard let value = table[key] else { return nil }
+    guard case .boolean(let flag) = value.kind else {
+      self.error(
+        value.line, "\(table.name).\(key)",
+        .wrongType(expected: "true or false", found: value.typeName))
+      return nil
+    }
+    return flag
+  }
+
   mutating func string(_ table: TOMLDocument.Table, _ key: String, required: Bool = false)
     -> String?
   {

@@ -14,6 +14,13 @@ extension AppRuntime {
       throw AppError(.noLoadedFeature(node: key))
     }
     let handle: FeatureHandle
+    // A kept state, from an earlier run, unless the caller gives one (a push's).
+    let state =
+      state
+      ?? (node.persists
+        ? self.stateKeeper?.load(
+          path: path.description, feature: feature, limit: self.config.limits.stateBytes)
+        : nil)
     do {
       let logs = self.logHandler
       let id = feature.id

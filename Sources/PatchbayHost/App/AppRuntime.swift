@@ -59,6 +59,8 @@ public final class AppRuntime: @unchecked Sendable {
   package let attachedPlayer = AttachedPlayer()
   /// The functions plugins resolved from each other, behind stable trampolines. [app queue]
   let functions = FunctionTable()
+  /// Where the state of `persist = true` features is kept; nil when no node persists.
+  let stateKeeper: StateKeeper?
   /// What the app tells whoever watches it (its own locks: handlers are set from any thread).
   let changes = ChangeRecorder()
   /// Where plugins' log lines go; set from any thread, called from any (plugins log from
@@ -89,6 +91,16 @@ public final class AppRuntime: @unchecked Sendable {
     self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying
+    let logs = self.logHandler
+    self.stateKeeper =
+      config.nodes.contains(where: \.persists) && !replaying
+      ? StateKeeper(folder: config.stateFolder) { line in
+        if let log = logs.value {
+          log("patchbay", .error, line)
+        } else {
+          FileHandle.standardError.write(Data("patchbay: \(line)\n".utf8))
+        }
+      } : nil
     do {
       try self.executor.sync { () throws(AppError) in
         try self.create(node: config.root, at: InstancePath(root: config.root))
@@ -103,6 +115,7 @@ public final class AppRuntime: @unchecked Sendable {
   }
 
   deinit {
+    self.stateKeeper?.flush()
     // Handles that outlive the app (a caller kept one) no longer tell it anything.
     _ = self.executor.sync { self.owned.instances.removeAll() }
     self.executor.stop()
@@ -134,6 +147,12 @@ public final class AppRuntime: @unchecked Sendable {
   /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
   public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
     self.logHandler.value = handler
+  }
+
+  /// Waits until the state of every `persist = true` instance is on disk as of its last
+  /// action (``AppConfig/stateFolder``). `patchbay run` calls it as it ends.
+  public func flushKeptState() {
+    self.stateKeeper?.flush()
   }
 
   /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).

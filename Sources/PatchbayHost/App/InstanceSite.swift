@@ -31,6 +31,12 @@ final class InstanceSite: InstanceObserver {
     if !app.owned.probation.isEmpty { app.countOnProbation(handle.owned.implementation.feature) }
     // Its parameters, for its processor.
     app.attachedPlayer.player?.reduced(handle)
+    if self.node.persists, let keeper = app.stateKeeper, let state = try? handle.snapshot() {
+      let feature = handle.owned.implementation.feature
+      keeper.save(
+        path: self.path.description, featureID: feature.id, schema: feature.schemaVersion,
+        state: state)
+    }
     app.changes.reduced(
       path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
       source: AppChange.Source(source)

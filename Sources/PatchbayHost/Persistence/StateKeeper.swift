@@ -1,0 +1,140 @@
+import Foundation
+import PatchbayLoader
+
+/// Keeps the state of an app's `persist = true` instances across runs (`[[feature]] persist`):
+/// each one's snapshot after every action, written off the app queue, and read back when the
+/// instance is created. One file per instance path in the app's state folder
+/// (``AppConfig/stateFolder``), written atomically (``StateFile``).
+///
+/// ```swift
+/// keeper.save(path: "practice", featureID: id, schema: 1, state: bytes)  // returns at once
+/// keeper.flush()                                   // every save so far is on disk
+/// keeper.load(path: "practice", feature: feature, limit: 1 << 24)   // nil: none kept
+/// ```
+///
+/// Saves of one path coalesce: the writer thread writes the newest state it has, so a burst of
+/// actions costs a few writes, and the app queue never waits for the disk. A file that is not a
+/// whole state file, or that its feature cannot migrate, is set aside (renamed
+/// `<name>.damaged-<time>`) with one line, and the instance starts from its initial state.
+///
+/// `@unchecked Sendable`: `pending`, `writing` and `failure` are guarded by `condition`.
+final class StateKeeper: @unchecked Sendable {
+  let folder: URL
+  private let condition = NSCondition()
+  private var pending: [String: StateFile] = [:]
+  private var writing = false
+  /// The last write that failed, said once.
+  private var failure: String?
+  private let report: @Sendable (String) -> Void
+
+  /// `report` gets each line about a file set aside or a write that failed.
+  init(folder: URL, report: @escaping @Sendable (String) -> Void) {
+    self.folder = folder
+    self.report = report
+    let writer = Thread { [weak self] in
+      while let self, self.writeNext() {}
+    }
+    writer.name = "patchbay-state"
+    writer.start()
+  }
+
+  /// The file an instance path is kept in: the path with anything but letters, digits, `-`
+  /// and `_` written `%XX`.
+  func file(for path: String) -> URL {
+    var name = ""
+    for byte in path.utf8 {
+      let character = Character(Unicode.Scalar(byte))
+      if character.isASCII && (character.isLetter || character.isNumber || byte == 45 || byte == 95)
+      {
+        name.append(character)
+      } else {
+        name += String(format: "%%%02X", byte)
+      }
+    }
+    return self.folder.appendingPathComponent("\(name).state")
+  }
+
+  /// Queues the state of the instance at `path` to be written. [any thread]
+  func save(path: String, featureID: String, schema: UInt32, state: [UInt8]) {
+    self.condition.withLock {
+      self.pending[path] = StateFile(featureID: featureID, schema: schema, state: state)
+      self.condition.broadcast()
+    }
+  }
+
+  /// Waits until every state queued so far is written.
+  func flush() {
+    self.condition.withLock {
+      while !self.pending.isEmpty || self.writing { self.condition.wait() }
+    }
+  }
+
+  /// [writer thread] Writes one queued state; false never (the thread lives with the process).
+  private func writeNext() -> Bool {
+    let (path, file) = self.condition.withLock { () -> (String, StateFile) in
+      while self.pending.isEmpty { self.condition.wait() }
+      let next = self.pending.first!
+      self.pending[next.key] = nil
+      self.writing = true
+      return (next.key, next.value)
+    }
+    var failed: String?
+    do {
+      try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+      try file.write(to: self.file(for: path))
+    } catch {
+      failed = "cannot keep the state of \(path) in \(self.folder.path): \(error)"
+    }
+    let say = self.condition.withLock { () -> String? in
+      self.writing = false
+      self.condition.broadcast()
+      defer { self.failure = failed }
+      return failed != nil && failed != self.failure ? failed : nil
+    }
+    if let say { self.report(say) }
+    return true
+  }
+
+  /// The kept state of the instance at `path`, as bytes of `feature`'s schema (migrated when
+  /// another schema wrote it); nil when none is kept, or when the file was set aside (said).
+  func load(path: String, feature: LoadedFeature, limit: Int) -> [UInt8]? {
+    let url = self.file(for: path)
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    let kept: StateFile
+    do {
+      kept = try StateFile(reading: url)
+    } catch {
+      self.setAside(url, path: path, because: "\(error)")
+      return nil
+    }
+    guard kept.featureID == feature.id else {
+      self.setAside(
+        url, path: path,
+        because: "it holds the state of \(kept.featureID), and \(path) is now \(feature.id)")
+      return nil
+    }
+    guard kept.schema != feature.schemaVersion else { return kept.state }
+    do {
+      return try feature.migrate(from: kept.schema, state: kept.state, limit: limit)
+    } catch {
+      self.setAside(
+        url, path: path,
+        because: "its state is schema \(kept.schema) and \(feature.id) cannot migrate it to "
+          + "\(feature.schemaVersion): \(error.reason)")
+      return nil
+    }
+  }
+
+  /// Renames a file that cannot be loaded out of the way, and says so in one line.
+  private func setAside(_ url: URL, path: String, because reason: String) {
+    let stamp = Int(Date().timeIntervalSince1970)
+    let aside = url.deletingPathExtension().appendingPathExtension("damaged-\(stamp)")
+    let moved = rename(url.path, aside.path) == 0
+    self.report(
+      "the kept state of \(path) (\(url.path)) was not loaded: \(reason). "
+        + (moved
+          ? "It was moved to \(aside.lastPathComponent); \(path) starts from its initial state."
+          : "It could not be moved (\(String(cString: strerror(errno)))); \(path) starts from "
+            + "its initial state."))
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `[[feature]] persist = true` under `kill -9` (issue 27): the state is written atomically
+/// (write, fsync, rename), so whenever the process dies, the next run loads a whole state,
+/// the one from before a save or after it, never half of one.
+@Suite struct KeptStateTests {
+  @Test func killedDuringSavesEveryLoadIsWhole() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let config = folder.appendingPathComponent("kept.toml").path
+    try """
+    [app]
+    name = "Kept"
+    root = "counter"
+    [plugins]
+    search-paths = ["\(CLI.directory)"]
+    load = ["Counter"]
+    [[feature]]
+    key = "counter"
+    id = "dev.patchbay.counter"
+    persist = true
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    // 200 actions, each a save, a millisecond apart: a kill lands among them.
+    let saves = folder.appendingPathComponent("saves.script").path
+    try String(repeating: "send counter increment\nwait 1\n", count: 200)
+      .write(toFile: saves, atomically: true, encoding: .utf8)
+    let read = folder.appendingPathComponent("read.script").path
+    try "state counter\n".write(toFile: read, atomically: true, encoding: .utf8)
+    let environment = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+
+    var last = 0
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<10 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "\(CLI.directory)/patchbay")
+      process.arguments = ["run", config, "--script", saves]
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32.random(in: 30_000...350_000, using: &generator))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+
+      let loaded = try await CLI.run("run", config, "--script", read, environment: environment)
+      #expect(loaded.exitCode == 0, "\(loaded.stderr)")
+      #expect(!loaded.stderr.contains("was not loaded"), "\(loaded.stderr)")
+      let count = loaded.stdout.split(separator: "\n").first { $0.contains("\"count\"") }
+        .flatMap { Int($0.filter(\.isNumber)) }
+      #expect(count != nil, "\(loaded.stdout)")
+      #expect((count ?? -1) >= last, "a kept state went back: \(count ?? -1) after \(last)")
+      last = count ?? last
+    }
+    #expect(last > 0)
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: folder.appendingPathComponent("state/patchbay/Kept").path)
+    #expect(!files.contains { $0.contains("damaged") }, "\(files)")
+  }
+}
