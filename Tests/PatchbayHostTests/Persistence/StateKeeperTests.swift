@@ -32,6 +32,13 @@ import Testing
     return (app, logs)
   }
 
+  /// Runs the app once: sends `actions` to the counter, and ends with its state on disk.
+  func run(_ actions: [String], keptIn folder: URL) throws {
+    let (app, _) = try self.app(folder: folder)
+    for action in actions { try app.send("counter", action) }
+    app.flushKeptState()
+  }
+
   func temporaryFolder() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString)")
   }
@@ -39,12 +46,7 @@ import Testing
   @Test func theStateOfAKeptFeatureOutlivesItsApp() throws {
     let folder = self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      let (app, _) = try self.app(folder: folder)
-      try app.send("counter", "setStep(by: 3)")
-      try app.send("counter", "increment")
-      app.flushKeptState()
-    }
+    try self.run(["setStep(by: 3)", "increment"], keptIn: folder)
     let (again, logs) = try self.app(folder: folder)
     #expect(try again.state("counter")[field: "count"] == 3)
     #expect(try again.state("counter")[field: "step"] == 3)
@@ -58,11 +60,7 @@ import Testing
   @Test func aDamagedFileIsSetAsideNotLoadedHalf() throws {
     let folder = self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      let (app, _) = try self.app(folder: folder)
-      try app.send("counter", "increment")
-      app.flushKeptState()
-    }
+    try self.run(["increment"], keptIn: folder)
     let file = folder.appendingPathComponent("counter.state")
     let whole = [UInt8](try Data(contentsOf: file))
     try Data(whole.dropLast(3)).write(to: file)
@@ -103,12 +101,7 @@ import Testing
   @Test func aStateOfAnotherSchemaIsMigrated() throws {
     let folder = self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    do {
-      let (app, _) = try self.app(folder: folder)
-      try app.send("counter", "setStep(by: 4)")
-      try app.send("counter", "increment")
-      app.flushKeptState()
-    }
+    try self.run(["setStep(by: 4)", "increment"], keptIn: folder)
     let (alt, _) = try self.app("CounterAlt", folder: folder)
     #expect(try alt.state("counter")[field: "value"] == 4)
     #expect(try alt.state("counter")[field: "stride"] == 4)
