@@ -108,6 +108,7 @@ struct Run: AsyncParsableCommand {
     if let record = self.record {
       do {
         recorder = try RunRecorder(file: record, config: self.config)
+        recorder?.recordKeptStates(of: app)
       } catch {
         throw CommandFailure("\(error)")
       }

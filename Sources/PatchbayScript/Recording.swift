@@ -108,6 +108,8 @@ public struct Recording: Sendable {
       }
     case .swap(let feature, let plugin):
       try app.swap(feature, to: plugin)
+    case .kept(let path, let state):
+      try app.restore(path, state: try self.state(state, at: line) ?? [])
     }
   }
 

@@ -43,6 +43,8 @@ public enum RecordingLine: Equatable, Sendable {
     case collection(path: String, id: String, added: Bool, state: String?)
     /// A feature's implementation swapped for the one in `plugin`.
     case swap(feature: String, plugin: String)
+    /// The instance at `path` started from a state kept by an earlier run (`persist = true`).
+    case kept(path: String, state: String)
   }
 }
 
@@ -127,10 +129,15 @@ extension RecordingLine: Codable {
           .swap(
             feature: try required(.feature, "a swap line"),
             plugin: try required(.plugin, "a swap line")))
+      case "kept":
+        self = .step(
+          seq: seq,
+          .kept(
+            path: try required(.path, "a kept line"), state: try required(.state, "a kept line")))
       default:
         throw RecordingLineProblem(
           description: "unknown source '\(source)' (command, effect, midi, processor, "
-            + "navigation, collection or swap).")
+            + "navigation, collection, swap or kept).")
       }
     }
   }
@@ -179,6 +186,10 @@ extension RecordingLine: Codable {
         try line.encode("swap", forKey: .source)
         try line.encode(feature, forKey: .feature)
         try line.encode(plugin, forKey: .plugin)
+      case .kept(let path, let state):
+        try line.encode("kept", forKey: .source)
+        try line.encode(path, forKey: .path)
+        try line.encode(state, forKey: .state)
       }
     }
   }

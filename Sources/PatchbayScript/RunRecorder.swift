@@ -54,6 +54,18 @@ public final class RunRecorder: Sendable {
     }
   }
 
+  /// Records the states kept by an earlier run that the app's first instances started from
+  /// (``AppRuntime/keptStatesAtStart``): a replay starts them from the same states.
+  public func recordKeptStates(of app: AppRuntime) {
+    for (path, state) in app.keptStatesAtStart {
+      guard let text = Self.text(of: state) else { continue }
+      self.sequence.withValue { seq in
+        seq += 1
+        self.write(.step(seq: seq, .kept(path: path, state: text)))
+      }
+    }
+  }
+
   /// Ends the recording with the final state's hash.
   public func finish(stateHash: String) {
     CrashReports.copyReports(to: -1)  // the end line is the last

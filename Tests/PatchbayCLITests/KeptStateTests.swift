@@ -5,10 +5,10 @@ import Testing
 /// (write, fsync, rename), so whenever the process dies, the next run loads a whole state,
 /// the one from before a save or after it, never half of one.
 @Suite struct KeptStateTests {
-  @Test func killedDuringSavesEveryLoadIsWhole() async throws {
+  /// A folder with `kept.toml`: a Counter whose state is kept.
+  static func keptApp() throws -> (folder: URL, config: String) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
     let config = folder.appendingPathComponent("kept.toml").path
     try """
     [app]
@@ -22,6 +22,34 @@ import Testing
     id = "dev.patchbay.counter"
     persist = true
     """.write(toFile: config, atomically: true, encoding: .utf8)
+    return (folder, config)
+  }
+
+  /// A run that started from a kept state records it: its replay starts from it too, and
+  /// ends with the same state hash.
+  @Test func aRunFromKeptStateReplaysToTheSameHash() async throws {
+    let (folder, config) = try Self.keptApp()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let environment = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+    let script = folder.appendingPathComponent("once.script").path
+    try "send counter increment\n".write(toFile: script, atomically: true, encoding: .utf8)
+    let first = try await CLI.run("run", config, "--script", script, environment: environment)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    let recording = folder.appendingPathComponent("run.jsonl").path
+    let recorded = try await CLI.run(
+      "run", config, "--script", script, "--record", recording, environment: environment)
+    #expect(recorded.exitCode == 0, "\(recorded.stderr)")
+    let lines = try String(contentsOfFile: recording, encoding: .utf8)
+    #expect(lines.contains(#""path":"counter","seq":1,"source":"kept""#), "\(lines)")
+    let replayed = try await CLI.run("replay", recording, environment: environment)
+    #expect(replayed.exitCode == 0, "\(replayed.stdout)\(replayed.stderr)")
+    let hash = recorded.stdout.split(separator: "\n").last { $0.hasPrefix("state hash: ") }
+    #expect(hash != nil && replayed.stdout.contains(String(hash!)), "\(replayed.stdout)")
+  }
+
+  @Test func killedDuringSavesEveryLoadIsWhole() async throws {
+    let (folder, config) = try Self.keptApp()
+    defer { try? FileManager.default.removeItem(at: folder) }
     // 200 actions, each a save, a millisecond apart: a kill lands among them.
     let saves = folder.appendingPathComponent("saves.script").path
     try String(repeating: "send counter increment\nwait 1\n", count: 200)

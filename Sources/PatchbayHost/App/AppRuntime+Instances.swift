@@ -15,12 +15,13 @@ extension AppRuntime {
     }
     let handle: FeatureHandle
     // A kept state, from an earlier run, unless the caller gives one (a push's).
-    let state =
-      state
-      ?? (node.persists
-        ? self.stateKeeper?.load(
-          path: path.description, feature: feature, limit: self.config.limits.stateBytes)
-        : nil)
+    let kept =
+      state == nil && node.persists
+      ? self.stateKeeper?.load(
+        path: path.description, feature: feature, limit: self.config.limits.stateBytes)
+      : nil
+    if let kept, !self.owned.started { self.owned.keptAtStart.append((path.description, kept)) }
+    let state = state ?? kept
     do {
       let logs = self.logHandler
       let id = feature.id

@@ -44,6 +44,9 @@ public final class AppRuntime: @unchecked Sendable {
     var commandFailures: [AppError]?
     /// Features swapped recently, by id: a crash of the new code soon after swaps back.
     var probation: [String: Probation] = [:]
+    /// The instances created with the app that started from a kept state, and those states.
+    var keptAtStart: [(path: String, state: [UInt8])] = []
+    var started = false
   }
 
   public let config: AppConfig
@@ -105,6 +108,7 @@ public final class AppRuntime: @unchecked Sendable {
       try self.executor.sync { () throws(AppError) in
         try self.create(node: config.root, at: InstancePath(root: config.root))
       }
+      self.executor.sync { self.owned.started = true }
       if let initial = config.initialRoute, initial != "/" {
         try self.follow(route: initial)
       }
@@ -147,6 +151,28 @@ public final class AppRuntime: @unchecked Sendable {
   /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
   public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
     self.logHandler.value = handler
+  }
+
+  /// The instances created with the app that started from a state an earlier run kept, by
+  /// path, with those states: what a recording notes so that its replay starts the same.
+  public var keptStatesAtStart: [(path: String, state: [UInt8])] {
+    self.executor.sync { self.owned.keptAtStart }
+  }
+
+  /// Replaces the state of the instance at `path` with `state` (its feature's schema): a new
+  /// instance of the same code, created from it (a replay of a run that started from kept
+  /// state).
+  public func restore(_ path: String, state: [UInt8]) throws(AppError) {
+    try self.executor.sync { () throws(AppError) in
+      let entry = try self.owned.instances.resolve(path)
+      do throws(FeatureCallError) {
+        try entry.handle.restore(state)
+      } catch {
+        throw AppError(.failed(path: path, reason: error.description))
+      }
+      try self.attachedPlayer.player?.play(entry.handle, at: entry.path)
+      self.changes.track(entry.path, state: try? entry.handle.snapshot())
+    }
   }
 
   /// Waits until the state of every `persist = true` instance is on disk as of its last

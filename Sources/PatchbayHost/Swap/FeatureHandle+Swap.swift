@@ -35,10 +35,27 @@ extension FeatureHandle {
       throw error
     }
     for (handle, next) in zip(handles, created) {
-      handle.owned.implementation.destroy()
-      next.context.owned.inbox = handle
-      handle.owned.implementation = next
-      handle.owned.parsedActions.removeAll()
+      handle.replace(with: next)
     }
+  }
+
+  /// Replaces the instance with one of the same code created from `state` (its schema's
+  /// bytes); on a refusal the old one goes on. [executor]
+  func restore(_ state: [UInt8]) throws(FeatureCallError) {
+    let current = self.owned.implementation
+    let context = HostContext(
+      executor: current.context.executor, log: current.context.log,
+      functions: current.context.resolveFunction)
+    self.replace(
+      with: try Implementation(
+        feature: current.feature, restoring: state, context: context, label: self.label))
+  }
+
+  /// Destroys the implementation and runs `next` from now on. [executor]
+  private func replace(with next: Implementation) {
+    self.owned.implementation.destroy()
+    next.context.owned.inbox = self
+    self.owned.implementation = next
+    self.owned.parsedActions.removeAll()
   }
 }
