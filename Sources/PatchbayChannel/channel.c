@@ -188,6 +188,14 @@ int pb_channel_ring_put(pb_channel *channel, const void *bytes, uint32_t length)
   return 0;
 }
 
+uint32_t pb_channel_ring_written(const pb_channel *channel) {
+  return __atomic_load_n(&channel->ring_head, __ATOMIC_ACQUIRE);
+}
+
+uint32_t pb_channel_ring_taken(const pb_channel *channel) {
+  return __atomic_load_n(&channel->ring_tail, __ATOMIC_ACQUIRE);
+}
+
 uint32_t pb_channel_ring_take(pb_channel *channel, void *out, uint32_t out_capacity) {
   uint32_t capacity = (uint32_t)channel->ring_capacity;
   uint8_t *base = ring(channel);

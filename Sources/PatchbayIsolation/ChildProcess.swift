@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayChannel
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -27,6 +28,9 @@ package final class ChildProcess: @unchecked Sendable {
   private let handlerLock = NSLock()
   private var handler: (@Sendable (ChildProcess, String) -> Void)?
   private var handled = false
+  /// Ring bytes the host's reader has taken *and* handed to their contexts: while it trails
+  /// what the process wrote, something the plugin said outside a call is still on its way.
+  package let ringApplied = Atomic<UInt32>(0)
   /// The CPU time limit, 0 for none. [set before the reaper starts]
   private var cpuSeconds = 0
 

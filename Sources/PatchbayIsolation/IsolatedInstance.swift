@@ -120,8 +120,13 @@ final class IsolatedInstance: PluginInstance {
     } ?? (PB_ERR_FAILED, [])
   }
 
+  /// The effects running in its process, plus one while one's send is still on its way here
+  /// (the process answers after it wrote the send, but the host's reader may not have
+  /// delivered it yet).
   var runningEffects: Int {
-    self.call("running_effects", .runningEffects) { Int(try $0.read(UInt64.self)) }?.1 ?? 0
+    let running =
+      self.call("running_effects", .runningEffects) { Int(try $0.read(UInt64.self)) }?.1 ?? 0
+    return running + (self.plugin.hasNotesInFlight ? 1 : 0)
   }
 
   func cancelEffects() {

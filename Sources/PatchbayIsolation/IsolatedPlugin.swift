@@ -385,6 +385,15 @@ package final class IsolatedPlugin: @unchecked Sendable {
     }
   }
 
+  /// Whether something the plugin said outside a call (an effect's send) is still between its
+  /// process and its context: an instance is not quiet until it arrived.
+  var hasNotesInFlight: Bool {
+    self.lock.withLock {
+      self.child.ringApplied.load(ordering: .acquiring)
+        != pb_channel_ring_written(self.child.channel)
+    }
+  }
+
   func forget(_ id: UInt64) {
     self.lock.withLock { self.instances[id] = nil }
     self.contextsLock.withLock { self.contexts[id] = nil }
@@ -410,6 +419,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
           let context = self.contextsLock.withLock { self.contexts[id] }
           if let context { apply([note], to: context) }
         }
+        child.ringApplied.store(pb_channel_ring_taken(child.channel), ordering: .releasing)
       }
     }
     reader.name = "patchbay-iso-ring"

@@ -111,6 +111,10 @@ void pb_channel_answer(pb_channel *channel, uint32_t length);
 /* [child, one writer at a time] Puts a message in the ring; -1 when it has no room (the
  * message is dropped: the host is not reading). */
 int pb_channel_ring_put(pb_channel *channel, const void *bytes, uint32_t length);
+/* Bytes the child has put in the ring so far (mod 2^32), and bytes the host has taken. */
+uint32_t pb_channel_ring_written(const pb_channel *channel);
+uint32_t pb_channel_ring_taken(const pb_channel *channel);
+
 /* [host reader] Waits for a message and copies it to `out` (up to `capacity` bytes); its
  * length, 0 when the child ended with the ring empty. */
 uint32_t pb_channel_ring_take(pb_channel *channel, void *out, uint32_t capacity);
