@@ -315,13 +315,18 @@ func requireSize<T>(
 }
 
 /// Counts loads per file, across loaders, for generation numbers.
-final class LockedCounter: Sendable {
-  private let counts = Mutex<[String: Int]>([:])
+///
+/// `@unchecked Sendable`: `counts` is guarded by `lock`, a pthread mutex (NSLock), which
+/// ThreadSanitizer sees; it cannot see Synchronization's futex `Mutex`, and reported loads on
+/// two threads as a race.
+final class LockedCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var counts: [String: Int] = [:]
 
   func next(for file: String) -> Int {
-    self.counts.withLock { counts in
-      counts[file, default: 0] += 1
-      return counts[file]!
+    self.lock.withLock {
+      self.counts[file, default: 0] += 1
+      return self.counts[file]!
     }
   }
 }
