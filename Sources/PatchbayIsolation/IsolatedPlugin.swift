@@ -96,6 +96,11 @@ package final class IsolatedPlugin: @unchecked Sendable {
       return self.recover(from: self.noteHang ?? "crashed: \(why)")
     }
     guard let message else { return }
+    self.announce(message)
+  }
+
+  /// Logs a crash and tells every instance's owner (an app may roll a recent swap back).
+  private func announce(_ message: IsolationError) {
     let contexts = self.contextsLock.withLock { self.contexts.sorted { $0.key < $1.key } }
     contexts.first?.value.log(PB_LOG_ERROR, message.description)
     // Each instance's owner learns of it (an app may roll a recent swap back).
@@ -154,8 +159,20 @@ package final class IsolatedPlugin: @unchecked Sendable {
     _ name: String, write: (inout WireWriter) -> Void,
     read: (inout WireReader) throws -> Result
   ) -> Swift.Result<Reply<Result>, IsolationError> {
-    self.lock.lock()
-    defer { self.lock.unlock() }
+    let result = self.lock.withLock { self.callLocked(name, write: write, read: read) }
+    // A crash found by a call other than an action's (a render, a quiet check) may have been
+    // caused outside it, and its failure may go unseen (a view that cannot render): say it
+    // as the reaper would. An action's refusal says it already.
+    if case .failure(let error) = result, error.isCrash, name != "reduce" {
+      self.announce(error)
+    }
+    return result
+  }
+
+  private func callLocked<Result>(
+    _ name: String, write: (inout WireWriter) -> Void,
+    read: (inout WireReader) throws -> Result
+  ) -> Swift.Result<Reply<Result>, IsolationError> {
     if let disabled = self.disabledReason { return .failure(IsolationError(disabled)) }
     let child = self.child
     var out = WireWriter(
