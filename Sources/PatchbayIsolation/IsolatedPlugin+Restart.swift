@@ -1,0 +1,109 @@
+import Foundation
+import PatchbayABI
+import PatchbayChannel
+import PatchbayLoader
+
+/// What an isolated plugin does when its process ended: count it, disable the plugin if it
+/// fails too often, else start a new process and recreate the instances and their processors.
+extension IsolatedPlugin {
+  /// After the process ended: counts the crash, disables the plugin if it crashes too often,
+  /// else starts it again and recreates its instances. Says what happened. [lock]
+  func recover(from what: String) -> IsolationError {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let window = UInt64(self.options.limits.isolatedCrashSeconds) * 1_000_000_000
+    self.crashes = self.crashes.filter { now - $0 < window } + [now]
+    // The id first, then what happened (a status line shows the start), then the file, unless
+    // the crash report named it. The reports end without a full stop; this adds one.
+    let name = self.description.id
+    var what = what.hasSuffix(".") ? String(what.dropLast()) : what
+    if !what.contains(self.file) { what += " (\(self.file))" }
+    if self.crashes.count >= self.options.limits.isolatedCrashes {
+      self.disable(
+        "\(name) is disabled: it failed \(self.crashes.count) times within "
+          + "\(self.options.limits.isolatedCrashSeconds) s, the last time it \(what). Fix it and swap it "
+          + "in, or restart the app.")
+      return IsolationError(self.disabledReason!, isCrash: true)
+    }
+    if let failure = self.restart() {
+      return IsolationError("\(name) \(what). \(failure)", isCrash: true)
+    }
+    return IsolationError(
+      "\(name) \(what). Its process was started again, each instance with its state as of its "
+        + "last completed action.", isCrash: true)
+  }
+
+  func disable(_ reason: String) {
+    self.disabledLock.withLock { self.disabledReason = reason }
+  }
+
+  /// Starts a new process and recreates every live instance from its last state; nil, or
+  /// why that failed (then the plugin is disabled). [lock]
+  func restart() -> String? {
+    // Two restarts back, no audio thread can still be in a retired process's period: its
+    // memory goes.
+    self.retired.append(self.child)
+    if self.retired.count > 2 { self.retired.removeFirst() }
+    do {
+      let child = try Self.startProcess(file: self.file, options: self.options)
+      let description = try Self.describe(child, options: self.options)
+      guard description.features.map(\.id) == self.description.features.map(\.id) else {
+        child.kill()
+        throw IsolationError(
+          "its file now declares other features (\(description.features.map(\.id))); swap it in")
+      }
+      self.child = child
+      self.startReader(for: child)
+      child.whenEnded { [weak self] child, why in self?.ended(child, why: why) }
+    } catch {
+      self.disable("\(self.description.id) is disabled: it could not be started again: \(error)")
+      return self.disabledReason
+    }
+    for (id, entry) in self.instances.sorted(by: { $0.key < $1.key }) {
+      guard let instance = entry.instance else {
+        self.instances[id] = nil
+        continue
+      }
+      if let failure = self.recreate(instance) {
+        instance.broken = failure
+      }
+    }
+    for processor in self.processors.values {
+      processor.bind(nil, index: nil)
+      guard processor.instance.broken == nil else { continue }
+      var out = WireWriter(
+        into: pb_channel_request(self.child.channel),
+        capacity: Int(self.child.channel.pointee.message_capacity))
+      processor.instance.writeCreateProcessor(&out, config: processor.config)
+      var length: UInt32 = 0
+      let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
+      guard
+        Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length))
+          == PB_CHANNEL_OK
+      else { continue }
+      var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+      guard (try? reply.read(UInt32.self)) == PB_OK.rawValue,
+        let index = try? reply.read(UInt32.self)
+      else { continue }
+      processor.bind(self.child.channel, index: index)
+    }
+    return nil
+  }
+
+  /// Creates `instance` again in the new process, from its last state. [lock]
+  func recreate(_ instance: IsolatedInstance) -> String? {
+    var out = WireWriter(
+      into: pb_channel_request(self.child.channel),
+      capacity: Int(self.child.channel.pointee.message_capacity))
+    instance.writeCreate(&out)
+    var length: UInt32 = 0
+    let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
+    guard
+      Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length)) == PB_CHANNEL_OK
+    else { return "its process ended again while the instance was recreated" }
+    var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+    guard let status = try? reply.read(UInt32.self), status == PB_OK.rawValue else {
+      return "the plugin refused its own last state when it was started again"
+    }
+    return nil
+  }
+}
