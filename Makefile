@@ -1,5 +1,7 @@
 # Patchbay — build, test, benchmark.
 #
+#   make studio  build, then play the practice studio headless: its song and script rendered
+#                to studio.wav, the final state hash printed, and the run replayed to it
 #   make demo    build, then run the demo app (host-config/app.toml) with its script
 #   make dev     run an app (APP=host-config/app.toml); saving a plugin's source rebuilds and
 #                swaps it, state kept
@@ -20,7 +22,7 @@ BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
 export PATCHBAY_WARNINGS_AS_ERRORS := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build demo dev test test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
 
 all: build
 
@@ -47,6 +49,19 @@ build: deps
 	$(SWIFT) build --build-tests
 	# Planned afresh: a cached plan misses source files added to the root package since.
 	$(SWIFT) build --package-path Benchmarks --disable-build-manifest-caching
+
+# The practice studio (host-config/studio.toml), headless: the bundled song
+# (host-config/songs/studio.mid, made by make-studio.py) and script on the sample clock, to
+# studio.wav, with every change recorded to studio.jsonl and replayed. Its kept state goes to a
+# folder of its own, so each run starts fresh and prints the same hash.
+STUDIO_STATE := .build-studio-state
+studio: deps
+	$(SWIFT) build
+	rm -rf $(STUDIO_STATE)
+	XDG_STATE_HOME=$(CURDIR)/$(STUDIO_STATE) $(BIN)/patchbay render host-config/studio.toml \
+	  --midi smf:host-config/songs/studio.mid --script host-config/studio.script \
+	  --record studio.jsonl --out studio.wav
+	$(BIN)/patchbay replay studio.jsonl
 
 # The demo app, driven by its bundled script (`patchbay run host-config/app.toml` on a terminal is interactive).
 demo: deps

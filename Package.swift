@@ -40,6 +40,12 @@ let package = Package(
     .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
     .library(name: "Metronome", type: .dynamic, targets: ["MetronomePlugin"]),
     .library(name: "Synth", type: .dynamic, targets: ["SynthPlugin"]),
+    .library(name: "SynthFM", type: .dynamic, targets: ["SynthFMPlugin"]),
+    .library(name: "Drums", type: .dynamic, targets: ["DrumsPlugin"]),
+    .library(name: "PracticeRoom", type: .dynamic, targets: ["PracticeRoomPlugin"]),
+    .library(name: "MIDIMonitor", type: .dynamic, targets: ["MIDIMonitorPlugin"]),
+    .library(name: "ChordTrainer", type: .dynamic, targets: ["ChordTrainerPlugin"]),
+    .library(name: "Studio", type: .dynamic, targets: ["StudioPlugin"]),
     .library(name: "Theory", type: .dynamic, targets: ["TheoryPlugin"]),
     .library(name: "Tuner", type: .dynamic, targets: ["TunerPlugin"]),
     // Broken on purpose, for the loader's bad-input tests.
@@ -193,6 +199,13 @@ let package = Package(
       name: "SynthPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Synth",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
+      name: "SynthFMPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/SynthFM",
+      cSettings: [.headerSearchPath("../Synth/include")],
+      linkerSettings: [.linkedLibrary("m")]),
+    .target(
+      name: "DrumsPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Drums",
+      linkerSettings: [.linkedLibrary("m")]),
+    .target(
       name: "TheoryPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Theory",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
@@ -219,6 +232,29 @@ let package = Package(
       exclude: ["Entry"]
     ),
     .target(name: "TunerPlugin", dependencies: ["TunerFeature"], path: "Plugins/Tuner/Entry"),
+    .target(
+      name: "PracticeRoomFeature", dependencies: [sharedSDK], path: "Plugins/PracticeRoom",
+      exclude: ["Entry"]),
+    .target(
+      name: "MIDIMonitorFeature", dependencies: [sharedSDK], path: "Plugins/MIDIMonitor",
+      exclude: ["Entry"]),
+    .target(
+      name: "MIDIMonitorPlugin", dependencies: ["MIDIMonitorFeature"],
+      path: "Plugins/MIDIMonitor/Entry"),
+    .target(
+      name: "ChordTrainerFeature", dependencies: [sharedSDK], path: "Plugins/ChordTrainer",
+      exclude: ["Entry"]),
+    .target(
+      name: "ChordTrainerPlugin", dependencies: ["ChordTrainerFeature"],
+      path: "Plugins/ChordTrainer/Entry"),
+    .target(
+      name: "StudioFeature", dependencies: [sharedSDK], path: "Plugins/Studio",
+      exclude: ["Entry"]),
+    .target(
+      name: "StudioPlugin", dependencies: ["StudioFeature"], path: "Plugins/Studio/Entry"),
+    .target(
+      name: "PracticeRoomPlugin", dependencies: ["PracticeRoomFeature"],
+      path: "Plugins/PracticeRoom/Entry"),
     .target(
       name: "MisbehavingFixture", dependencies: [sdk("PatchbayABI")],
       path: "Plugins/Fixtures/Misbehaving"
@@ -248,6 +284,18 @@ let package = Package(
     .testTarget(
       name: "PracticeFeatureTests",
       dependencies: ["PracticeFeature", sharedSDK, sdk("PatchbayTestReporting")]),
+    .testTarget(
+      name: "MIDIMonitorFeatureTests",
+      dependencies: ["MIDIMonitorFeature", sharedSDK, sdk("PatchbayTestReporting")]),
+    .testTarget(
+      name: "ChordTrainerFeatureTests",
+      dependencies: ["ChordTrainerFeature", sharedSDK, sdk("PatchbayTestReporting")]),
+    .testTarget(
+      name: "StudioFeatureTests",
+      dependencies: ["StudioFeature", sharedSDK, sdk("PatchbayTestReporting")]),
+    .testTarget(
+      name: "PracticeRoomFeatureTests",
+      dependencies: ["PracticeRoomFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     .testTarget(
       name: "MetronomeFeatureTests",
       dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestReporting")]),

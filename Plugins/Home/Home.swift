@@ -51,35 +51,6 @@ public struct Home: PluginFeature {
     case element(id: String, action: ActionName)
   }
 
-  /// Any action, kept by its name (`increment`): Home reacts to tallies without knowing their
-  /// feature's action type.
-  public struct ActionName: Codable, Equatable, Sendable {
-    public var name: String
-
-    public init(_ name: String) { self.name = name }
-
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: Name.self)
-      guard let key = container.allKeys.first else {
-        throw DecodingError.dataCorrupted(
-          .init(codingPath: decoder.codingPath, debugDescription: "expected an action"))
-      }
-      self.name = key.stringValue
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Name.self)
-      try container.encode([String: Int](), forKey: Name(stringValue: self.name))
-    }
-
-    struct Name: CodingKey {
-      var stringValue: String
-      var intValue: Int? { nil }
-      init(stringValue: String) { self.stringValue = stringValue }
-      init?(intValue: Int) { nil }
-    }
-  }
-
   public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {

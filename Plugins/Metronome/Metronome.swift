@@ -82,6 +82,27 @@ public struct Metronome: AudioFeature {
     return .none
   }
 
+  /// What it publishes for other features ("patchbay.shared/1"): the Drums and the Studio
+  /// read it without importing the Metronome.
+  public struct Transport: Codable, Equatable, Sendable {
+    public var tempo: Double
+    public var running: Bool
+    /// Which start this is: a reader's processor starts from step 1 when it changes, in the
+    /// same period as the Metronome's.
+    public var run: Int
+    public var beatsPerBar: Int
+  }
+
+  public static func shared(_ state: State) -> [SharedValue] {
+    [
+      SharedValue(
+        "transport",
+        Transport(
+          tempo: state.tempo, running: state.running, run: state.run,
+          beatsPerBar: state.beatsPerBar))
+    ]
+  }
+
   public static func render(_ state: State) -> String {
     let beats = (1...state.beatsPerBar).map { $0 == state.beatInBar ? "●" : "○" }
     return "Metronome — \(Int(state.tempo)) BPM, \(state.beatsPerBar)/4, "

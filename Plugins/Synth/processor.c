@@ -82,6 +82,12 @@ static void fill_cosine_table(void) {
 }
 
 static float oscillator(int waveform, double phase) {
+#ifdef SYNTH_FM
+  /* SynthFM: every waveform is a two-operator FM tone (a modulator at twice the pitch), a
+   * brighter, bell-like voice; `waveform` sets how deep the modulation goes. */
+  double modulator = sin(2.0 * M_PI * 2.0 * phase) * (0.8 + 0.6 * waveform);
+  return (float)cos(2.0 * M_PI * phase + modulator); /* 1 at phase 0: the onset sounds */
+#endif
   switch (waveform) {
   case 1: return phase < 0.5 ? 1.0f : -1.0f;
   case 2: return (float)(2.0 * phase - 1.0);

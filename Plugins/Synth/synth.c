@@ -21,6 +21,13 @@
 
 #include "synth.h"
 
+/* The plugin's id and name: SynthFM (Plugins/SynthFM) builds these sources as another
+ * plugin, a second implementation of the same feature. */
+#ifndef SYNTH_PLUGIN_ID
+#define SYNTH_PLUGIN_ID "dev.patchbay.synth-plugin"
+#define SYNTH_PLUGIN_NAME "Synth"
+#endif
+
 const char *const waveforms[] = {"sine", "square", "saw", "triangle"};
 
 static void report(const pb_host *host, const char *message) {
@@ -367,8 +374,8 @@ static const pb_plugin_desc plugin = {
     .abi_major = PATCHBAY_ABI_MAJOR,
     .abi_minor = PATCHBAY_ABI_MINOR,
     .struct_size = sizeof(pb_plugin_desc),
-    .id = "dev.patchbay.synth-plugin",
-    .name = "Synth",
+    .id = SYNTH_PLUGIN_ID,
+    .name = SYNTH_PLUGIN_NAME,
     .version = "1.0.0",
     .feature_count = 1,
     .features = features,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchbayConfig
+import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
 import PatchbayScript
@@ -222,6 +223,8 @@ extension Run {
     } catch {
       throw ValidationError("--midi: \(error)")
     }
+    // Features read the MIDI input's status as the host publishes it ("patchbay.shared/1").
+    app.publish("host.midi", .record([.init("input", .string(settings.midi.description))]))
     let registry = app.registry
     let makesSound = registry.featureIDs.contains { registry[$0]?.hasProcessor == true }
     guard (makesSound && settings.playsAudio) || settings.midi != .none else { return nil }

@@ -294,6 +294,14 @@ void pb_isolated_process(void *processor, const pb_process *process) {
   for (uint32_t i = 0; i < events; i++) {
     process->events->push(process->events, &period->events[i]);
   }
+  /* The host's push keeps the processor's max_midi_output and the frame order. */
+  uint32_t sent = period->midi_out_count < PB_MAX_PROCESSOR_EVENTS ? period->midi_out_count
+                                                                    : PB_MAX_PROCESSOR_EVENTS;
+  if (process->struct_size >= sizeof(pb_process) && process->midi_out) {
+    for (uint32_t i = 0; i < sent; i++) {
+      process->midi_out->push(process->midi_out, &period->midi_out[i]);
+    }
+  }
   count(&self->rendered);
   count(&total_rendered);
   __atomic_store_n(&self->late_in_a_row, 0, __ATOMIC_RELAXED);
@@ -369,6 +377,14 @@ static bool push_event(const pb_event_output *output, const pb_processor_event *
   return true;
 }
 
+/* What it sends as MIDI lands in the period's MIDI list, for the host to pass on. */
+static bool push_midi(const pb_midi_output *output, const pb_midi_event *event) {
+  pb_channel_period *period = output->context;
+  if (period->midi_out_count >= PB_MAX_PROCESSOR_EVENTS) return false;
+  period->midi_out[period->midi_out_count++] = *event;
+  return true;
+}
+
 void pb_channel_serve_audio(pb_channel *channel, const pb_channel_processor *table,
                             uint32_t capacity) {
   pb_channel_period *period = pb_channel_audio(channel);
@@ -380,7 +396,9 @@ void pb_channel_serve_audio(pb_channel *channel, const pb_channel_processor *tab
         period->channel_count <= PB_CHANNEL_MAX_CHANNELS) {
       const pb_channel_processor *entry = &table[period->processor];
       pb_event_output events = {period, push_event};
+      pb_midi_output midi_out = {period, push_midi};
       period->event_count = 0;
+      period->midi_out_count = 0;
       uint32_t midi_count = period->midi_count < PB_CHANNEL_MAX_MIDI ? period->midi_count
                                                                        : PB_CHANNEL_MAX_MIDI;
       pb_process call = {
@@ -394,6 +412,7 @@ void pb_channel_serve_audio(pb_channel *channel, const pb_channel_processor *tab
           .midi = midi_count ? period->midi : NULL,
           .midi_count = midi_count,
           .events = &events,
+          .midi_out = entry->max_midi_output ? &midi_out : NULL,
       };
       memset(period->samples, 0,
              sizeof(float) * period->frame_count * period->channel_count);

@@ -1,4 +1,5 @@
 import PatchbayABI
+import PatchbayLoader
 
 /// The calls the host makes of an isolated plugin's process, one per `pb_feature_vtable` and
 /// `pb_processor_desc` call, plus `describe` at start. A request is the call's code, then its
@@ -35,6 +36,7 @@ package enum PluginNote: Sendable, Equatable {
   case send([UInt8])
   case navigate(NavigationNote)
   case midiChannels(UInt16)
+  case share(SharedRequest)
 
   /// A navigation request in the ABI's terms: kind, node, state.
   package struct NavigationNote: Sendable, Equatable {
@@ -67,6 +69,14 @@ package enum PluginNote: Sendable, Equatable {
     case .midiChannels(let mask):
       out.put(UInt8(5))
       out.put(mask)
+    case .share(.publish(let name, let value)):
+      out.put(UInt8(6))
+      out.put(name)
+      out.put(bytes: value)
+    case .share(.subscribe(let name, let action)):
+      out.put(UInt8(7))
+      out.put(name)
+      out.put(optional: action.map { Array($0.utf8) })
     }
   }
 
@@ -82,6 +92,13 @@ package enum PluginNote: Sendable, Equatable {
       let node = try reader.string()
       return .navigate(NavigationNote(kind: kind, node: node, state: try reader.optionalBytes()))
     case 5: return .midiChannels(try reader.read(UInt16.self))
+    case 6:
+      let name = try reader.string()
+      return .share(.publish(name: name, value: try reader.bytes()))
+    case 7:
+      let name = try reader.string()
+      let action = try reader.optionalBytes().map { String(decoding: $0, as: UTF8.self) }
+      return .share(.subscribe(name: name, action: action))
     default: throw WireReader.Truncated()
     }
   }

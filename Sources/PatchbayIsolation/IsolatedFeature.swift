@@ -26,7 +26,8 @@ final class IsolatedFeature: FeatureCode, @unchecked Sendable {
         parameter_size: $0.parameterSize, max_output_events: $0.maxOutputEvents,
         write_parameters: $0.writesParameters ? pb_isolated_write_parameters : nil, create: nil,
         process: pb_isolated_process, destroy: pb_isolated_destroy,
-        event_action: $0.turnsEventsIntoActions ? pb_isolated_event_action : nil)
+        event_action: $0.turnsEventsIntoActions ? pb_isolated_event_action : nil,
+        max_midi_output: $0.maxMIDIOutput ?? 0)
     }
   }
 

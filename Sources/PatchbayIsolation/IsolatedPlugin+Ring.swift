@@ -50,6 +50,7 @@ func apply(_ notes: [PluginNote], to context: HostContext) {
       }
       context.navigate(navigation)
     case .midiChannels(let mask): context.midiChannels.store(mask, ordering: .relaxed)
+    case .share(let request): _ = context.share(request)
     }
   }
 }

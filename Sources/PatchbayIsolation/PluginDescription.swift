@@ -30,6 +30,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
   package struct Processor: Codable, Sendable, Equatable {
     package var parameterSize: UInt32
     package var maxOutputEvents: UInt32
+    /// MIDI it sends to the processors after it, a period (ABI 2.3); nil from older children.
+    package var maxMIDIOutput: UInt32?
     /// Whether it has `write_parameters` and `event_action`.
     package var writesParameters: Bool
     package var turnsEventsIntoActions: Bool
@@ -66,6 +68,7 @@ package struct PluginDescription: Codable, Sendable, Equatable {
         processor: feature.code.processor.map {
           Processor(
             parameterSize: $0.parameter_size, maxOutputEvents: $0.max_output_events,
+            maxMIDIOutput: $0.max_midi_output,
             writesParameters: $0.write_parameters != nil,
             turnsEventsIntoActions: $0.event_action != nil)
         })

@@ -9,7 +9,8 @@
 public struct ActionSchema: Sendable, Equatable, ExpressibleByStringLiteral {
   /// The type of an action's field, as the value encoding names it.
   public enum FieldType: String, Sendable {
-    case int, double, bool, string
+    case int, double, bool, string, list, record
+    case `case`
   }
 
   public let name: String

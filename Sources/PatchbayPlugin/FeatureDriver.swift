@@ -108,7 +108,8 @@ extension FeatureDriver {
       processor: ProcessorDriver(
         // The host passes a block only when there is one: even an empty one is a byte.
         parameterSize: max(MemoryLayout<Feature.Processor.Parameters>.size, 1),
-        maxOutputEvents: min(max(Feature.maxProcessorEvents, 0), Int(PB_MAX_PROCESSOR_EVENTS))),
+        maxOutputEvents: min(max(Feature.maxProcessorEvents, 0), Int(PB_MAX_PROCESSOR_EVENTS)),
+        maxMIDIOutput: min(max(Feature.maxMIDIOutput, 0), Int(PB_MAX_PROCESSOR_EVENTS))),
       audio: { instance in
         InstanceAudio(
           writeParameters: { block in

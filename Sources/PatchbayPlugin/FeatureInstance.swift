@@ -36,6 +36,7 @@ final class FeatureInstance<Feature: PluginFeature> {
   @usableFromInline let host: HostConnection
   @usableFromInline let runtime: ReducerRuntime<Feature.State, Feature.Action>
   @usableFromInline var actions = ActionCache<Feature.Action>()
+  @usableFromInline var published = PublishedValues()
 
   @inlinable
   init(host: HostConnection, state: Feature.State) {
@@ -61,6 +62,16 @@ final class FeatureInstance<Feature: PluginFeature> {
       sendToHost(Feature.self, action, host: host)
     }
     if Feature.midiChannels != 0 { host.listenToMIDI(channels: Feature.midiChannels) }
+    for subscription in Feature.subscriptions { host.subscribe(subscription) }
+    self.publishShared()
+  }
+
+  /// Publishes the shared values that the last action changed.
+  @inlinable
+  func publishShared() {
+    let values = Feature.shared(self.runtime.state)
+    guard !values.isEmpty else { return }
+    self.published.publish(values, through: self.host, feature: Feature.id)
   }
 
   deinit {
@@ -72,6 +83,7 @@ final class FeatureInstance<Feature: PluginFeature> {
   func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
     if let action = self.actions.action(for: bytes) {
       self.runtime.reduce(action)
+      self.publishShared()
       return PB_OK
     }
     guard let action = decodeActionBytes(Feature.self, bytes, host: self.host) else {
@@ -79,6 +91,7 @@ final class FeatureInstance<Feature: PluginFeature> {
     }
     self.actions.store(action, for: bytes)
     self.runtime.reduce(action)
+    self.publishShared()
     return PB_OK
   }
 

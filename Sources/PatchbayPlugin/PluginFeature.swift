@@ -50,6 +50,11 @@ where State: Codable, Action: Codable & SendableMetatype {
   static var midiChannels: UInt16 { get }
   /// Functions of other plugins this feature calls (see ``FunctionImport``). Default: none.
   static var imports: [FunctionImport] { get }
+  /// Values it publishes for other features, made from the state after `create` and after
+  /// every action (see ``SharedValue``). Default: none.
+  static func shared(_ state: State) -> [SharedValue]
+  /// Shared values it reads, each as an action (see ``SharedSubscription``). Default: none.
+  static var subscriptions: [SharedSubscription] { get }
 
   init()
 }
@@ -60,6 +65,8 @@ extension PluginFeature {
   public static var migrates: Bool { false }
   public static var midiChannels: UInt16 { 0 }
   public static var imports: [FunctionImport] { [] }
+  public static func shared(_ state: State) -> [SharedValue] { [] }
+  public static var subscriptions: [SharedSubscription] { [] }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

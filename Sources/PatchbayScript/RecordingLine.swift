@@ -93,7 +93,7 @@ extension RecordingLine: Codable {
       let source: String = try required(.source, "a step line")
       let state = try line.decodeIfPresent(String.self, forKey: .state)
       switch source {
-      case "command", "effect", "midi", "processor":
+      case "command", "effect", "midi", "processor", "shared":
         let path: String = try required(.path, "an action line")
         let text: String = try required(.action, "an action line")
         let from = ActionSource(rawValue: source) ?? .command
@@ -136,7 +136,7 @@ extension RecordingLine: Codable {
             path: try required(.path, "a kept line"), state: try required(.state, "a kept line")))
       default:
         throw RecordingLineProblem(
-          description: "unknown source '\(source)' (command, effect, midi, processor, "
+          description: "unknown source '\(source)' (command, effect, midi, processor, shared, "
             + "navigation, collection, swap or kept).")
       }
     }

@@ -76,7 +76,10 @@ public enum ScriptLanguage {
       summary: "compares a JSON pointer into PATH's state with a JSON value; a mismatch "
         + "prints the difference and fails",
       example: "expect counter /count 5"),
-    Command(name: "wait", usage: "wait MS", summary: "waits MS milliseconds", example: "wait 100"),
+    Command(
+      name: "wait", usage: "wait MS",
+      summary: "waits MS milliseconds (in `patchbay render`: renders MS of sound first)",
+      example: "wait 100"),
     Command(
       name: "wait swap", usage: "wait swap [MS]",
       summary: "waits for the next swap this script has not seen (`--watch`'s, of a rebuilt "

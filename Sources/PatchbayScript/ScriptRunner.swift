@@ -39,9 +39,20 @@ public struct ScriptRunner {
   /// The swaps `wait swap` has seen: those before the script started, and one per `wait swap`.
   private let swapsSeen: LockedValue<Int>
 
-  public init(app: AppRuntime, name: String, output: @escaping @Sendable (String) -> Void) {
+  /// What `wait MS` does: sleeps, or (`patchbay render`) renders MS of sound on the sample
+  /// clock, so a script's commands land at exact frames.
+  public let wait: @Sendable (Int) async -> Void
+
+  public init(
+    app: AppRuntime, name: String,
+    wait: @escaping @Sendable (Int) async -> Void = {
+      try? await Task.sleep(for: .milliseconds($0))
+    },
+    output: @escaping @Sendable (String) -> Void
+  ) {
     self.app = app
     self.name = name
+    self.wait = wait
     self.output = output
     self.swapsSeen = LockedValue(app.swapCount)
   }
@@ -202,7 +213,7 @@ public struct ScriptRunner {
           return invalid(
             ScriptLanguage.usage("wait") + ", or \(swap.usage) (\(swap.example))")
         }
-        try? await Task.sleep(for: .milliseconds(milliseconds))
+        await self.wait(milliseconds)
       default:
         return invalid(
           "unknown command '\(command)'.\(suggestion(for: command, among: ScriptLanguage.words)) "

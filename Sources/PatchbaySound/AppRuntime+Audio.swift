@@ -151,6 +151,9 @@ extension ProcessorGraph: InstancePlayer {
         implementation.feature.code.crashLabel, handle.label.pointer.map { UnsafePointer($0) }
       ))
     slot.handle = handle
+    if !graph.solo.isEmpty, !graph.solo.contains(path.last.key) {
+      slot.unheard = .allocate(capacity: graph.format.periodSamples)
+    }
     slot.publishParameters()
     graph.set(slot, for: ObjectIdentifier(handle))
   }

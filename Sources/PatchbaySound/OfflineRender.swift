@@ -23,9 +23,11 @@ public final class OfflineRender {
   public let graph: ProcessorGraph
   public var format: AudioFormat { self.graph.format }
 
-  public init(app: AppRuntime, format: AudioFormat) throws(AppError) {
+  /// With `solo`, only those nodes' sound is heard (``ProcessorGraph/solo``).
+  public init(app: AppRuntime, format: AudioFormat, solo: Set<String> = []) throws(AppError) {
     self.app = app
     self.graph = ProcessorGraph(format: format, offline: true)
+    self.graph.solo = solo
     try app.attach(self.graph)
   }
 
@@ -34,15 +36,29 @@ public final class OfflineRender {
     public var periods = 0
     public var frames = 0
     public var midiEvents = 0
+
+    public init() {}
   }
 
   /// Renders at least `frames` frames (whole periods) into `output`. `midi` is sorted by
   /// frame; `beforePeriod` runs on this thread before each period, with its first frame.
+  /// Frames rendered so far: where the next period starts.
+  public private(set) var position: UInt64 = 0
+  private var midi: [(frame: UInt64, event: MIDIEvent)] = []
+  private var nextMIDI = 0
+
+  /// Renders `frames` more frames from ``position``, with `midi` (absolute frames) from now on
+  /// when given: call it again to go on, with commands to the app in between (a script's
+  /// `wait`), and the sound goes on as if it had not stopped.
   @discardableResult
   public func run(
     frames: Int, midi: [(frame: UInt64, event: MIDIEvent)] = [], into output: any AudioOutput,
     beforePeriod: ((UInt64) -> Void)? = nil
   ) -> Report {
+    if !midi.isEmpty {
+      self.midi = midi
+      self.nextMIDI = midi.firstIndex { $0.frame >= self.position } ?? midi.count
+    }
     let periodFrames = self.format.periodFrames
     let mix = UnsafeMutablePointer<Float>.allocate(capacity: self.format.periodSamples)
     defer {
@@ -50,13 +66,14 @@ public final class OfflineRender {
       self.graph.stopWatching()
     }
     var report = Report()
-    var next = 0
     while report.frames < frames {
-      let start = UInt64(report.frames)
+      let start = self.position
       beforePeriod?(start)
-      while next < midi.count, midi[next].frame < start + UInt64(periodFrames) {
-        self.app.receive(midi[next].event, atFrame: midi[next].frame)
-        next += 1
+      while self.nextMIDI < self.midi.count,
+        self.midi[self.nextMIDI].frame < start + UInt64(periodFrames)
+      {
+        self.app.receive(self.midi[self.nextMIDI].event, atFrame: self.midi[self.nextMIDI].frame)
+        self.nextMIDI += 1
         report.midiEvents += 1
       }
       self.app.perform {}  // the MIDI actions enqueued above have been reduced
@@ -66,11 +83,11 @@ public final class OfflineRender {
       _ = output.write(mix)
       report.periods += 1
       report.frames += periodFrames
+      self.position += UInt64(periodFrames)
     }
     return report
   }
 
-  /// A MIDI file's channel and start/stop messages at their frames: `round(seconds × rate)`.
   public static func schedule(_ file: StandardMIDIFile, sampleRate: Int) -> [(
     frame: UInt64, event: MIDIEvent
   )] {

@@ -36,9 +36,16 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// the audio thread]
   let midiInbox = SPSCRing<ScheduledMIDI>(minimumCapacity: 4096)
   private let periodMIDI: UnsafeMutablePointer<pb_midi_event>
+  /// What processors send to the processors after them (patchbay/process.h).
+  let sentMIDI = SentMIDI()
+  /// The node keys whose sound is heard (`patchbay render --solo drums`): the others' processors
+  /// run as always, into a buffer no one hears. Empty: all. Set before the app is attached.
+  public var solo: Set<String> = []
   private static let periodMIDICapacity = 512
   // App queue:
   private(set) var slots: [(key: ObjectIdentifier, slot: ProcessorSlot)] = []
+  /// Processors taken out whose held notes the audio thread has not ended yet.
+  private var releasing: [ProcessorSlot] = []
   private var retired: [(mark: UInt64, set: UnsafeMutableRawPointer?, slots: [ProcessorSlot])] =
     []
 
@@ -107,6 +114,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     } else if let slot {
       self.slots.append((key, slot))
     }
+    slot?.sentMIDI = self.sentMIDI
     self.publish(retiring: removed)
   }
 
@@ -116,7 +124,15 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   }
 
   private func publish(retiring removed: [ProcessorSlot]) {
-    let set = SlotSet(self.slots.map(\.slot))
+    // Processors that send MIDI play first: the others hear them in the same period. Those
+    // taken out leave no note hanging: the audio thread sends note-offs for what they held,
+    // in the first period of a set that lists them. Each set lists every one whose notes the
+    // audio thread has not released yet: a set can be replaced before it ever plays.
+    self.releasing += removed.filter(\.sendsMIDI)
+    self.releasing.removeAll { $0.notesReleased.load(ordering: .acquiring) }
+    let set = SlotSet(
+      self.slots.map(\.slot).filter(\.sendsMIDI) + self.slots.map(\.slot).filter { !$0.sendsMIDI },
+      releasing: self.releasing)
     let old = self.published.exchange(
       Unmanaged.passRetained(set).toOpaque(), ordering: .sequentiallyConsistent)
     self.retired.append((self.gate.mark(), old, removed))
@@ -164,11 +180,22 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     guard let raw = self.published.load(ordering: .sequentiallyConsistent) else { return }
     let set = Unmanaged<SlotSet>.fromOpaque(raw).takeUnretainedValue()
     self.calls.add(set.count, ordering: .relaxed)
+    self.sentMIDI.begin()
+    if !set.released {
+      set.released = true
+      for index in 0..<set.releasingCount {
+        set.releasing[index].takeUnretainedValue().releaseHeldNotes(into: self.sentMIDI)
+      }
+    }
+    var (midi, count) = (UnsafePointer(self.periodMIDI), midiCount)
     for index in 0..<set.count {
+      if index == set.senders {
+        (midi, count) = self.sentMIDI.merged(with: UnsafePointer(self.periodMIDI), count: midiCount)
+      }
       let muted = set.slots[index].takeUnretainedValue().render(
         into: mix, frames: frames, channels: self.format.channels,
         sampleRate: self.format.sampleRate, steadyTime: steadyTime,
-        midi: UnsafePointer(self.periodMIDI), midiCount: midiCount, checks: checks,
+        midi: midi, midiCount: count, checks: checks,
         checkSamples: diagnosing, faultFrame: self.suspectFrame)
       caught = caught || muted
     }
@@ -248,11 +275,24 @@ struct ScheduledMIDI: BitwiseCopyable {
 final class SlotSet {
   let slots: UnsafeMutablePointer<Unmanaged<ProcessorSlot>>
   let count: Int
+  /// How many of the first slots send MIDI (they come first).
+  let senders: Int
+  /// Processors taken out that sent MIDI: their held notes end in this set's first period.
+  let releasing: UnsafeMutablePointer<Unmanaged<ProcessorSlot>>
+  let releasingCount: Int
+  /// Whether that was done. [audio-thread]
+  var released = false
   private let retained: [ProcessorSlot]
 
-  init(_ slots: [ProcessorSlot]) {
-    self.retained = slots
+  init(_ slots: [ProcessorSlot], releasing: [ProcessorSlot] = []) {
+    self.retained = slots + releasing
     self.count = slots.count
+    self.senders = slots.prefix { $0.sendsMIDI }.count
+    self.releasingCount = releasing.count
+    self.releasing = .allocate(capacity: max(1, releasing.count))
+    for (index, slot) in releasing.enumerated() {
+      (self.releasing + index).initialize(to: Unmanaged.passUnretained(slot))
+    }
     self.slots = .allocate(capacity: max(1, slots.count))
     for (index, slot) in slots.enumerated() {
       (self.slots + index).initialize(to: Unmanaged.passUnretained(slot))
@@ -261,5 +301,6 @@ final class SlotSet {
 
   deinit {
     self.slots.deallocate()
+    self.releasing.deallocate()
   }
 }

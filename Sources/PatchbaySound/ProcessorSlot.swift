@@ -33,8 +33,15 @@ final class ProcessorSlot: @unchecked Sendable {
   let midi: UnsafeMutablePointer<pb_midi_event>
   let process: UnsafeMutablePointer<pb_process>
   let output: UnsafeMutablePointer<pb_event_output>
+  /// Where its MIDI goes (`pb_process.midi_out`); nil when it declared none.
+  let midiOutput: UnsafeMutablePointer<pb_midi_output>?
+  /// The graph's buffer for the MIDI processors send; set by the graph before the slot plays.
+  unowned(unsafe) var sentMIDI: SentMIDI?
   /// What a crash in `process` names: the feature and its file, the instance, the call.
   let crashContext: UnsafeMutablePointer<pb_crash_context>
+  /// Where it renders when it is not heard (another node is soloed), instead of the mix; set
+  /// before the slot plays.
+  var unheard: UnsafeMutablePointer<Float>?
   /// The handle whose instance this plays. [app queue]
   weak var handle: FeatureHandle?
   /// The steady frame + 1 of the period in which the processor wrote a NaN or an infinite
@@ -43,6 +50,9 @@ final class ProcessorSlot: @unchecked Sendable {
   let fault = Atomic<UInt64>(0)
   // Audio thread only:
   var pushed: UInt32 = 0
+  var sent: UInt32 = 0
+  var lastSentFrame: UInt32 = 0
+  var frameCount: UInt32 = 0
   var periodStart: UInt64 = 0
   var muted = false
 
@@ -73,8 +83,55 @@ final class ProcessorSlot: @unchecked Sendable {
       to: pb_crash_context(
         feature: crashLabels?.feature ?? Self.cString("a processor"),
         instance: crashLabels?.instance, call: Self.cString("process"), action: nil))
+    self.midiOutput =
+      descriptor.max_midi_output > 0
+      ? UnsafeMutablePointer<pb_midi_output>.allocate(capacity: 1) : nil
+    self.heldNotes =
+      descriptor.max_midi_output > 0 ? UnsafeMutablePointer<UInt64>.allocate(capacity: 32) : nil
+    self.heldNotes?.initialize(repeating: 0, count: 32)
     self.output.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+    self.midiOutput?.initialize(
+      to: pb_midi_output(
+        context: Unmanaged.passUnretained(self).toOpaque(), push: ProcessorSlot.sendMIDI))
   }
+
+  /// The notes its MIDI holds down now, a bit per note and channel (16 × 128 bits), so that
+  /// taken out it leaves none hanging; nil when it sends none. [audio-thread]
+  let heldNotes: UnsafeMutablePointer<UInt64>?
+
+  /// Set once the audio thread has sent the note-offs of a processor taken out.
+  let notesReleased = Atomic<Bool>(false)
+
+  /// Sends note-offs for every note its MIDI still holds, at the period's first frame.
+  /// [audio-thread]
+  func releaseHeldNotes(into sink: SentMIDI) {
+    defer { self.notesReleased.store(true, ordering: .releasing) }
+    guard let held = self.heldNotes else { return }
+    for word in 0..<32 where held[word] != 0 {
+      var bits = held[word]
+      while bits != 0 {
+        let bit = bits.trailingZeroBitCount
+        bits &= bits - 1
+        let (channel, note) = (word / 2, (word % 2) * 64 + bit)
+        _ = sink.append(
+          pb_midi_event(frame: 0, size: 3, bytes: (0x80 | UInt8(channel), UInt8(note), 0)))
+      }
+      held[word] = 0
+    }
+  }
+
+  /// Notes a sent message down or up. [audio-thread]
+  func track(_ event: pb_midi_event) {
+    guard let held = self.heldNotes, event.size == 3 else { return }
+    let kind = event.bytes.0 & 0xF0
+    guard kind == 0x90 || kind == 0x80 else { return }
+    let word = Int(event.bytes.0 & 0x0F) * 2 + Int(event.bytes.1 >> 6)
+    let bit = UInt64(1) << UInt64(event.bytes.1 & 63)
+    if kind == 0x90 && event.bytes.2 > 0 { held[word] |= bit } else { held[word] &= ~bit }
+  }
+
+  /// Whether it sends MIDI to the processors after it: the graph plays it first.
+  var sendsMIDI: Bool { self.midiOutput != nil }
 
   /// A static string's bytes, which live as long as the program.
   private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
@@ -85,6 +142,9 @@ final class ProcessorSlot: @unchecked Sendable {
     self.midi.deallocate()
     self.process.deallocate()
     self.output.deallocate()
+    self.midiOutput?.deallocate()
+    self.heldNotes?.deallocate()
+    self.unheard?.deallocate()
     self.crashContext.deallocate()
   }
 
@@ -107,6 +167,8 @@ final class ProcessorSlot: @unchecked Sendable {
     checkSamples: Bool = false, faultFrame: UInt64 = 0
   ) -> Bool {
     guard !self.muted else { return false }
+    let mix = self.unheard ?? mix
+    if self.unheard != nil { mix.update(repeating: 0, count: frames * channels) }
     let listening = self.context.midiChannels.load(ordering: .relaxed)
     var events: UnsafePointer<pb_midi_event>? = nil
     var eventCount = 0
@@ -124,12 +186,16 @@ final class ProcessorSlot: @unchecked Sendable {
       events = eventCount > 0 ? UnsafePointer(self.midi) : nil
     }
     self.pushed = 0
+    self.sent = 0
+    self.lastSentFrame = 0
+    self.frameCount = UInt32(frames)
     self.periodStart = steadyTime
     self.process.pointee = pb_process(
       struct_size: UInt32(MemoryLayout<pb_process>.size), frame_count: UInt32(frames),
       sample_rate: UInt32(sampleRate), channel_count: UInt32(channels), steady_time: steadyTime,
       output: mix, parameters: self.parameters?.read(), midi: events,
-      midi_count: UInt32(eventCount), events: UnsafePointer(self.output))
+      midi_count: UInt32(eventCount), events: UnsafePointer(self.output),
+      midi_out: self.midiOutput.map { UnsafePointer($0) })
     // Two stores around the call: a crash inside it names the processor (PatchbayCrash).
     if checks { pb_crash_note(self.crashContext) }
     self.descriptor.process?(self.processor, self.process)
@@ -168,6 +234,29 @@ final class ProcessorSlot: @unchecked Sendable {
         slot.pushed += 1
         return true
       }
+}
+
+extension ProcessorSlot {
+  /// `pb_process.midi_out->push`: into the graph's buffer for the processors after this one,
+  /// within the period's room, in frame order. [audio-thread]
+  static let sendMIDI:
+    @convention(c) (UnsafePointer<pb_midi_output>?, UnsafePointer<pb_midi_event>?) -> Bool = {
+      output, event in
+      guard let context = output?.pointee.context, let event else { return false }
+      let slot = Unmanaged<ProcessorSlot>.fromOpaque(context).takeUnretainedValue()
+      let frame = event.pointee.frame
+      guard slot.sent < slot.descriptor.max_midi_output, frame >= slot.lastSentFrame,
+        frame < slot.frameCount, (1...3).contains(event.pointee.size),
+        let sink = slot.sentMIDI, sink.append(event.pointee)
+      else {
+        slot.dropped.count.add(1, ordering: .relaxed)
+        return false
+      }
+      slot.sent += 1
+      slot.lastSentFrame = frame
+      slot.track(event.pointee)
+      return true
+    }
 }
 
 /// Counts events processors pushed that were dropped. [thread-safe]

@@ -122,6 +122,7 @@ final class ChildServer: @unchecked Sendable {
       instance.midiChannels = channels
       self.notes.append(.midiChannels(channels))
     }
+    for request in instance.context.takeShared() { self.notes.append(.share(request)) }
   }
 
   private func finishDetached() {
@@ -255,6 +256,7 @@ final class ChildServer: @unchecked Sendable {
         process: process, processor: processor,
         max_output_events: descriptor.max_output_events,
         parameter_size: descriptor.parameter_size,
+        max_midi_output: descriptor.max_midi_output,
         crash: pb_crash_context(
           feature: feature.code.crashLabel, instance: UnsafePointer(instance.label.pointer),
           call: Self.processCall, action: nil))
@@ -332,6 +334,8 @@ final class ChildServer: @unchecked Sendable {
     case .send(let bytes): bytes.count
     case .navigate(let request): request.node.utf8.count + (request.state?.count ?? 0)
     case .midiChannels: 0
+    case .share(.publish(let name, let value)): name.utf8.count + value.count
+    case .share(.subscribe(let name, let action)): name.utf8.count + (action?.utf8.count ?? 0)
     }
   }
 

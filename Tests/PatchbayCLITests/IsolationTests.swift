@@ -3,7 +3,7 @@ import Testing
 
 /// `--isolate` and `[plugins] isolate`, run as a user would (issue 26).
 @Suite struct IsolationTests {
-  static let studio = "\(CheckTests.root)/host-config/studio.toml"
+  static let studio = "\(CheckTests.root)/host-config/trio.toml"
 
   /// The studio, every plugin isolated, renders the demo song to the same bytes as in this
   /// process, and its tuner (isolated) still calls Theory (in the host) from its own process.

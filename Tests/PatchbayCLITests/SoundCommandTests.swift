@@ -3,7 +3,7 @@ import Testing
 
 /// `patchbay render`, and `patchbay run` with sound, from the command line.
 @Suite struct SoundCommandTests {
-  static let studio = "\(CheckTests.root)/host-config/studio.toml"
+  static let studio = "\(CheckTests.root)/host-config/trio.toml"
   static let song = "\(CheckTests.root)/host-config/songs/demo.mid"
   static let script = "\(CheckTests.root)/host-config/songs/demo.script"
 

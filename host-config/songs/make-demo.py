@@ -1,7 +1,8 @@
 # Makes demo.mid: 8 bars at 120 BPM, a melody on channel 1 and a bass line on channel 2.
 # python3 make-demo.py  (writes demo.mid beside this file)
 import os
-import struct
+
+import smf
 
 tpq = 480
 melody = [  # (start in eighths, length in eighths, note)
@@ -17,24 +18,6 @@ for start, length, note in melody:
 for start, length, note in bass:
     events.append((start * tpq // 2, bytes([0x91, note, 80])))
     events.append(((start + length) * tpq // 2, bytes([0x81, note, 0])))
-events.sort(key=lambda e: (e[0], e[1][0] & 0xF0 != 0x80))  # note-offs first
 
 
-def vlq(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.insert(0, (value & 0x7F) | 0x80)
-        value >>= 7
-    return bytes(out)
-
-
-track = b'\x00\xFF\x51\x03\x07\xA1\x20'  # tempo: 500,000 µs a quarter
-now = 0
-for tick, data in events:
-    track += vlq(tick - now) + data
-    now = tick
-track += b'\x00\xFF\x2F\x00'
-data = b'MThd' + struct.pack('>IHHH', 6, 0, 1, tpq) + b'MTrk' + struct.pack('>I', len(track)) + track
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'demo.mid'), 'wb') as f:
-    f.write(data)
+smf.write(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'demo.mid'), events)

@@ -27,6 +27,7 @@
 #include "patchbay/core.h"
 #include "patchbay/host.h"
 #include "patchbay/process.h"
+#include "patchbay/shared.h"
 #include "patchbay/functions.h"
 #include "patchbay/feature.h"
 #include "patchbay/plugin.h"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayAudio
 import PatchbayConfig
+import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
 import PatchbayMIDI
@@ -16,7 +17,7 @@ struct Render: AsyncParsableCommand {
       Runs the app against a sample counter instead of the wall clock: every MIDI event of \
       --midi smf:PATH plays at its exact frame (round(seconds × rate)), listening features hear \
       it as actions, processors render as fast as the CPU allows, and the same inputs give a \
-      byte-identical file. --script runs its commands first (the run script language, e.g. \
+      byte-identical file. --script runs its commands on that clock (the run script language, e.g. \
       `send metronome start`). The file is 16-bit PCM.
 
       Example:
@@ -34,8 +35,24 @@ struct Render: AsyncParsableCommand {
   @Option(help: "MIDI to play: smf:PATH (a Standard MIDI File).")
   var midi: String?
 
-  @Option(help: "Commands to run before rendering (as patchbay run --script takes them).")
+  @Option(
+    help: ArgumentHelp(
+      "Commands to run on the sample clock (as patchbay run --script takes them): each "
+        + "`wait MS` renders MS of sound first."))
   var script: String?
+
+  @Option(
+    name: .customLong("solo"),
+    help: ArgumentHelp(
+      "Hear only this node's sound (repeatable): the other processors run as always, unheard. "
+        + "A stem: --solo drums.", valueName: "node"))
+  var solo: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Record every change to this file (JSON lines) and print the final state hash, which "
+        + "`patchbay replay` reproduces."))
+  var record: String?
 
   @Option(help: "Seconds to render (default: the song and 2 s more, or 10 s).")
   var seconds: Double?
@@ -84,7 +101,12 @@ struct Render: AsyncParsableCommand {
       let loader = self.search.loader(for: config)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
-      render = try OfflineRender(app: app, format: format)
+      if let unknown = self.solo.first(where: { config.node($0) == nil }) {
+        throw CommandFailure(
+          "--solo \(unknown): no such node in \(self.config). Nodes: "
+            + config.nodes.map(\.key).joined(separator: ", ") + ".")
+      }
+      render = try OfflineRender(app: app, format: format, solo: Set(self.solo))
       if let midi = self.midi {
         let song = try StandardMIDIFile(contentsOf: String(midi.dropFirst(4)))
         schedule = OfflineRender.schedule(song, sampleRate: self.rate)
@@ -95,26 +117,47 @@ struct Render: AsyncParsableCommand {
     app.onLog { feature, level, message in
       Terminal.error("\(feature): \(level.rawValue): \(message)")
     }
-    if let script = self.script {
-      guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
-        throw CommandFailure("\(script): cannot read the script.")
-      }
-      let outcome = await ScriptRunner(app: app, name: script) { Terminal.out($0) }.run(text)
-      guard outcome.exitCode == 0 else { throw ExitCode(outcome.exitCode) }
-    }
-    let songEnd = schedule.last.map { Double($0.frame) / Double(self.rate) + 2 }
-    let seconds = self.seconds ?? songEnd ?? 10
     let output: WAVFileOutput
     do {
       output = try WAVFileOutput(path: self.out, format: format)
     } catch {
       throw CommandFailure("\(error)")
     }
+    var recorder: RunRecorder?
+    if let record = self.record {
+      do {
+        recorder = try RunRecorder(file: record, config: self.config)
+        recorder?.recordKeptStates(of: app)
+      } catch {
+        throw CommandFailure("\(error)")
+      }
+      app.onChange { [recorder] change in recorder?.record(change) }
+    }
+    // Recorded: what the features are told of the input is part of the run.
+    app.publish("host.midi", .record([.init("input", .string(self.midi ?? "none"))]))
     let clock = ContinuousClock()
     let started = clock.now
-    let report = render.run(
-      frames: Int((seconds * Double(self.rate)).rounded()), midi: schedule, into: output)
+    // A script runs on the sample clock: its commands land between periods, and each `wait MS`
+    // renders MS of sound (with the song's MIDI) first.
+    let rate = self.rate
+    let box = RenderBox(render: render, output: output, schedule: schedule)
+    if let script = self.script {
+      guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+        throw CommandFailure("\(script): cannot read the script.")
+      }
+      let runner = ScriptRunner(
+        app: app, name: script,
+        wait: { milliseconds in box.render(frames: milliseconds * rate / 1_000) }
+      ) { Terminal.out($0) }
+      let outcome = await runner.run(text)
+      guard outcome.exitCode == 0 else { throw ExitCode(outcome.exitCode) }
+    }
+    let songEnd = schedule.last.map { Double($0.frame) / Double(self.rate) + 2 }
+    let seconds = self.seconds ?? songEnd ?? 10
+    let total = Int((seconds * Double(self.rate)).rounded())
+    box.render(frames: max(0, total - Int(render.position)))
     output.close()
+    let report = box.report
     let took = clock.now - started
     let wall = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
     let audio = Double(report.frames) / Double(self.rate)
@@ -132,10 +175,47 @@ struct Render: AsyncParsableCommand {
           + "(\(String(format: "%.2f", 100 * Double(graph.clippedSamples) / Double(max(total, 1)))) %); "
           + "the mix peaked at \(Self.decibels(graph.peak)). Lower the levels of what plays.")
     }
+    if let recorder, let record = self.record {
+      _ = await app.settle()
+      do {
+        let hash = try app.stateHash()
+        recorder.finish(stateHash: hash)
+        Terminal.out("state hash: \(hash)")
+      } catch {
+        Terminal.error("Error: \(record): the recording has no final state: \(error).")
+        throw ExitCode(1)
+      }
+    }
     if render.graph.droppedEvents > 0 {
       Terminal.error(
         "warning: \(render.graph.droppedEvents) processor events were dropped (a processor sent more than it declared)."
       )
+    }
+  }
+
+  /// The render as a script's `wait` drives it, and what it rendered so far.
+  final class RenderBox: @unchecked Sendable {
+    let render: OfflineRender
+    let output: WAVFileOutput
+    var schedule: [(frame: UInt64, event: MIDIEvent)]
+    var report = OfflineRender.Report()
+
+    init(
+      render: OfflineRender, output: WAVFileOutput, schedule: [(frame: UInt64, event: MIDIEvent)]
+    ) {
+      (self.render, self.output, self.schedule) = (render, output, schedule)
+    }
+
+    func render(frames: Int) {
+      guard frames > 0 else { return }
+      // Whole periods: a command lands at the period boundary at or after its time.
+      let period = self.render.format.periodFrames
+      let step = self.render.run(
+        frames: (frames + period - 1) / period * period, midi: self.schedule, into: self.output)
+      self.schedule = []
+      self.report.periods += step.periods
+      self.report.frames += step.frames
+      self.report.midiEvents += step.midiEvents
     }
   }
 

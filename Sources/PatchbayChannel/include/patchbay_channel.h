@@ -37,7 +37,7 @@
 #include <patchbay_crash.h>
 
 #define PB_CHANNEL_MAGIC 0x4E484350u /* "PCHN" */
-#define PB_CHANNEL_VERSION 1u
+#define PB_CHANNEL_VERSION 2u
 
 /* What a wait ended with. */
 enum {
@@ -61,12 +61,15 @@ typedef struct pb_channel_period {
   uint64_t steady_time;
   uint32_t midi_count;
   uint32_t has_parameters;
-  /* What the child writes back. */
+  /* What the child writes back: events for the reducer, and MIDI for the processors after it
+   * (pb_process.midi_out). */
   uint32_t event_count;
+  uint32_t midi_out_count;
   /* Aligned as malloc aligns: processors load their block as a struct. */
   _Alignas(16) uint8_t parameters[PB_MAX_PARAMETER_SIZE];
   pb_midi_event midi[PB_CHANNEL_MAX_MIDI];
   pb_processor_event events[PB_MAX_PROCESSOR_EVENTS];
+  pb_midi_event midi_out[PB_MAX_PROCESSOR_EVENTS];
   float samples[PB_CHANNEL_MAX_FRAMES * PB_CHANNEL_MAX_CHANNELS];
 } pb_channel_period;
 
@@ -136,6 +139,7 @@ typedef struct pb_channel_processor {
   void *processor;
   uint32_t max_output_events;
   uint32_t parameter_size;
+  uint32_t max_midi_output; /* 0: `midi_out` is NULL */
   /* What a crash in `process` names (patchbay_crash.h): feature, instance, "process". */
   pb_crash_context crash;
 } pb_channel_processor;

@@ -5,7 +5,7 @@ import PatchbayEncoding
 
 /// Something that happened in a running app, for `--print-changes` and `--record`.
 public enum AppChange: Sendable {
-  public enum Source: String, Sendable { case command, effect, midi, processor, navigation }
+  public enum Source: String, Sendable { case command, effect, midi, processor, shared, navigation }
   /// An action an instance reduced; `diff` (with ``AppRuntime/tracksStateChanges``) is its
   /// state change as `- old` / `+ new` lines of JSON, empty when nothing changed.
   case action(path: String, text: String, source: Source, diff: String? = nil)
@@ -29,6 +29,7 @@ extension AppChange.Source {
     case .effect: self = .effect
     case .midi: self = .midi
     case .processor: self = .processor
+    case .shared: self = .shared
     }
   }
 }

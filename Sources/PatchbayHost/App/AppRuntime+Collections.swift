@@ -22,10 +22,12 @@ extension AppRuntime {
       if self.owned.instances.contains(instancePath) {
         throw AppError(.duplicateID(collection: collection, id: id))
       }
-      try self.allOrNothing { () throws(AppError) in
-        try self.create(node: node.key, at: instancePath, state: state)
+      try self.sharingAfter { () throws(AppError) in
+        try self.allOrNothing { () throws(AppError) in
+          try self.create(node: node.key, at: instancePath, state: state)
+        }
+        self.changes.publish(.collection(path: collection, id: id, added: true, state: state))
       }
-      self.changes.publish(.collection(path: collection, id: id, added: true, state: state))
     }
   }
 

@@ -18,9 +18,17 @@ extension AppRuntime {
     let kept =
       state == nil && node.persists
       ? self.stateKeeper?.load(
-        path: path.description, feature: feature, limit: self.config.limits.stateBytes)
+        path: self.keptName(of: path), feature: feature, limit: self.config.limits.stateBytes)
       : nil
-    if let kept, !self.owned.started { self.owned.keptAtStart.append((path.description, kept)) }
+    if let kept {
+      if self.owned.started {
+        // A screen pushed from its kept state: the navigation change carries that state, so a
+        // recording replays it.
+        self.owned.keptForStep = self.owned.keptForStep ?? kept
+      } else {
+        self.owned.keptAtStart.append((path.description, kept))
+      }
+    }
     let state = state ?? kept
     do {
       let logs = self.logHandler
@@ -38,6 +46,11 @@ extension AppRuntime {
     if self.replaying { handle.muteEffects() }
     self.owned.instances.insert(handle, at: path)
     try self.attachedPlayer.player?.play(handle, at: path)
+    if self.owned.sharedLater != nil {
+      self.owned.sharedLater?.append((handle, path))
+    } else {
+      self.applyShared(of: handle, at: path)
+    }
     for child in self.config.children(of: key) {
       switch child.kind {
       case .child: try self.create(node: child.key, at: path.appending(child.key))
@@ -48,6 +61,19 @@ extension AppRuntime {
       case .stack, .presented: break
       }
     }
+  }
+
+  /// The name a kept state is filed under: the path without the instance numbers of screens
+  /// (`practice`, not `practice#3`), so the next push of a screen finds what the last one left.
+  func keptName(of path: InstancePath) -> String {
+    InstancePath(
+      path.segments.map { segment in
+        switch self.config.node(segment.key)?.kind {
+        case .stack?, .presented?: InstancePath.Segment(key: segment.key)
+        default: segment
+        }
+      }
+    ).description
   }
 
   /// On the app queue, after the child reduced it: hands a child's action to its parent, as

@@ -38,8 +38,14 @@ extension AppRuntime {
   /// creations first, undone if one fails (a refused step changes nothing), then
   /// destructions, whose effects are cancelled.
   func navigateHere(_ action: NavigationAction, state: [UInt8]?) throws(AppError) {
+    try self.sharingAfter { () throws(AppError) in try self.step(action, state: state) }
+  }
+
+  private func step(_ action: NavigationAction, state: [UInt8]?) throws(AppError) {
     let plan = try self.router.plan(action, from: self.owned.navigation).get()
     var removed: [FeatureHandle] = []
+    self.owned.keptForStep = nil
+    defer { self.owned.keptForStep = nil }
     try self.allOrNothing { () throws(AppError) in
       for case .create(let route) in plan.steps {
         try self.create(node: route.node, at: route.path, state: state)
@@ -51,7 +57,8 @@ extension AppRuntime {
     }
     self.attachedPlayer.player?.stop(removed)
     for handle in removed.reversed() { handle.cancelEffects() }
-    self.changes.publish(.navigation(action, self.owned.navigation, initial: state))
+    self.changes.publish(
+      .navigation(action, self.owned.navigation, initial: state ?? self.owned.keptForStep))
   }
 
   /// Runs `body`, which creates instances; if it throws, the instances it created are taken

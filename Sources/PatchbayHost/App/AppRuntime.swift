@@ -46,6 +46,14 @@ public final class AppRuntime: @unchecked Sendable {
     var probation: [String: Probation] = [:]
     /// The instances created with the app that started from a kept state, and those states.
     var keptAtStart: [(path: String, state: [UInt8])] = []
+    /// The kept state the screen a navigation step is creating started from.
+    var keptForStep: [UInt8]?
+    /// What features publish for each other ("patchbay.shared/1").
+    var shared = SharedBoard()
+    /// Instances created by a navigation step or a collection change that is not published
+    /// yet: what they publish and read is applied after it is (so a recording has the step
+    /// first). nil outside those.
+    var sharedLater: [(FeatureHandle, InstancePath)]?
     var started = false
   }
 
@@ -172,6 +180,7 @@ public final class AppRuntime: @unchecked Sendable {
       }
       try self.attachedPlayer.player?.play(entry.handle, at: entry.path)
       self.changes.track(entry.path, state: try? entry.handle.snapshot())
+      self.applyShared(of: entry.handle, at: entry.path)
     }
   }
 

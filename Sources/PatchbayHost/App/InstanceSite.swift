@@ -34,7 +34,7 @@ final class InstanceSite: InstanceObserver {
     if self.node.persists, let keeper = app.stateKeeper, let state = try? handle.snapshot() {
       let feature = handle.owned.implementation.feature
       keeper.save(
-        path: self.path.description, featureID: feature.id, schema: feature.schemaVersion,
+        path: app.keptName(of: self.path), featureID: feature.id, schema: feature.schemaVersion,
         state: state)
     }
     app.changes.reduced(
@@ -45,6 +45,7 @@ final class InstanceSite: InstanceObserver {
     if self.node.parent != nil, !app.replaying {
       app.forwardToParent(action, from: self.node, at: self.path, everything: self.parentObserves)
     }
+    app.applyShared(of: handle, at: self.path)
   }
 
   func instance(_ handle: FeatureHandle, crashed report: String) -> String? {

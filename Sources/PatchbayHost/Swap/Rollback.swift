@@ -63,6 +63,7 @@ extension AppRuntime {
         self.fail(error)
       }
       self.changes.track(target.path, state: try? target.handle.snapshot())
+      self.applyShared(of: target.handle, at: target.path)
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let note =

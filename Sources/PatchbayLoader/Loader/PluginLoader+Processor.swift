@@ -8,15 +8,20 @@ extension PluginLoader {
     _ pointer: UnsafePointer<pb_processor_desc>?, feature id: String, file: String
   ) throws(PluginLoadError) -> pb_processor_desc? {
     guard let pointer else { return nil }
-    let processor = pointer.pointee
     func refuse(_ problem: String) -> PluginLoadError {
       PluginLoadError(file: file, "feature '\(id)': the processor \(problem)")
     }
-    guard Int(processor.struct_size) >= MemoryLayout<pb_processor_desc>.size else {
+    let size = Int(pointer.pointee.struct_size)
+    guard size >= Self.processorSize20 else {
       throw refuse(
-        "descriptor's struct_size is \(processor.struct_size), smaller than the "
-          + "\(MemoryLayout<pb_processor_desc>.size) bytes ABI \(PATCHBAY_ABI_MAJOR).0 requires. "
-          + "Set it to sizeof(pb_processor_desc).")
+        "descriptor's struct_size is \(size), smaller than the \(Self.processorSize20) bytes "
+          + "ABI \(PATCHBAY_ABI_MAJOR).0 requires. Set it to sizeof(pb_processor_desc).")
+    }
+    // No field past struct_size is read: a 2.2 descriptor sends no MIDI.
+    var processor = pb_processor_desc()
+    withUnsafeMutableBytes(of: &processor) { copy in
+      copy.copyMemory(
+        from: UnsafeRawBufferPointer(start: pointer, count: min(size, copy.count)))
     }
     let required: [(String, Bool)] = [
       ("create", processor.create != nil), ("process", processor.process != nil),
@@ -45,6 +50,15 @@ extension PluginLoader {
         "declares \(processor.max_output_events) output events a period; the most is "
           + "\(PB_MAX_PROCESSOR_EVENTS). Send fewer, larger events (a level, not every sample).")
     }
+    guard processor.max_midi_output <= PB_MAX_PROCESSOR_EVENTS else {
+      throw refuse(
+        "declares \(processor.max_midi_output) MIDI events a period; the most is "
+          + "\(PB_MAX_PROCESSOR_EVENTS).")
+    }
     return processor
   }
+
+  /// The size of an ABI 2.0 processor descriptor: everything before `max_midi_output` (2.3).
+  static let processorSize20 = MemoryLayout<pb_processor_desc>.offset(
+    of: \pb_processor_desc.max_midi_output)!
 }

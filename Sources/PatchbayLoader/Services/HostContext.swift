@@ -26,6 +26,8 @@ package final class HostContext: @unchecked Sendable {
   package struct Owned {
     /// Reasons the plugin reported during the current call.
     var errors: [String] = []
+    /// What it asked of "patchbay.shared/1", for the app to apply after the call.
+    package var shared: [SharedRequest] = []
     /// Where the instance's sends and navigation requests go (its handle); nil drops them
     /// (a context outside any instance, or an implementation a swap replaced).
     package weak var inbox: (any InstanceInbox)?
@@ -92,6 +94,37 @@ package final class HostContext: @unchecked Sendable {
   private func request(_ request: NavigationRequest) {
     if let inbox = self.owned.inbox, inbox.requestNavigation(request) { return }
     self.log(PB_LOG_WARNING, "navigation request \(request) ignored: this host runs no app")
+  }
+
+  /// A "patchbay.shared/1" request, kept for the app (``Owned/shared``); refused outside a
+  /// call on the executor ([main-thread]) and for a bad name.
+  package func share(_ request: SharedRequest) -> pb_status {
+    let service = "patchbay.shared/1"
+    guard self.executor.isCurrent else {
+      self.log(PB_LOG_ERROR, "\(service) called from another thread: call it from create or reduce")
+      return PB_ERR_INVALID
+    }
+    switch request {
+    case .publish(let name, _), .subscribe(let name, _):
+      guard SharedRequest.isValid(name: name) else {
+        self.report(
+          "\(service): '\(name)' is not a shared name: use 1 to 64 letters, digits, '.', '-', '_'")
+        return PB_ERR_INVALID
+      }
+    }
+    if case .subscribe(_, let action?) = request, !SharedRequest.isValid(action: action) {
+      self.report("\(service): '\(action)' is not an action name: use [A-Za-z_][A-Za-z0-9_]*")
+      return PB_ERR_INVALID
+    }
+    self.owned.shared.append(request)
+    return PB_OK
+  }
+
+  /// The shared requests made since the last time, in order. [executor]
+  package func takeShared() -> [SharedRequest] {
+    guard !self.owned.shared.isEmpty else { return [] }
+    defer { self.owned.shared.removeAll() }
+    return self.owned.shared
   }
 
   /// `host->error`: kept for the current call's failure, or logged when the plugin is outside

@@ -4,7 +4,7 @@ import PatchbayABI
 /// Makes `pb_host` tables: the host functions and services every plugin instance is given
 /// (patchbay/host.h). `send` is here; `error` and `log` are in `LogService.swift`, and each
 /// service `get_service` hands out is a file of its own beside this one (clock, navigation,
-/// MIDI, functions). The table's `host_data` is the instance's ``HostContext``.
+/// MIDI, functions, shared). The table's `host_data` is the instance's ``HostContext``.
 ///
 /// ```swift
 /// let host = context.host      // HostContext.init made it with HostTable.allocate()
@@ -45,6 +45,7 @@ enum HostTable {
       case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
       case PB_SERVICE_MIDI?: return UnsafeRawPointer(midiService)
       case PB_SERVICE_FUNCTIONS?: return UnsafeRawPointer(functionsService)
+      case PB_SERVICE_SHARED?: return UnsafeRawPointer(sharedService)
       default: return nil
       }
     }

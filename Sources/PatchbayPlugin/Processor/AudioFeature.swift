@@ -28,10 +28,14 @@ public protocol AudioFeature: PluginFeature {
   static func action(for event: ProcessorEvent) -> Action?
   /// The most events the processor emits in one period. Default: 16; at most 256.
   static var maxProcessorEvents: Int { get }
+  /// The most MIDI messages the processor sends to the processors after it in one period
+  /// (``ProcessorPeriod/send(_:)``: a sequencer playing a synth). Default: 0; at most 256.
+  static var maxMIDIOutput: Int { get }
 }
 
 extension AudioFeature {
   public static var maxProcessorEvents: Int { 16 }
+  public static var maxMIDIOutput: Int { 0 }
   public static func action(for event: ProcessorEvent) -> Action? { nil }
 }
 

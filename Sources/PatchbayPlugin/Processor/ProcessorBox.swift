@@ -51,10 +51,12 @@ struct InstanceAudio {
 struct ProcessorDriver: Sendable {
   let parameterSize: Int
   let maxOutputEvents: Int
+  let maxMIDIOutput: Int
 
   @usableFromInline
-  init(parameterSize: Int, maxOutputEvents: Int) {
+  init(parameterSize: Int, maxOutputEvents: Int, maxMIDIOutput: Int = 0) {
     self.parameterSize = parameterSize
     self.maxOutputEvents = maxOutputEvents
+    self.maxMIDIOutput = maxMIDIOutput
   }
 }

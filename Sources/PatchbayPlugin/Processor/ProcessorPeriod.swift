@@ -40,6 +40,24 @@ public struct ProcessorPeriod {
       frame: UInt32(clamping: event.frame), kind: event.kind, value: event.value, time: 0)
     return push(output, &raw)
   }
+
+  /// Sends a MIDI message at `frame` to the processors after this one (a synth), in this
+  /// period; false when the feature declared no ``AudioFeature/maxMIDIOutput``, its room is
+  /// used up, or the frames go back.
+  ///
+  /// ```swift
+  /// period.send(MIDIFrameMessage(frame: 17, status: 0x90, data1: 60, data2: 100))
+  /// ```
+  @inlinable @discardableResult
+  public func send(_ message: MIDIFrameMessage) -> Bool {
+    guard Int(self.process.pointee.struct_size) >= MemoryLayout<pb_process>.size,
+      let output = self.process.pointee.midi_out, let push = output.pointee.push
+    else { return false }
+    var raw = pb_midi_event(
+      frame: UInt32(clamping: message.frame), size: message.status >= 0xF8 ? 1 : 3,
+      bytes: (message.status, message.data1, message.data2))
+    return push(output, &raw)
+  }
 }
 
 /// The MIDI messages of a period, in frame order.
@@ -72,6 +90,25 @@ public struct MIDIFrameMessage: Sendable, Equatable {
     self.status = raw.bytes.0
     self.data1 = raw.size > 1 ? raw.bytes.1 : 0
     self.data2 = raw.size > 2 ? raw.bytes.2 : 0
+  }
+
+  /// A message to send (``ProcessorPeriod/send(_:)``).
+  @inlinable public init(frame: Int, status: UInt8, data1: UInt8 = 0, data2: UInt8 = 0) {
+    (self.frame, self.status, self.data1, self.data2) = (frame, status, data1, data2)
+  }
+
+  /// A note-on on `channel` (0–15).
+  @inlinable public static func noteOn(frame: Int, channel: Int = 0, note: Int, velocity: Int)
+    -> Self
+  {
+    Self(
+      frame: frame, status: 0x90 | UInt8(channel & 0x0F), data1: UInt8(note & 0x7F),
+      data2: UInt8(velocity & 0x7F))
+  }
+
+  /// A note-off on `channel` (0–15).
+  @inlinable public static func noteOff(frame: Int, channel: Int = 0, note: Int) -> Self {
+    Self(frame: frame, status: 0x80 | UInt8(channel & 0x0F), data1: UInt8(note & 0x7F))
   }
 
   /// 0–15.

@@ -58,6 +58,7 @@ enum ProcessorVTable {
       create: Self.create,
       process: Self.process,
       destroy: Self.destroy,
-      event_action: Self.eventAction)
+      event_action: Self.eventAction,
+      max_midi_output: UInt32(driver.maxMIDIOutput))
   }
 }

@@ -15,7 +15,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let copy = folder.appendingPathComponent("libTheory.so").path
     try BuiltPlugins.copy("Theory", to: copy)
-    return (try makeApp("studio"), copy)
+    return (try makeApp("trio"), copy)
   }
 
   /// 100 swaps of Theory to rebuilt copies while a thread calls interval_name through the
@@ -78,7 +78,7 @@ import Testing
 
   /// The Tuner (Swift) calls Theory (C) through the host, across a swap of Theory.
   @Test func aSwiftFeatureCallsAnotherPluginsFunctions() throws {
-    let app = try makeApp("studio")
+    let app = try makeApp("trio")
     try app.send("metronome/tuner", "setNote(60)")
     #expect(try app.state("metronome/tuner")[field: "name"] == "C4")
     try app.swap("Theory", to: "Theory")  // the same, unchanged file: the same generation
@@ -93,7 +93,7 @@ import Testing
   /// A swap that would take a resolved function away, or change its signature, is refused;
   /// the old code keeps answering.
   @Test func aSwapThatDropsAResolvedFunctionIsRefused() throws {
-    let app = try makeApp("studio")  // the Tuner resolved note_frequency and note_name
+    let app = try makeApp("trio")  // the Tuner resolved note_frequency and note_name
     let lite = try BuiltPlugins.fixture("theorylite")
     let refusal = errorMessage { try app.swap("Theory", to: lite) }
     #expect(refusal.hasPrefix("swap dev.patchbay.theory-plugin to \(lite) refused:"))
@@ -105,7 +105,7 @@ import Testing
   /// Once its app is gone, a pointer still held returns zero and the host logs the call: it
   /// never jumps into freed memory.
   @Test func aPointerOutlivingItsAppReturnsZero() throws {
-    var app: AppRuntime? = try makeApp("studio")
+    var app: AppRuntime? = try makeApp("trio")
     let logged = LockedBox<[String]>([])
     app?.onLog { _, _, message in logged.mutate { $0.append(message) } }
     let pointer = try #require(app).functionResolver(
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func resolveRefusalsNameWhatIsWrong() throws {
-    let app = try makeApp("studio")
+    let app = try makeApp("trio")
     func refusal(_ provider: String, _ name: String, _ signature: String) -> AppError.Reason? {
       do {
         _ = try app.resolve(provider, name, signature)

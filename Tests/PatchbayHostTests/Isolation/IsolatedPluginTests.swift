@@ -261,7 +261,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
       let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       var config = try AppConfig(
-        contentsOf: root.appendingPathComponent("host-config/studio.toml").path)
+        contentsOf: root.appendingPathComponent("host-config/trio.toml").path)
       if isolate { config.isolated = ["Metronome", "Synth"] }
       let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
       let app = try AppRuntime(

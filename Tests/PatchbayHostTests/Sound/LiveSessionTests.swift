@@ -22,7 +22,7 @@ import Testing
     let fifo = temporaryFile("midi.fifo")
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
-    let app = try makeApp("studio")
+    let app = try makeApp("trio")
     let synth = try app.instance("metronome/synth")
     let before = synth.reducedCount
     // Opening a FIFO for reading waits for a writer: the writer opens it first, on its own.
@@ -62,7 +62,7 @@ import Testing
     let copy = folder.appendingPathComponent("libSynth.so").path
     try BuiltPlugins.copy("Synth", to: copy)
 
-    let app = try makeApp("studio")
+    let app = try makeApp("trio")
     try app.send("metronome", "stop")  // only the synth plays
     let live = try LiveSession(app: app, settings: Self.settings())
     // The metronome has a processor too; the synth's is the second.

@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func everyNoteStartsOnItsFrameAtItsPitch() throws {
-    let app = try makeApp("studio")
+    let app = try makeApp("trio")
     let data = try Self.renderSong(app)
     let samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     let left = stride(from: 0, to: samples.count, by: 2).map { Double(samples[$0]) }
@@ -56,8 +56,8 @@ import Testing
   }
 
   @Test func twoRendersOfASongAreByteIdentical() throws {
-    let first = try Self.renderSong(try makeApp("studio"))
-    let second = try Self.renderSong(try makeApp("studio"))
+    let first = try Self.renderSong(try makeApp("trio"))
+    let second = try Self.renderSong(try makeApp("trio"))
     #expect(first.count == 44 + 224_000 * 4)  // 1,750 periods of 128 frames
     #expect(first == second)
   }

@@ -29,10 +29,12 @@ extern "C" {
  * `abi_major`/`abi_minor` one type (pb_abi_version) everywhere. 2.1 appended exported
  * functions to pb_plugin_desc and added "patchbay.functions/1" (patchbay/functions.h). 2.2
  * specified the text grammar of values and added C helpers for it and for nil, lists, doubles
- * and tags (patchbay/value.h); no struct changed.
+ * and tags (patchbay/value.h); no struct changed. 2.3 added "patchbay.shared/1"
+ * (patchbay/shared.h) and MIDI a processor sends to the processors after it
+ * (pb_processor_desc.max_midi_output, pb_process.midi_out).
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 2u
+#define PATCHBAY_ABI_MINOR 3u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

@@ -15,7 +15,8 @@ extern "C" {
 /*
  * One field of an action: `by` in `setStep(by: 5)`.
  *
- * `type` is one of "int", "double", "bool", "string" (the value tags of patchbay/value.h).
+ * `type` is one of "int", "double", "bool", "string", and (2.3) "list", "record", "case" (the
+ * value tags of patchbay/value.h).
  * Unlabeled fields are named "_0", "_1", ….
  */
 typedef struct pb_field_desc {

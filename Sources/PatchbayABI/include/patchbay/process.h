@@ -20,6 +20,12 @@
  *      `event_action`, and sends it to the instance like any other action. It is recorded,
  *      replayed and tested like any other.
  *
+ * And one between processors: MIDI a processor sends (`pb_process.midi_out`, for a processor
+ * that declares `max_midi_output`) reaches the processors that listen on its channel in the
+ * same period, at its frame, merged with the MIDI that arrived: a sequencer plays a synth,
+ * sample-accurate. Processors that send MIDI run first each period and do not hear each
+ * other; what they send reaches no reducer.
+ *
  * Processors come and go with their instances. The audio thread never waits for that: the
  * host destroys a processor only after the audio thread has started a later period than the
  * one in which the processor was removed.
@@ -62,6 +68,14 @@ typedef struct pb_event_output {
   bool (*push)(const struct pb_event_output *output, const pb_processor_event *event);
 } pb_event_output;
 
+typedef struct pb_midi_output {
+  void *context; /* the host's */
+  /* [audio-thread] Sends `event` (its `frame` within this period) to the processors after
+   * this one. Events must come in frame order. Returns false, dropping the event (the host
+   * counts it), past `max_midi_output` this period or out of order. */
+  bool (*push)(const struct pb_midi_output *output, const pb_midi_event *event);
+} pb_midi_output;
+
 /* One period, as the audio thread hands it to a processor. Valid for the call only. */
 typedef struct pb_process {
   uint32_t struct_size;
@@ -80,6 +94,8 @@ typedef struct pb_process {
   const pb_midi_event *midi; /* sorted by frame; NULL when midi_count is 0 */
   uint32_t midi_count;
   const pb_event_output *events;
+  /* (2.3) Where the processor's own MIDI goes; NULL when it declared no max_midi_output. */
+  const pb_midi_output *midi_out;
 } pb_process;
 
 /* What the processor is created for. Fixed while it lives. */
@@ -123,6 +139,10 @@ typedef struct pb_processor_desc {
    * max_output_events is 0. */
   pb_status (*event_action)(void *instance, const pb_processor_event *event,
                             const pb_writer *out);
+
+  /* (2.3) The most MIDI events `process` sends in one period through `pb_process.midi_out`,
+   * at most PB_MAX_PROCESSOR_EVENTS; 0 (or a 2.2 descriptor) for none. */
+  uint32_t max_midi_output;
 } pb_processor_desc;
 
 #ifdef __cplusplus

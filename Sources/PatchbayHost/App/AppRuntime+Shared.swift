@@ -1,0 +1,96 @@
+import Foundation
+import PatchbayEncoding
+import PatchbayLoader
+
+/// Shared state ("patchbay.shared/1", patchbay/shared.h): what an instance published or
+/// subscribed to during a call is applied after it — after `create`, each action, a swap. On
+/// the app queue.
+extension AppRuntime {
+  /// Applies the instance's shared requests: a changed value goes to every reader as an
+  /// action, now (each reader reduces it before anything later reaches the publisher); a new
+  /// reader gets the current value. A replay feeds the recorded actions instead.
+  func applyShared(of handle: FeatureHandle, at path: InstancePath) {
+    for request in handle.owned.implementation.context.takeShared() {
+      switch request {
+      case .publish(let name, let value):
+        switch self.owned.shared.publish(name, value: value, by: handle, at: path.description) {
+        case .changed(let deliveries):
+          guard !self.replaying else { continue }
+          for (reader, action) in deliveries { reader.receive(action, from: .shared) }
+        case .unchanged: break
+        case .refused(let owner):
+          self.fail(
+            AppError(
+              .failed(
+                path: path.description,
+                reason:
+                  "patchbay.shared/1: '\(name)' is published by \(owner); a name has one "
+                  + "publisher. Publish under another name, or read it (subscribe).")))
+        case .malformed(let reason):
+          self.fail(
+            AppError(
+              .failed(
+                path: path.description,
+                reason: "patchbay.shared/1: the value published as '\(name)' is not a value: "
+                  + reason)))
+        }
+      case .subscribe(let name, let action):
+        if let first = self.owned.shared.subscribe(name, action: action, by: handle),
+          !self.replaying
+        {
+          handle.receive(first, from: .shared)
+        }
+      }
+    }
+  }
+
+  /// Publishes what the host knows for features to read (patchbay/shared.h): `host.midi`,
+  /// the MIDI input, as `{input: "alsa-seq:20:0"}`. Features cannot publish `host.` names.
+  ///
+  /// ```swift
+  /// app.publish("host.midi", .record([.init("input", .string("smf:song.mid"))]))
+  /// ```
+  public func publish(_ name: String, _ value: WireValue) {
+    self.executor.sync {
+      let deliveries = self.owned.shared.publishFromHost(name, value: value)
+      guard !self.replaying else { return }
+      for (reader, action) in deliveries { reader.receive(action, from: .shared) }
+      self.afterJob()
+    }
+  }
+
+  /// Runs `body`, which creates instances and then publishes the change that made them; what
+  /// they published and subscribed to when created is applied after it.
+  func sharingAfter<T>(_ body: () throws(AppError) -> T) throws(AppError) -> T {
+    let outer = self.owned.sharedLater
+    self.owned.sharedLater = []
+    let result: T
+    do {
+      result = try body()
+    } catch {
+      self.owned.sharedLater = outer
+      throw error
+    }
+    let created = self.owned.sharedLater ?? []
+    self.owned.sharedLater = outer
+    for (handle, path) in created where self.owned.instances[path] === handle {
+      self.applyShared(of: handle, at: path)
+    }
+    return result
+  }
+
+  /// Shared state as people read it: each name's value as text, and who publishes it.
+  ///
+  /// ```swift
+  /// app.sharedState()  // ["transport": ("metronome", "{tempo: 120.0, running: false, …}")]
+  /// ```
+  public func sharedState() -> [String: (owner: String, value: String)] {
+    self.executor.sync {
+      var result: [String: (owner: String, value: String)] = [:]
+      for (name, owner) in self.owned.shared.names {
+        result[name] = (owner, self.owned.shared.value(name)?.actionText ?? "nil")
+      }
+      return result
+    }
+  }
+}
