@@ -4,7 +4,8 @@ import PatchbayPlugin
 /// A metronome: the reducer keeps tempo, meter and whether it runs; the processor clicks on
 /// the audio thread at exact frames, and tells the reducer each beat it played.
 ///
-/// Actions: `start`, `stop`, `setTempo(bpm: 120.0)`, `setBeatsPerBar(_: 4)`,
+/// Actions: `start`, `stop`, `toggle`, `faster`, `slower` (5 BPM), `setTempo(bpm: 120.0)`,
+/// `setBeatsPerBar(_: 4)`,
 /// `setAccent(_: true)`, and `beat(index: 3)`, which the processor's beat events become.
 public struct Metronome: AudioFeature {
   public static let id = "dev.patchbay.metronome"
@@ -13,6 +14,9 @@ public struct Metronome: AudioFeature {
   public static let actions: [ActionSchema] = [
     .init("start", summary: "Starts on beat 1 at the next frame"),
     .init("stop", summary: "Stops clicking"),
+    .init("toggle", summary: "Starts or stops"),
+    .init("faster", summary: "5 BPM faster"),
+    .init("slower", summary: "5 BPM slower"),
     .init("setTempo", ["bpm": .double], summary: "Beats per minute, 20 to 400"),
     .init("setBeatsPerBar", ["_0": .int], summary: "1 to 16"),
     .init("setAccent", ["_0": .bool], summary: "Whether beat 1 clicks higher"),
@@ -43,6 +47,7 @@ public struct Metronome: AudioFeature {
   public enum Action: Codable, Equatable, Sendable {
     case start
     case stop
+    case toggle, faster, slower
     case setTempo(bpm: Double)
     case setBeatsPerBar(Int)
     case setAccent(Bool)
@@ -61,6 +66,12 @@ public struct Metronome: AudioFeature {
       state.lastBeat = -1
     case .stop:
       state.running = false
+    case .toggle:
+      return self.reduce(into: &state, action: state.running ? .stop : .start)
+    case .faster:
+      return self.reduce(into: &state, action: .setTempo(bpm: state.tempo + 5))
+    case .slower:
+      return self.reduce(into: &state, action: .setTempo(bpm: state.tempo - 5))
     case .setTempo(let bpm):
       state.tempo = min(max(bpm, 20), 400)
     case .setBeatsPerBar(let beats):

@@ -9,7 +9,7 @@ import PatchbayPlugin
 /// its Metronome's beats (the config's `observe = ["metronome"]`), and the Trainer's delegate
 /// action when a round ends.
 ///
-/// Actions: `up`, `down`, `select(index: 1)`, `open`.
+/// Actions: `up`, `down`, `select(index: 1)`, `open`, `go(_: 1)` (select and open).
 public struct Studio: PluginFeature {
   public static let id = "dev.patchbay.studio"
   public static let name = "Studio"
@@ -19,6 +19,7 @@ public struct Studio: PluginFeature {
     .init("down", summary: "Selects the screen below"),
     .init("select", ["index": .int], summary: "Selects a screen"),
     .init("open", summary: "Opens the selected screen"),
+    .init("go", ["_0": .int], summary: "Selects and opens a screen: 0 is the first"),
     .init("transport", ["_0": .record], summary: "The Metronome's (sent by the host)"),
     .init("practice", ["_0": .record], summary: "The Practice screen's (sent by the host)"),
     .init("midiInput", ["_0": .record], summary: "The host's MIDI input (sent by the host)"),
@@ -91,6 +92,7 @@ public struct Studio: PluginFeature {
   public enum Action: Codable, Equatable, Sendable {
     case up, down, open
     case select(index: Int)
+    case go(Int)
     case transport(Transport)
     case practice(PracticeSummary)
     case midiInput(MIDIInput)
@@ -109,6 +111,10 @@ public struct Studio: PluginFeature {
       if state.entries.indices.contains(index) { state.selected = index }
     case .open:
       return .navigate(.push(state.entries[state.selected].node))
+    case .go(let index):
+      guard state.entries.indices.contains(index) else { return .none }
+      state.selected = index
+      return .navigate(.push(state.entries[index].node))
     case .transport(let transport):
       state.tempo = transport.tempo
       state.running = transport.running

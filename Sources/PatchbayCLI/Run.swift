@@ -136,7 +136,8 @@ struct Run: AsyncParsableCommand {
       name = "<stdin>"
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
-      let session = try InteractiveSession(app: app, title: app.config.name)
+      let session = try InteractiveSession(
+        app: app, title: app.config.name, meter: live?.graph.meter)
       let watcher = self.watches ? PluginWatcher(app: app, report: session.noteSink) : nil
       watcher?.start()
       let rebuilder = self.rebuilder(for: app, report: session.noteSink)

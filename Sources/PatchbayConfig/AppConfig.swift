@@ -75,12 +75,15 @@ public struct AppConfig: Sendable, Equatable {
     /// Whether its instances' state is kept across runs (`persist = true`): saved after each
     /// action under ``AppConfig/stateFolder``, and restored when the instance is created.
     public let persists: Bool
+    /// Its screen's keys on a terminal (`keys = ["n skip"]`, see ``TerminalSettings``).
+    public let keys: [KeyBinding]
     public let line: Int
 
     public init(
       key: String, featureID: String, parent: String?, kind: Kind, observes: [String] = [],
-      ids: [String] = [], persists: Bool = false, line: Int
+      ids: [String] = [], persists: Bool = false, keys: [KeyBinding] = [], line: Int
     ) {
+      self.keys = keys
       self.key = key
       self.featureID = featureID
       self.parent = parent
@@ -119,6 +122,8 @@ public struct AppConfig: Sendable, Equatable {
   public var sound: SoundSettings
   /// `[limits]`: how much state and view a plugin may write.
   public var limits: OutputLimits
+  /// `[terminal]` and `[keys]`: what `patchbay run` shows on a terminal, and its keys.
+  public var terminal = TerminalSettings()
 
   /// The node with `key`.
   public func node(_ key: String) -> Node? { self.nodes.first { $0.key == key } }
@@ -191,6 +196,12 @@ extension AppConfig {
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
     let limits = reader.readLimits(document.tables["limits"])
+    let terminal = reader.readTerminal(document.tables["terminal"], keys: document.tables["keys"])
+    for key in terminal.pinned where !nodes.contains(where: { $0.key == key }) {
+      reader.error(
+        document.tables["terminal"]?.line, "terminal.pinned",
+        .pinnedUnknown(key, keys: nodes.map(\.key)))
+    }
     reader.checkTree(nodes: nodes, routes: routes, app: app, table: document.tables["app"])
 
     guard reader.errors.isEmpty else { throw ConfigErrors(errors: reader.errors) }
@@ -207,5 +218,6 @@ extension AppConfig {
     self.routes = routes
     self.sound = sound
     self.limits = limits
+    self.terminal = terminal
   }
 }

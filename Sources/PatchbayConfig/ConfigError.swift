@@ -47,6 +47,12 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
     case badMIDIInput(String)
+    case badKey(String)
+    case reservedKey(String, String)
+    case badKeyTarget(String)
+    case badNodeKey(String)
+    case duplicateBinding(String)
+    case pinnedUnknown(String, keys: [String])
   }
 
   public let file: String
@@ -71,14 +77,27 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
   public var explanation: String {
     let tables = [
       "app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256", "sandbox",
+      "terminal", "keys",
     ]
     switch self.reason {
+    case .badKey(let name):
+      return "'\(name)' is not a key: write one character (a, +, 1) or space."
+    case .reservedKey(let name, let use):
+      return "'\(name)' \(use) on the terminal; bind another key."
+    case .badKeyTarget(let text):
+      return "'\(text)' is not PATH ACTION: write where the action goes, then the action "
+        + "(\"studio/metronome toggle\")."
+    case .badNodeKey(let text):
+      return "'\(text)' is not KEY ACTION: write the key, a space, then the action (\"n skip\")."
+    case .duplicateBinding(let name): return "key '\(name)' is bound twice on this screen."
+    case .pinnedUnknown(let key, let keys):
+      return "no feature '\(key)' to pin; features: \(keys.joined(separator: ", "))."
     case .unreadable(let why): return "cannot read the file: \(why)"
     case .syntax(let why, let column): return "\(why) (column \(column))"
     case .unknownTable(let name):
       return "unknown table.\(suggestion(for: name, among: tables))"
-        + " Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi] "
-        + "or [limits]."
+        + " Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi], "
+        + "[limits], [terminal] or [keys]."
     case .keyOutsideTables:
       return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
     case .singleBracketFeature:

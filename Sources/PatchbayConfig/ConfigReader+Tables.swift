@@ -7,9 +7,10 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where !["app", "plugins", "sha256", "sandbox", "feature", "routes", "audio", "midi", "limits"]
-      .contains(header.name)
-    {
+    where ![
+      "app", "plugins", "sha256", "sandbox", "feature", "routes", "audio", "midi", "limits",
+      "terminal", "keys",
+    ].contains(header.name) {
       self.error(
         header.line, "[\(header.name)]",
         .unknownTable(header.name))
@@ -112,7 +113,8 @@ extension ConfigReader {
   mutating func readFeatures(_ tables: [TOMLDocument.Table]) -> [AppConfig.Node] {
     var nodes: [AppConfig.Node] = []
     for table in tables {
-      self.checkKeys(table, allowed: ["key", "id", "parent", "kind", "observe", "ids", "persist"])
+      self.checkKeys(
+        table, allowed: ["key", "id", "parent", "kind", "observe", "ids", "persist", "keys"])
       guard let key = self.string(table, "key", required: true),
         let id = self.string(table, "id", required: true)
       else { continue }
@@ -156,7 +158,8 @@ extension ConfigReader {
       nodes.append(
         AppConfig.Node(
           key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids,
-          persists: self.bool(table, "persist") ?? false, line: table.line))
+          persists: self.bool(table, "persist") ?? false, keys: self.readNodeKeys(table),
+          line: table.line))
     }
     if nodes.isEmpty {
       self.error(nil, "[[feature]]", .noFeatures)

@@ -38,6 +38,8 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   private let periodMIDI: UnsafeMutablePointer<pb_midi_event>
   /// What processors send to the processors after them (patchbay/process.h).
   let sentMIDI = SentMIDI()
+  /// The mix's level, per channel, for a terminal's meter.
+  public let meter = LevelMeter()
   /// The node keys whose sound is heard (`patchbay render --solo drums`): the others' processors
   /// run as always, into a buffer no one hears. Empty: all. Set before the app is attached.
   public var solo: Set<String> = []
@@ -237,6 +239,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
       }
     }
     self.clip(mix, samples: samples)
+    self.meter.measure(mix, frames: samples / self.format.channels, channels: self.format.channels)
   }
 
   /// Clips the period's finite mix to full scale, before any output converts it, and counts

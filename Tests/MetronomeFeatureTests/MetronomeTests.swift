@@ -74,3 +74,21 @@ import Testing
     await store.send(.midi(.stop)) { $0.running = false }
   }
 }
+
+@Suite struct MetronomeKeyActionTests {
+  /// What the studio's keys send: space toggles, + and - change the tempo by 5 BPM.
+  @Test func toggleFasterAndSlower() async {
+    let store = TestStore(initialState: Metronome.initialState) { Metronome() }
+    await store.send(.toggle) {
+      $0.running = true
+      $0.run = 1
+    }
+    await store.send(.faster) { $0.tempo = 125 }
+    await store.send(.slower) { $0.tempo = 120 }
+    await store.send(.toggle) { $0.running = false }
+    var fast = Metronome.State()
+    fast.tempo = 398
+    let edge = TestStore(initialState: fast) { Metronome() }
+    await edge.send(.faster) { $0.tempo = 400 }
+  }
+}

@@ -10,7 +10,7 @@ struct InteractiveTests {
       "\(CLI.directory)/patchbay run \(DemoTests.config); echo EXITED $?; sleep 30")
     defer { tmux.kill() }
     #expect(await tmux.waitFor("Patchbay demo — home"))
-    #expect(await tmux.waitFor("keys: 1 up  2 down  3 open  b back  : command  q quit"))
+    #expect(await tmux.waitFor("keys: 1 up  2 down  3 open  ? help  b back  : command  q quit"))
     #expect(await tmux.waitFor("▸ Counter (Swift plugin)"))
 
     await tmux.keys("Down", "Down")
@@ -127,6 +127,21 @@ struct Tmux: Sendable {
     }
     Issue.record("the screen never showed \(text.debugDescription):\n\(await self.screen())")
     return false
+  }
+
+  /// The first line of the screen `matches` within 10 s, or nil (recorded as an issue).
+  func waitForLine(_ matches: (String) -> Bool) async -> String? {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while ContinuousClock.now < deadline {
+      if let line = await self.screen().split(separator: "\n").map(String.init).first(
+        where: matches)
+      {
+        return line
+      }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("the screen never showed such a line:\n\(await self.screen())")
+    return nil
   }
 
   func kill() {

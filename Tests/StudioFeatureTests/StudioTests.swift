@@ -19,6 +19,14 @@ import Testing
       return
     }
     #expect(node == "trainer")
+    await store.send(.go(2)) { $0.selected = 2 }
+    await store.send(.go(9))
+    guard case .push(let monitor, _)? = store.takeRequests().compactMap({ $0 as? Navigation }).first
+    else {
+      Issue.record("expected a push")
+      return
+    }
+    #expect(monitor == "monitor")
   }
 
   /// What others publish and tell it: the transport, the key, the MIDI input, the beats it

@@ -2,32 +2,48 @@ import Foundation
 import PatchbayHost
 import PatchbayLoader
 import PatchbayScript
+import PatchbaySound
 
-/// `patchbay run` on a terminal: the current screen full-size, a breadcrumb of the navigation
-/// stack, key hints for the screen's actions, a `:` command line taking script commands, and a
-/// status line. It redraws when the app changes or a key is pressed, nothing else.
+/// `patchbay run` on a terminal: the current screen full-size under a breadcrumb of the
+/// navigation stack and the views pinned above every screen (`[terminal] pinned`), a level
+/// meter when the app plays sound, the screen's keys in a footer, a `:` command line taking
+/// script commands, and a status line. It redraws when the app changes, the terminal is
+/// resized, a key is pressed or the meter moves — at most 60 times a second — and never holds
+/// the app queue between redraws.
 ///
-/// Keys: ↑/↓ and ⏎ send `up`/`down`/`open` when the screen has them; 1–9 send the screen's
-/// actions without fields, in the order it declares them; b or ⌫ goes back (dismiss or pop);
-/// : opens the command line (`send counter setStep(by: 5)`, `push echo`, `state`, …);
-/// q or Ctrl-C quits.
+/// Keys (``KeyMap``): the screen's own (`keys` of its `[[feature]]`) and the app's (`[keys]`);
+/// ↑/↓ and ⏎ send `up`/`down`/`open` when the screen has them; 1–9 send the screen's actions
+/// without fields; b or ⌫ goes back (dismiss or pop); : opens the command line (`send counter
+/// setStep(by: 5)`, `push echo`, `state`, …); ? shows every key; q or Ctrl-C quits.
 final class InteractiveSession {
   let app: AppRuntime
   let title: String
-  private let terminal: RawTerminal
+  /// The mix's level, when the app plays sound (a meter under the view).
+  let meter: LevelMeter?
+  let terminal: RawTerminal
   private let changes = Counter()
-  private var status = "Ready. : for commands, q to quit."
-  private var output: [String] = []
-  private var commandLine: String?
+  var status = "Ready. ? for the keys, q to quit."
+  var output: [String] = []
+  var commandLine: String?
+  /// The help overlay is up: the next key closes it.
+  var showsHelp = false
   private var lineNumber = 0
+  /// What the meter showed last: it redraws only when its text changes.
+  var meterText = ""
+  /// The levels shown, each falling about 16 dB a second unless a louder one comes (a
+  /// click of 25 ms stays visible).
+  var heldLevels: [(peak: Float, rms: Float)] = []
 
-  init(app: AppRuntime, title: String) throws {
+  /// Redrawn at most this often (60 a second), and only when something changed.
+  static let frame = Duration.milliseconds(16)
+
+  init(app: AppRuntime, title: String, meter: LevelMeter? = nil) throws {
     self.app = app
     self.title = title
+    self.meter = meter
     self.terminal = try RawTerminal()
   }
 
-  /// Shows a line in the status bar, from any thread (the plugin watcher's reports).
   var noteSink: @Sendable (String) -> Void {
     let changes = self.changes
     return { text in
@@ -36,7 +52,6 @@ final class InteractiveSession {
     }
   }
 
-  /// Runs until the user quits; the terminal is restored whatever happens.
   func run() async {
     defer { self.terminal.restore() }
     let changes = self.changes
@@ -50,27 +65,37 @@ final class InteractiveSession {
       if case .failure(let error) = change { changes.note(error.description) }
       if case .swap(let report) = change { changes.note("⇄ \(report)") }
     }
-    var drawn = -1
+    let clock = ContinuousClock()
+    var (drawn, drawnAt, drawnSize) = (-1, clock.now - .seconds(1), self.terminal.size)
     var lastStatusNote: String?
     while true {
       if let note = changes.lastNote, note != lastStatusNote {
         lastStatusNote = note
         self.status = note
       }
-      let seen = changes.value
-      if seen != drawn {
-        drawn = seen
+      // Something changed (the app, the terminal's size, the meter's text), and a frame has
+      // passed since the last redraw: draw. The app queue is never waited on otherwise.
+      let size = self.terminal.size
+      let meterText = self.meterLine(width: size.columns)
+      let changed = changes.value != drawn || size != drawnSize || meterText != self.meterText
+      if changed, clock.now - drawnAt >= Self.frame {
+        (drawn, drawnAt, drawnSize) = (changes.value, clock.now, size)
+        self.meterText = meterText
         self.draw()
       }
-      let keys = self.terminal.readKeys(timeout: 50)
+      let keys = self.terminal.readKeys(timeout: changed || self.meter != nil ? 16 : 100)
       guard !keys.isEmpty else { continue }
       for key in keys where await self.handle(key) == false { return }
+      (drawn, drawnAt) = (changes.value, clock.now)
       self.draw()
     }
   }
 
-  /// Handles a key; false to quit.
   private func handle(_ key: Key) async -> Bool {
+    if self.showsHelp {
+      self.showsHelp = false
+      return key != .interrupt
+    }
     if var line = self.commandLine {
       switch key {
       case .enter:
@@ -82,7 +107,8 @@ final class InteractiveSession {
         if line.isEmpty {
           self.commandLine = nil
         } else {
-          line.removeLast(); self.commandLine = line
+          line.removeLast()
+          self.commandLine = line
         }
       case .character(let character):
         line.append(character)
@@ -92,39 +118,47 @@ final class InteractiveSession {
       }
       return true
     }
+    let keys = self.keyMap
     switch key {
     case .character("q"), .interrupt, .end:
       return false
     case .character(":"):
       self.commandLine = ""
+    case .character("?"):
+      self.showsHelp = true
+    case .character(let character) where keys.binding(for: character) != nil:
+      let binding = keys.binding(for: character)!
+      self.send(binding.action, to: binding.path ?? self.app.currentPath)
+    case .character(let digit) where keys.hotAction(for: digit) != nil:
+      self.send(keys.hotAction(for: digit)!, to: self.app.currentPath)
     case .character("b"), .backspace, .left:
       let action: NavigationAction = self.app.navigation.presented != nil ? .dismiss : .pop
       self.attempt { try self.app.navigate(action) }
     case .up: self.sendNamed("up")
     case .down: self.sendNamed("down")
     case .enter, .right: self.sendNamed("open")
-    case .character(let digit) where digit.isNumber:
-      let index = Int(String(digit)).map { $0 - 1 } ?? -1
-      let actions = self.hotActions
-      if actions.indices.contains(index) { self.send(actions[index]) }
     default:
       break
     }
     return true
   }
 
-  /// The current screen's actions without fields: what number keys send.
+  /// The keys of the screen on top.
+  var keyMap: KeyMap {
+    let node = InstancePath(parsing: self.app.currentPath)?.last.key ?? self.app.config.root
+    return KeyMap(config: self.app.config, node: node, hotActions: self.hotActions)
+  }
+
   private var hotActions: [String] {
     guard let handle = try? self.app.instance(self.app.currentPath) else { return [] }
     return handle.feature.actions.filter(\.fields.isEmpty).map(\.name).prefix(9).map { $0 }
   }
 
   private func sendNamed(_ name: String) {
-    if self.hotActions.contains(name) { self.send(name) }
+    if self.hotActions.contains(name) { self.send(name, to: self.app.currentPath) }
   }
 
-  private func send(_ action: String) {
-    let path = self.app.currentPath
+  private func send(_ action: String, to path: String) {
     self.attempt {
       try CrashNote.sending(action) { () throws(AppError) in try self.app.send(path, action) }
       self.status = "\(path) ← \(action)"
@@ -153,39 +187,8 @@ final class InteractiveSession {
     }
     self.output = collected.lines.flatMap { $0.split(separator: "\n").map(String.init) }
   }
-
-  private func draw() {
-    let (rows, columns) = self.terminal.size
-    let rule = String(repeating: "─", count: max(0, columns))
-    let navigation = self.app.navigation
-    let crumbs =
-      ([self.app.config.root] + navigation.stack.map(\.description)
-      + (navigation.presented.map { ["[\($0)]"] } ?? [])).joined(separator: " › ")
-    var lines = ["\(self.title) — \(crumbs)", rule]
-    let view = (try? self.app.renderCurrent()) ?? "(cannot render \(self.app.currentPath))"
-    lines += view.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    if !self.output.isEmpty {
-      lines.append("")
-      lines += self.output
-    }
-    let hints = self.hotActions.enumerated().map { "\($0.offset + 1) \($0.element)" }
-    let footer = [
-      rule,
-      "keys: " + (hints + ["b back", ": command", "q quit"]).joined(separator: "  "),
-      self.commandLine.map { ":" + $0 } ?? self.status,
-    ]
-    let bodyRows = max(0, rows - footer.count)
-    var screen = Array(lines.prefix(bodyRows))
-    screen += Array(repeating: "", count: max(0, bodyRows - screen.count))
-    screen += footer
-    // Views, output, status and crumbs come from plugins: made safe before any escape of ours.
-    let text = screen.map { String($0.terminalSafe.prefix(columns)) }.joined(
-      separator: "\u{1B}[K\r\n")
-    RawTerminal.write("\u{1B}[H" + text + "\u{1B}[K\u{1B}[J")
-  }
 }
 
-/// A change counter shared with the app's change handler.
 private final class Counter: @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0

@@ -67,7 +67,7 @@ private let valid = """
       .replacingOccurrences(of: "[routes]", with: "[routs]")
     #expect(
       errors(text) == [
-        "app.toml:20: [routs]: unknown table. Did you mean 'routes'? Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi] or [limits].",
+        "app.toml:20: [routs]: unknown table. Did you mean 'routes'? Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi], [limits], [terminal] or [keys].",
         "app.toml:7: plugins.serch-paths: unknown key. Did you mean 'search-paths'? Expected: search-paths, load, isolate.",
         "app.toml:4: app.initial-route: '/' is not a route in [routes].",
       ])

@@ -1,0 +1,96 @@
+import Foundation
+import PatchbayHost
+import PatchbaySound
+
+/// What a terminal shows: breadcrumb, pinned views, the screen, the meter, the footer.
+extension InteractiveSession {
+  func draw() {
+    let (rows, columns) = self.terminal.size
+    let rule = String(repeating: "─", count: max(0, columns))
+    let navigation = self.app.navigation
+    let crumbs =
+      ([self.app.config.root] + navigation.stack.map(\.description)
+      + (navigation.presented.map { ["[\($0)]"] } ?? [])).joined(separator: " › ")
+    var lines = ["\(self.title) — \(crumbs)"]
+    lines += self.pinnedLines()
+    lines.append(rule)
+    if self.showsHelp {
+      lines += self.keyMap.help
+    } else {
+      let view = (try? self.app.renderCurrent()) ?? "(cannot render \(self.app.currentPath))"
+      lines += view.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if !self.output.isEmpty {
+        lines.append("")
+        lines += self.output
+      }
+    }
+    var footer = [rule]
+    if !self.meterText.isEmpty { footer.append(self.meterText) }
+    footer += [
+      Self.fit(self.keyMap.footer, width: columns),
+      self.commandLine.map { ":" + $0 } ?? self.status,
+    ]
+    let bodyRows = max(0, rows - footer.count)
+    var screen = Array(lines.prefix(bodyRows))
+    screen += Array(repeating: "", count: max(0, bodyRows - screen.count))
+    screen += footer
+    // Views, output, status and crumbs come from plugins: made safe before any escape of ours.
+    let text = screen.map { String($0.terminalSafe.prefix(columns)) }.joined(
+      separator: "\u{1B}[K\r\n")
+    RawTerminal.write("\u{1B}[H" + text + "\u{1B}[K\u{1B}[J")
+  }
+
+  /// The views of `[terminal] pinned` nodes, unless the screen on top shows them already (the
+  /// root shows its children).
+  func pinnedLines() -> [String] {
+    let current = self.app.currentPath
+    var lines: [String] = []
+    for key in self.app.config.terminal.pinned {
+      guard let path = self.app.paths.first(where: { InstancePath(parsing: $0)?.last.key == key }),
+        !path.hasPrefix(current + "/"), path != current,
+        let view = try? self.app.instance(path).render()
+      else { continue }
+      lines += view.split(separator: "\n").map(String.init)
+    }
+    return lines
+  }
+
+  /// `L ▕██████████▌·········▏ -14 dB   R ▕…▏ -15 dB`: each channel's RMS as a bar from -60 dB
+  /// to full scale, its peak as `▌`; empty without sound.
+  func meterLine(width: Int) -> String {
+    guard let meter = self.meter else { return "" }
+    let fresh = meter.take()
+    let levels = fresh.enumerated().map { index, level in
+      let held = index < self.heldLevels.count ? self.heldLevels[index] : (peak: 0, rms: 0)
+      return (peak: max(level.peak, held.peak * 0.97), rms: max(level.rms, held.rms * 0.97))
+    }
+    self.heldLevels = levels
+    guard levels.contains(where: { $0.peak > 0 }) || !self.meterText.isEmpty else { return "" }
+    let barWidth = max(8, min(30, (width - 30) / 2))
+    func position(_ level: Float) -> Int {
+      let decibels = level > 0 ? max(-60, 20 * log10(Double(level))) : -60
+      return Int(((decibels + 60) / 60 * Double(barWidth)).rounded())
+    }
+    let channels = zip(["L", "R"], levels).map { name, level in
+      let (fill, peak) = (position(level.rms), position(level.peak))
+      let bar = (0..<barWidth).map { index in
+        index < fill ? "█" : index == max(fill, peak - 1) ? "▌" : "·"
+      }.joined()
+      let decibels =
+        level.peak > 0 ? String(format: "%4.0f dB", 20 * log10(Double(level.peak))) : "  -∞ dB"
+      return "\(name) ▕\(bar)▏\(decibels)"
+    }
+    return channels.joined(separator: "   ")
+  }
+
+  /// As many hints as fit on one line of `width`.
+  static func fit(_ hints: [String], width: Int) -> String {
+    var line = "keys:"
+    for (index, hint) in hints.enumerated() {
+      let separator = index == 0 ? " " : "  "
+      guard line.count + separator.count + hint.count <= width else { break }
+      line += separator + hint
+    }
+    return line
+  }
+}

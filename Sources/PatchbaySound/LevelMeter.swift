@@ -1,0 +1,57 @@
+import Synchronization
+
+/// The level of the mix the audio thread writes, per channel: the peak and the RMS since the
+/// last look (a terminal's level meter reads it a few dozen times a second).
+///
+/// ```swift
+/// let levels = graph.meter.take()   // [(peak: 0.42, rms: 0.12), (peak: 0.40, rms: 0.11)]
+/// ```
+///
+/// The audio thread adds each period without locking or allocating; `take` swaps the sums out
+/// (a period that lands between a load and a store of the other side is lost to the meter,
+/// which is all it costs).
+public final class LevelMeter: Sendable {
+  /// One channel's sums.
+  final class Channel: Sendable {
+    let peak = Atomic<UInt32>(0)
+    let squares = Atomic<UInt64>(0)
+  }
+
+  /// The channels measured: the first two.
+  private let left = Channel()
+  private let right = Channel()
+  private let frames = Atomic<Int>(0)
+
+  public init() {}
+
+  /// Adds one period of interleaved samples. [audio-thread]
+  func measure(_ mix: UnsafePointer<Float>, frames: Int, channels: Int) {
+    for channel in 0..<min(channels, 2) {
+      var (peak, sum) = (Float(0), Double(0))
+      var index = channel
+      for _ in 0..<frames {
+        let sample = mix[index]
+        peak = max(peak, abs(sample))
+        sum += Double(sample * sample)
+        index += channels
+      }
+      let sums = channel == 0 ? self.left : self.right
+      let held = Float(bitPattern: sums.peak.load(ordering: .relaxed))
+      sums.peak.store(max(held, peak).bitPattern, ordering: .relaxed)
+      let total = Double(bitPattern: sums.squares.load(ordering: .relaxed))
+      sums.squares.store((total + sum).bitPattern, ordering: .relaxed)
+    }
+    self.frames.add(frames, ordering: .relaxed)
+  }
+
+  /// The peak and RMS of each channel since the last call (0 when nothing played), and starts
+  /// again. [thread-safe]
+  public func take() -> [(peak: Float, rms: Float)] {
+    let frames = self.frames.exchange(0, ordering: .relaxed)
+    return [self.left, self.right].map { sums in
+      let peak = Float(bitPattern: sums.peak.exchange(0, ordering: .relaxed))
+      let sum = Double(bitPattern: sums.squares.exchange(0, ordering: .relaxed))
+      return (peak, frames == 0 ? 0 : Float((sum / Double(frames)).squareRoot()))
+    }
+  }
+}
