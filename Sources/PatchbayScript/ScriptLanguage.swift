@@ -1,6 +1,6 @@
 /// The script language of `patchbay run`, defined once: each command's form, what it does,
 /// and an example. ``ScriptRunner`` reads it for its usage errors and its list of commands,
-/// `patchbay run --help` prints ``helpText``, and the README's table is ``markdownTable`` (a
+/// `patchbay run --help` prints ``helpText``, and docs/APPS.md's table is ``markdownTable`` (a
 /// test keeps the two equal).
 ///
 /// ```text
@@ -130,7 +130,7 @@ public enum ScriptLanguage {
     }.joined(separator: "\n")
   }
 
-  /// The commands as the README's table: form, what it does, an example.
+  /// The commands as docs/APPS.md's table: form, what it does, an example.
   public static var markdownTable: String {
     (["| command | does | example |", "|---|---|---|"]
       + Self.commands.map { "| `\($0.usage)` | \($0.summary) | `\($0.example)` |" })

@@ -2,7 +2,8 @@ import Patchbay
 import PatchbayTesting
 import Testing
 
-// The README's "Write a feature" and "Test a feature" sections, verbatim, so they stay true.
+// docs/FEATURES.md ("Write a feature") and docs/TESTING.md ("Test a feature"), verbatim, so
+// they stay true.
 
 struct Counter: Reducer {
   struct State: Equatable {

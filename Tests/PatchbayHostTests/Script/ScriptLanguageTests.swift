@@ -2,11 +2,11 @@ import Foundation
 import PatchbayScript
 import Testing
 
-/// The script language is defined once (`ScriptLanguage`); the README's table is made from it.
+/// The script language is defined once (`ScriptLanguage`); docs/APPS.md's table is made from it.
 @Suite struct ScriptLanguageTests {
   static let readme = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("README.md")
+    .deletingLastPathComponent().appendingPathComponent("docs/APPS.md")
 
   @Test func theReadmeTableIsTheLanguage() throws {
     let text = try String(contentsOf: Self.readme, encoding: .utf8)
@@ -15,7 +15,7 @@ import Testing
     let table = String(text[start.upperBound..<end.lowerBound])
     #expect(
       table == ScriptLanguage.markdownTable,
-      "README.md's script table differs from ScriptLanguage: paste ScriptLanguage.markdownTable")
+      "docs/APPS.md's script table differs from ScriptLanguage: paste ScriptLanguage.markdownTable")
   }
 
   @Test func everyWordIsACommandAndUsageNamesItsExample() {
