@@ -46,8 +46,9 @@ public struct ChordTrainer: PluginFeature {
     /// The computer keys' octave: 4 puts `a` on C4 (60).
     public var octave = 4
     public var verdict: String?
-    /// Where the next chord comes from (a generator in the state: runs replay).
-    public var seed: UInt64 = 0x5EED
+    /// Where the next chord comes from (a generator in the state: runs replay). The bits of a
+    /// `UInt64`, kept as an `Int`: the value encoding's ints are 64-bit signed.
+    public var seed = 0x5EED
 
     public init() {}
   }
@@ -152,13 +153,15 @@ public struct ChordTrainer: PluginFeature {
 
   /// The next chord to ask for, from `seed` (a linear congruential generator kept in the
   /// state, so a run replays): one of the 24 triads, never `previous` again.
-  public static func draw(_ seed: inout UInt64, after previous: Triad) -> Triad {
+  public static func draw(_ seed: inout Int, after previous: Triad) -> Triad {
     var target = previous
+    var bits = UInt64(bitPattern: Int64(seed))
     while target == previous {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      let pick = Int((seed >> 33) % 24)
+      bits = bits &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let pick = Int((bits >> 33) % 24)
       target = Triad(root: pick / 2, minor: pick % 2 == 1)
     }
+    seed = Int(Int64(bitPattern: bits))
     return target
   }
 

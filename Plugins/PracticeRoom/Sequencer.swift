@@ -58,17 +58,22 @@ extension PracticeRoom {
         parameters.notes[4 * chord + 2], parameters.notes[4 * chord + 3]
       )
       self.sounding = notes
-      for note in [notes.0, notes.1, notes.2, notes.3] where note > 0 {
-        period.send(.noteOn(frame: frame, note: Int(note), velocity: 56))
-      }
+      Self.each(notes) { period.send(.noteOn(frame: frame, note: Int($0), velocity: 56)) }
     }
 
     private func release(at frame: Int, _ period: ProcessorPeriod) {
-      let notes = self.sounding
-      for note in [notes.0, notes.1, notes.2, notes.3] where note > 0 {
-        period.send(.noteOff(frame: frame, note: Int(note)))
-      }
+      Self.each(self.sounding) { period.send(.noteOff(frame: frame, note: Int($0))) }
       self.sounding = (0, 0, 0, 0)
+    }
+
+    /// Each note of a chord (0: none). No array: an array literal allocates, and this runs on
+    /// the audio thread (realtime-check counts it).
+    @inline(__always)
+    private static func each(_ notes: (UInt8, UInt8, UInt8, UInt8), _ body: (UInt8) -> Void) {
+      if notes.0 > 0 { body(notes.0) }
+      if notes.1 > 0 { body(notes.1) }
+      if notes.2 > 0 { body(notes.2) }
+      if notes.3 > 0 { body(notes.3) }
     }
   }
 }

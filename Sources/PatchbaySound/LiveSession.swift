@@ -111,6 +111,7 @@ public final class LiveSession: @unchecked Sendable {
   /// The MIDI pump: moves events from the reader's ring on until the input ends or `stop`.
   private func runPump() {
     let events = self.midiInput?.events ?? self.song!.events
+    let doorbell = self.midiInput?.doorbell ?? self.song!.doorbell
     while true {
       let ended = self.midiInput?.isFinished ?? self.song!.isFinished
       var moved = 0
@@ -123,10 +124,8 @@ public final class LiveSession: @unchecked Sendable {
         self.pumpFinished.store(true, ordering: .releasing)
         break
       }
-      if moved == 0 {
-        var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
-        nanosleep(&pause, nil)
-      }
+      // Asleep until the reader rings (no polling delay); the timeout notices `stop`.
+      if moved == 0 { doorbell.wait(nanoseconds: 20_000_000) }
     }
     self.pumpDone.signal()
   }
@@ -150,6 +149,8 @@ public final class LiveSession: @unchecked Sendable {
     self.timer?.cancel()
     self.timer = nil
     self.midiInput?.source.close()
+    // The pump may be asleep: wake it to see `running`.
+    (self.midiInput?.doorbell ?? self.song?.doorbell)?.ring()
     _ = self.pumpDone.wait(timeout: .now() + 5)
     // A reader that ended (the source closed) is joined, not leaked; one still blocked in a
     // read that close did not wake is left to end with the process.

@@ -7,10 +7,11 @@ import PatchbayMIDI
 import PatchbaySound
 import RealtimeCheckSupport
 
-/// The audio thread rendering the studio app's processors — the Swift Metronome's and the C
-/// Synth's — into ALSA's null PCM, while this thread plays MIDI into the app (notes for the
-/// synth's processor and reducer), changes parameters, and takes the metronome's beat events
-/// back as actions: the counter watches only the audio thread. Isolated, the plugins run in
+/// The audio thread rendering the studio's processors — the Swift Metronome's, the Practice
+/// screen's sequencer (Swift) sending chords to the C Synth, the C Drums' — into ALSA's null
+/// PCM, while this thread plays MIDI into the app (notes for the synth's processor and
+/// reducer), changes parameters, and takes the beat and chord events back as actions: the
+/// counter watches only the audio thread. Isolated, the plugins run in
 /// processes of their own, and what is counted is the host's side of each period (the copy
 /// in, the wake, the wait, the mix back).
 enum ProcessorCheck {
@@ -20,12 +21,14 @@ enum ProcessorCheck {
     var beats: Int
     var parameterChanges: Int
     var isolated: Bool
+    var chords = 0
 
     var description: String {
-      "audio thread running the Metronome (Swift) and Synth (C) processors"
+      "audio thread running the Metronome (Swift) and Synth (C) processors, with the Practice "
+        + "sequencer (Swift) playing the Synth and the Drums (C)"
         + (self.isolated ? ", isolated (the host's side)" : "") + ", \(self.periods) "
         + "periods: \(self.midiEvents) MIDI events delivered, \(self.parameterChanges) parameter "
-        + "changes read, \(self.beats) beat events back as actions"
+        + "changes read, \(self.beats) beat events back as actions, \(self.chords) chords sent"
     }
   }
 
@@ -38,7 +41,8 @@ enum ProcessorCheck {
         [app]
         root = "metronome"
         [plugins]
-        load = ["\(folder)/libMetronome.so", "\(folder)/libSynth.so"]
+        load = ["\(folder)/libMetronome.so", "\(folder)/libSynth.so", "\(folder)/libDrums.so",
+                "\(folder)/libPracticeRoom.so"]
         isolate = [\(isolated ? "\"all\"" : "")]
         [[feature]]
         key = "metronome"
@@ -46,6 +50,16 @@ enum ProcessorCheck {
         [[feature]]
         key = "synth"
         id = "dev.patchbay.synth"
+        parent = "metronome"
+        kind = "child"
+        [[feature]]
+        key = "drums"
+        id = "dev.patchbay.drums"
+        parent = "metronome"
+        kind = "child"
+        [[feature]]
+        key = "practice"
+        id = "dev.patchbay.practice-room"
         parent = "metronome"
         kind = "child"
         """, file: "realtime-check.toml")
@@ -56,6 +70,9 @@ enum ProcessorCheck {
     try app.attach(graph)
     // 400 BPM: a beat every 7,200 frames, so the check sees many.
     try app.send("metronome", "setTempo(bpm: 400.0)")
+    // A chord every beat: note-offs and note-ons through the graph's MIDI between processors.
+    try app.send("metronome/practice", "setBeatsPerChord(1)")
+    try app.send("metronome/practice", "play")
     try app.send("metronome", "start")
     let output = try ALSAOutput(device: "null", format: format)
     let engine = AudioEngine(output: output, renderer: graph)
@@ -84,6 +101,9 @@ enum ProcessorCheck {
     app.deliverProcessorEvents()
     if case .int(let beats)? = try app.state("metronome")[field: "beatsPlayed"] {
       result.beats = Int(beats)
+    }
+    if case .int(let chords)? = try app.state("metronome/practice")[field: "chordsPlayed"] {
+      result.chords = Int(chords)
     }
     return result
   }

@@ -146,7 +146,7 @@ let stubChordName:
   }
 
   @Test func theDrawCoversEveryTriadAndNeverRepeats() {
-    var seed: UInt64 = 0x5EED
+    var seed = 0x5EED
     var previous = ChordTrainer.Triad(root: 0, minor: false)
     var seen = Set<String>()
     for _ in 0..<500 {

@@ -119,6 +119,7 @@ import Testing
     for line in processors {
       #expect(!line.contains(" 0 beat events"), "\(result.stdout)")
       #expect(!line.contains(" 0 MIDI events"), "\(result.stdout)")
+      #expect(!line.contains(" 0 chords sent"), "\(result.stdout)")
     }
   }
 }

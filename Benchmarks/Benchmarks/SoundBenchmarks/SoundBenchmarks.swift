@@ -300,6 +300,7 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  studioBenchmarks()
   BenchmarkRun.finishRegistration()
 }
 

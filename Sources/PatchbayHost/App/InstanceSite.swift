@@ -31,11 +31,21 @@ final class InstanceSite: InstanceObserver {
     if !app.owned.probation.isEmpty { app.countOnProbation(handle.owned.implementation.feature) }
     // Its parameters, for its processor.
     app.attachedPlayer.player?.reduced(handle)
-    if self.node.persists, let keeper = app.stateKeeper, let state = try? handle.snapshot() {
-      let feature = handle.owned.implementation.feature
-      keeper.save(
-        path: app.keptName(of: self.path), featureID: feature.id, schema: feature.schemaVersion,
-        state: state)
+    if self.node.persists, let keeper = app.stateKeeper {
+      do {
+        let state = try handle.snapshot()
+        let feature = handle.owned.implementation.feature
+        keeper.save(
+          path: app.keptName(of: self.path), featureID: feature.id, schema: feature.schemaVersion,
+          state: state)
+      } catch {
+        // Not kept: said, never silently (the last whole state on disk stays).
+        app.fail(
+          AppError(
+            .failed(
+              path: self.path.description,
+              reason: "its state could not be kept: \(error.description)")))
+      }
     }
     app.changes.reduced(
       path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",

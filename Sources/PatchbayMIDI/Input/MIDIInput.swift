@@ -17,6 +17,9 @@ public final class MIDIInput: @unchecked Sendable {
   public let source: any MIDIByteSource
   /// Parsed events, oldest first. [consumer: the app]
   public let events = SPSCRing<MIDIEvent>(minimumCapacity: 8192)
+  /// Rung after each read's events are in ``events``, and when the source ends: the consumer
+  /// waits on it instead of polling.
+  public let doorbell = Doorbell()
   /// The bytes as read, when asked for (`--raw`). [consumer: the app]
   public let rawBytes: SPSCRing<UInt8>?
   private let droppedEvents = Atomic<Int>(0)
@@ -85,8 +88,10 @@ public final class MIDIInput: @unchecked Sendable {
           Self.pause()
         }
       }
+      self.doorbell.ring()
     }
     self.finished.store(true, ordering: .releasing)
+    self.doorbell.ring()
   }
 
   /// A short wait for the app to make room (a file's reader only).

@@ -13,6 +13,8 @@ import Synchronization
 public final class SMFPlayer: @unchecked Sendable {
   public let file: StandardMIDIFile
   public let events = SPSCRing<MIDIEvent>(minimumCapacity: 8192)
+  /// Rung after each message is in ``events``, and at the end (``MIDIInput/doorbell``).
+  public let doorbell = Doorbell()
   private let finished = Atomic<Bool>(false)
   private let droppedEvents = Atomic<Int>(0)
   private var thread: RealtimeThread?
@@ -48,7 +50,9 @@ public final class SMFPlayer: @unchecked Sendable {
           if !self.events.push(parsed) { self.droppedEvents.add(1, ordering: .relaxed) }
         }
       }
+      self.doorbell.ring()
     }
     self.finished.store(true, ordering: .releasing)
+    self.doorbell.ring()
   }
 }

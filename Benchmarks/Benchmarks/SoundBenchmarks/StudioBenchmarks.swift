@@ -1,0 +1,180 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import PatchbayAudio
+import PatchbayConfig
+import PatchbayHost
+import PatchbayMIDI
+import PatchbaySound
+import References
+import Synchronization
+
+// The practice studio's floors (issue 27): MIDI in → a reducer while the studio plays and
+// 1,000 messages a second arrive, and a minute live with everything playing beside the bare
+// C reference thread. host-config/studio.toml, its plugins from the root's build.
+
+/// The studio app, its kept state in a folder of its own (every run starts fresh).
+func studioApp() -> AppRuntime {
+  let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "patchbay-bench-studio-\(getpid())-\(UUID().uuidString.prefix(6))")
+  setenv("XDG_STATE_HOME", state.path, 1)
+  do {
+    let config = try AppConfig(
+      contentsOf: repositoryRoot.appendingPathComponent("host-config/studio.toml").path)
+    let loader = config.loader(extraSearchPaths: [pluginFolder])
+    return try AppRuntime(
+      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+  } catch {
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
+  }
+}
+
+/// A thread that keeps the other core busy until `release`.
+final class OtherCore: Sendable {
+  private let busy = Atomic<Bool>(true)
+
+  func occupy() {
+    Thread.detachNewThread {
+      var spin: UInt64 = 0
+      while self.busy.load(ordering: .relaxed) { spin &+= 1 }
+      blackHole(spin)
+    }
+  }
+
+  func release() { self.busy.store(false, ordering: .relaxed) }
+}
+
+func studioBenchmarks() {
+  let p50 = BenchmarkMetric.custom("latency p50 (µs)", useScalingFactor: false)
+  let p99 = BenchmarkMetric.custom("latency p99 (µs)", useScalingFactor: false)
+  let worst = BenchmarkMetric.custom("latency worst (µs)", useScalingFactor: false)
+  let lost = BenchmarkMetric.custom("messages lost", useScalingFactor: false)
+  // 1,000 note-ons a second for 5 s, to the MIDI Monitor (which names each note through
+  // Theory) while the Metronome, the Drums and the Synth play on the paced null device.
+  let messages = BenchmarkRun.workload(5_000, smoke: 50)
+  Benchmark(
+    "studio: MIDI in → the MIDI Monitor's reduce, 1,000 messages/s, the studio playing",
+    configuration: .init(metrics: [p50, p99, worst, lost], warmupIterations: 0, maxIterations: 1)
+  ) { benchmark in
+    let app = studioApp()
+    try? app.send("studio", "go(2)")
+    try? app.send("studio/metronome", "start")
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "patchbay-bench-studio-\(getpid()).fifo"
+    ).path
+    unlink(fifo)
+    mkfifo(fifo, 0o600)
+    defer { unlink(fifo) }
+    let timeline = MIDITimeline(messages: messages)
+    app.onChange { change in
+      if case .action(let path, let text, .midi, _) = change, path.hasPrefix("monitor"),
+        let index = MIDITimeline.index(ofNoteOn: text)
+      {
+        timeline.reduced(index, at: monotonicNanoseconds())
+      }
+    }
+    let writer = Thread {
+      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+      let start = monotonicNanoseconds()
+      for index in 0..<messages {
+        // On a 1 ms grid (absolute, so a late wake does not slow the rate down).
+        let due = start + UInt64(index) * 1_000_000
+        let now = monotonicNanoseconds()
+        if due > now { usleep(UInt32((due - now) / 1_000)) }
+        let (note, velocity) = MIDITimeline.noteOn(index)
+        timeline.written(index, at: monotonicNanoseconds())
+        handle.write(Data([0x90, note, velocity]))
+      }
+      try? handle.close()
+    }
+    writer.start()
+    var settings = SoundSettings()
+    settings.device = "null"
+    settings.midi = .file(fifo)
+    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no FIFO") }
+    live.start()
+    _ = live.waitForMIDI(timeout: .seconds(60))
+    live.stop()
+    app.perform {}
+    let result = timeline.result()
+    print(
+      "messages written \(messages), reduced by the monitor \(result.latencies.count), lost "
+        + "\(result.lost), doubled \(result.doubled), out of order \(result.reordered); "
+        + "periods \(live.statistics.periods), underruns \(live.statistics.underruns)")
+    var latencies = result.latencies
+    benchmark.measurement(p50, Int(percentile(&latencies, 50)))
+    benchmark.measurement(p99, Int(percentile(&latencies, 99)))
+    benchmark.measurement(worst, Int(latencies.last ?? 0))
+    benchmark.measurement(lost, result.lost)
+    if result.lost + result.doubled + result.reordered > 0 {
+      benchmark.error(
+        "the MIDI path lost \(result.lost), doubled \(result.doubled) and reordered "
+          + "\(result.reordered) of \(messages) messages")
+    }
+  }
+
+  // A minute live: the Practice screen's sequencer playing the Synth, the Drums and the
+  // Metronome, MIDI arriving (a note every 125 ms), the other core busy; beside it, the bare C
+  // SCHED_FIFO thread. 128-frame periods and a 4-period buffer: 10.7 ms of output latency.
+  let underruns = BenchmarkMetric.custom("underruns", useScalingFactor: false)
+  let lateness = BenchmarkMetric.custom("lateness p99 (µs)", useScalingFactor: false)
+  let bareOver = BenchmarkMetric.custom(
+    "bare C thread: stalls longer than the buffer", useScalingFactor: false)
+  let latency = BenchmarkMetric.custom("output latency (µs)", useScalingFactor: false)
+  Benchmark(
+    "studio: live, paced null, 128 × 4 frames @ 48 kHz, 60 s, chords + drums + clicks + MIDI, "
+      + "other core busy",
+    configuration: .init(
+      metrics: [underruns, lateness, bareOver, latency], warmupIterations: 0,
+      maxDuration: .seconds(75), maxIterations: 1)
+  ) { benchmark in
+    let app = studioApp()
+    try? app.send("studio", "go(0)")
+    try? app.send("practice", "play")
+    try? app.send("studio/metronome", "start")
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "patchbay-bench-studio-live-\(getpid()).fifo"
+    ).path
+    unlink(fifo)
+    mkfifo(fifo, 0o600)
+    defer { unlink(fifo) }
+    let seconds = BenchmarkRun.workload(60, smoke: 1)
+    let writer = Thread {
+      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+      for index in 0..<(seconds * 8) {
+        let note = UInt8(60 + index % 24)
+        handle.write(Data([0x90, note, 80]))
+        usleep(60_000)
+        handle.write(Data([0x80, note, 0]))
+        usleep(65_000)
+      }
+      try? handle.close()
+    }
+    writer.start()
+    let otherCore = OtherCore()
+    otherCore.occupy()
+    var settings = SoundSettings()
+    settings.device = "null"
+    settings.midi = .file(fifo)
+    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no device") }
+    let watch = reference_stall_watch_start(format.periodNanoseconds)
+    live.start()
+    _ = live.waitForMIDI(timeout: .seconds(seconds + 10))
+    live.stop()
+    let bare = reference_stall_watch_stop(watch, 2 * format.periodNanoseconds / 1_000)
+    otherCore.release()
+    let practice = try? app.state("practice")
+    print(
+      "periods \(live.statistics.periods), MIDI messages \(live.midiEvents), chords played "
+        + "\(practice?[field: "chordsPlayed"] ?? .nil); bare C thread "
+        + "\(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes, "
+        + "\(bare.over) stalls")
+    benchmark.measurement(underruns, live.statistics.underruns)
+    if let paced = live.engine?.output as? PacedNullOutput {
+      benchmark.measurement(lateness, paced.lateness.percentile(99))
+      benchmark.measurement(
+        latency, paced.bufferPeriods * format.periodFrames * 1_000_000 / format.sampleRate)
+    }
+    benchmark.measurement(bareOver, Int(bare.over))
+  }
+}
