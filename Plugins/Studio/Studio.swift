@@ -23,6 +23,7 @@ public struct Studio: PluginFeature {
     .init("transport", ["_0": .record], summary: "The Metronome's (sent by the host)"),
     .init("practice", ["_0": .record], summary: "The Practice screen's (sent by the host)"),
     .init("midiInput", ["_0": .record], summary: "The host's MIDI input (sent by the host)"),
+    .init("date", ["_0": .record], summary: "Today's date (sent by the host, live)"),
     .init("metronome", ["_0": .case], summary: "Its Metronome's actions (sent by the host)"),
     .init("trainer", ["_0": .case], summary: "The Trainer's delegate (sent by the host)"),
   ]
@@ -30,6 +31,7 @@ public struct Studio: PluginFeature {
     SharedSubscription("transport", as: "transport"),
     SharedSubscription("practice", as: "practice"),
     SharedSubscription("host.midi", as: "midiInput"),
+    SharedSubscription("host.date", as: "date"),
   ]
   public static var initialState: State { State() }
 
@@ -45,8 +47,11 @@ public struct Studio: PluginFeature {
     public var key = "C major"
     public var progression = "C G Am F"
     public var midiInput = "none"
-    /// Seconds played with the Metronome running, over every run.
+    /// Seconds played with the Metronome running, over every run, and on `today`.
     public var secondsPlayed = 0.0
+    public var secondsToday = 0.0
+    /// The day the host says it is (`2026-11-26`); nil offline (a render has no calendar).
+    public var today: String?
     public var bestScore = 0
     public var lastScore: String?
 
@@ -74,6 +79,12 @@ public struct Studio: PluginFeature {
     }
   }
 
+  /// What the host publishes as the date, when it runs live.
+  public struct HostDate: Codable, Equatable, Sendable {
+    public var day: String
+    public init(day: String) { self.day = day }
+  }
+
   /// What the host publishes about its MIDI input.
   public struct MIDIInput: Codable, Equatable, Sendable {
     public var input: String
@@ -96,6 +107,7 @@ public struct Studio: PluginFeature {
     case transport(Transport)
     case practice(PracticeSummary)
     case midiInput(MIDIInput)
+    case date(HostDate)
     /// Its Metronome's actions, by name: it counts the beats.
     case metronome(ActionName)
     case trainer(TrainerMessage)
@@ -123,8 +135,14 @@ public struct Studio: PluginFeature {
       state.progression = summary.progression
     case .midiInput(let input):
       state.midiInput = input.input
+    case .date(let date):
+      if state.today != date.day { state.secondsToday = 0 }
+      state.today = date.day
     case .metronome(let action):
-      if action.name == "beat" { state.secondsPlayed += 60 / state.tempo }
+      if action.name == "beat" {
+        state.secondsPlayed += 60 / state.tempo
+        state.secondsToday += 60 / state.tempo
+      }
     case .trainer(.delegate(.finished(let score, let outOf))):
       state.bestScore = max(state.bestScore, score)
       state.lastScore = "\(score) of \(outOf)"
@@ -134,11 +152,16 @@ public struct Studio: PluginFeature {
 
   public static func render(_ state: State) -> String {
     // Beats add up in steps of 60 / tempo: a hair under a whole minute is the minute.
-    let seconds = Int(state.secondsPlayed + 1e-9)
+    func time(_ seconds: Double) -> String {
+      let whole = Int(seconds + 1e-9)
+      return whole >= 3_600
+        ? "\(whole / 3_600) h \(whole % 3_600 / 60) min" : "\(whole / 60) min \(whole % 60) s"
+    }
     var lines = [
       "Patchbay Studio — \(Int(state.tempo)) BPM " + (state.running ? "▶" : "■")
         + " · \(state.key) (\(state.progression)) · MIDI in: \(state.midiInput)",
-      "Practised \(seconds / 60) min \(seconds % 60) s · best trainer score \(state.bestScore)"
+      (state.today == nil ? "" : "Today \(time(state.secondsToday)) · ")
+        + "Practised \(time(state.secondsPlayed)) · best trainer score \(state.bestScore)"
         + (state.lastScore.map { " (last \($0))" } ?? ""),
       "",
     ]

@@ -217,6 +217,14 @@ enum ChangeLine {
 extension Run {
   /// Plays the app's processors and opens its MIDI input, when it has either: the config's
   /// `[audio]` and `[midi]`, overridden by --audio and --midi. Notes go to stderr.
+  /// `2026-11-26`, in local time.
+  static func today() -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.string(from: Date())
+  }
+
   func startSound(_ app: AppRuntime) throws -> LiveSession? {
     let settings: SoundSettings
     do {
@@ -224,8 +232,10 @@ extension Run {
     } catch {
       throw ValidationError("--midi: \(error)")
     }
-    // Features read the MIDI input's status as the host publishes it ("patchbay.shared/1").
+    // Features read the MIDI input's status and the date as the host publishes them
+    // ("patchbay.shared/1"): the studio counts today's practice.
     app.publish("host.midi", .record([.init("input", .string(settings.midi.description))]))
+    app.publish("host.date", .record([.init("day", .string(Self.today()))]))
     let registry = app.registry
     let makesSound = registry.featureIDs.contains { registry[$0]?.hasProcessor == true }
     guard (makesSound && settings.playsAudio) || settings.midi != .none else { return nil }

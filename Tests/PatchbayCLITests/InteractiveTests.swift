@@ -114,6 +114,12 @@ struct Tmux: Sendable {
     }
   }
 
+  /// Makes the window `columns` wide, as a person dragging the terminal's edge does.
+  func resize(columns: Int) async {
+    _ = try? await Self.run(
+      ["resize-window", "-t", self.name, "-x", "\(columns)"], capture: false)
+  }
+
   func screen() async -> String {
     (try? await Self.run(["capture-pane", "-p", "-t", self.name])) ?? ""
   }

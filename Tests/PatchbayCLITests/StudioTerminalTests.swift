@@ -47,6 +47,10 @@ struct StudioTerminalTests {
     await tmux.keys("x")
     #expect(await tmux.waitFor("(play something)"))
 
+    // Resized, it redraws to the new width.
+    await tmux.resize(columns: 70)
+    #expect(await tmux.waitFor("\n" + String(repeating: "─", count: 70) + "\n"))
+
     await tmux.keys("q")
     #expect(await tmux.waitFor("EXITED 0"))
     #expect(await tmux.waitFor("\nicanon"))  // cooked mode again

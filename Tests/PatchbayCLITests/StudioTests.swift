@@ -95,3 +95,67 @@ import Testing
     #expect(Self.onsets(synth.left).first == 0)
   }
 }
+
+/// The studio keeps its practice: tempo, key, progression and the trainer's score survive a
+/// quit and a `kill -9`.
+@Suite struct StudioKeptStateTests {
+  static func run(_ script: String, state folder: URL) async throws -> CLI.Result {
+    let file = folder.appendingPathComponent("\(UUID().uuidString).script").path
+    try script.write(toFile: file, atomically: true, encoding: .utf8)
+    return try await CLI.run(
+      arguments: [
+        "run", "\(CheckTests.root)/host-config/studio.toml", "--script", file, "--audio", "none",
+        "--plugin-path", CLI.directory,
+      ], environment: ["XDG_STATE_HOME": folder.path])
+  }
+
+  @Test func practiceSurvivesAQuitAndAKill() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = try await Self.run(
+      """
+      send studio/metronome setTempo(bpm: 92.0)
+      send studio go(0)
+      send practice setKey("D")
+      send practice setProgression("Bm G D A")
+      pop
+      send studio go(1)
+      send trainer key(0)
+      send trainer key(4)
+      send trainer key(7)
+      """, state: folder)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    let second = try await Self.run(
+      """
+      expect studio/metronome /tempo 92.0
+      expect studio /key "D major"
+      expect studio /progression "Bm G D A"
+      send studio go(0)
+      expect practice /key 2
+      pop
+      send studio go(1)
+      expect trainer /score 1
+      """, state: folder)
+    #expect(second.exitCode == 0, "\(second.stdout)\(second.stderr)")
+
+    // A kill -9 after a change: the next run has it.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(CLI.directory)/patchbay")
+    let script = folder.appendingPathComponent("slow.script").path
+    try "send studio/metronome setTempo(bpm: 133.0)\nwait 30000\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    process.arguments = [
+      "run", "\(CheckTests.root)/host-config/studio.toml", "--script", script, "--audio", "none",
+      "--plugin-path", CLI.directory,
+    ]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["XDG_STATE_HOME": folder.path]) { $1 }
+    try process.run()
+    try await Task.sleep(for: .seconds(2))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    let third = try await Self.run("expect studio/metronome /tempo 133.0\n", state: folder)
+    #expect(third.exitCode == 0, "\(third.stdout)\(third.stderr)")
+  }
+}

@@ -42,8 +42,21 @@ import Testing
       $0.progression = "D A Bm G"
     }
     await store.send(.midiInput(.init(input: "seq"))) { $0.midiInput = "seq" }
+    await store.send(.date(.init(day: "2026-11-25"))) { $0.today = "2026-11-25" }
     for _ in 0..<90 {
-      await store.send(.metronome(.init("beat"))) { $0.secondsPlayed += 60.0 / 90 }
+      await store.send(.metronome(.init("beat"))) {
+        $0.secondsPlayed += 60.0 / 90
+        $0.secondsToday += 60.0 / 90
+      }
+    }
+    // A new day starts today's count again; the total stays.
+    await store.send(.date(.init(day: "2026-11-26"))) {
+      $0.today = "2026-11-26"
+      $0.secondsToday = 0
+    }
+    await store.send(.metronome(.init("beat"))) {
+      $0.secondsPlayed += 60.0 / 90
+      $0.secondsToday += 60.0 / 90
     }
     await store.send(.metronome(.init("setAccent")))
     await store.send(.trainer(.delegate(.finished(score: 7, outOf: 10)))) {
@@ -56,6 +69,6 @@ import Testing
     #expect(
       Studio.render(store.state).hasPrefix(
         "Patchbay Studio — 90 BPM ▶ · D major (D A Bm G) · MIDI in: seq\n"
-          + "Practised 1 min 0 s · best trainer score 7 (last 4 of 10)"))
+          + "Today 0 min 0 s · Practised 1 min 0 s · best trainer score 7 (last 4 of 10)"))
   }
 }

@@ -112,63 +112,15 @@ let benchmarks: @Sendable () -> Void = {
   // which it is (note = index % 128, velocity = 1 + index / 128), and a reduce is paired with
   // its own write: a message lost, doubled or out of order is counted, never mismatched. Only
   // the Synth's reduces count (the Metronome, listening on every channel, hears them too).
-  let p50 = BenchmarkMetric.custom("latency p50 (µs)", useScalingFactor: false)
-  let p99 = BenchmarkMetric.custom("latency p99 (µs)", useScalingFactor: false)
-  let worst = BenchmarkMetric.custom("latency worst (µs)", useScalingFactor: false)
-  let lost = BenchmarkMetric.custom("messages lost", useScalingFactor: false)
   let messages = BenchmarkRun.workload(1_000, smoke: 20)
   Benchmark(
     "MIDI in → reducer: FIFO to the Synth's reduce, 1,000 messages",
-    configuration: .init(metrics: [p50, p99, worst, lost], warmupIterations: 0, maxIterations: 1)
+    configuration: .init(metrics: MIDILatency.metrics, warmupIterations: 0, maxIterations: 1)
   ) { benchmark in
-    let app = studio(synths: 1)
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "patchbay-bench-\(getpid()).fifo"
-    ).path
-    unlink(fifo)
-    mkfifo(fifo, 0o600)
-    defer { unlink(fifo) }
-    let timeline = MIDITimeline(messages: messages)
-    app.onChange { change in
-      if case .action(let path, let text, .midi, _) = change, path.hasSuffix("synths#s1"),
-        let index = MIDITimeline.index(ofNoteOn: text)
-      {
-        timeline.reduced(index, at: monotonicNanoseconds())
-      }
-    }
-    let writer = Thread {
-      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-      for index in 0..<messages {
-        let (note, velocity) = MIDITimeline.noteOn(index)
-        timeline.written(index, at: monotonicNanoseconds())
-        handle.write(Data([0x90, note, velocity]))
-        usleep(2_000)
-      }
-      try? handle.close()
-    }
-    writer.start()
-    var settings = SoundSettings()
-    settings.device = "none"
-    settings.midi = .file(fifo)
-    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no FIFO") }
-    live.start()
-    _ = live.waitForMIDI(timeout: .seconds(60))
-    live.stop()
-    app.perform {}  // the last actions reduced
-    let result = timeline.result()
-    print(
-      "messages written \(messages), reduced by the Synth \(result.latencies.count), lost "
-        + "\(result.lost), doubled \(result.doubled), out of order \(result.reordered)")
-    var latencies = result.latencies
-    benchmark.measurement(p50, Int(percentile(&latencies, 50)))
-    benchmark.measurement(p99, Int(percentile(&latencies, 99)))
-    benchmark.measurement(worst, Int(latencies.last ?? 0))
-    benchmark.measurement(lost, result.lost)
-    if result.lost + result.doubled + result.reordered > 0 {
-      benchmark.error(
-        "the MIDI path lost \(result.lost), doubled \(result.doubled) and reordered "
-          + "\(result.reordered) of \(messages) messages")
-    }
+    MIDILatency.run(
+      benchmark, app: studio(synths: 1), messages: messages, every: 2_000_000, device: "none",
+      listener: "the Synth"
+    ) { $0.hasSuffix("synths#s1") }
   }
 
   // 100 swaps of the Synth to rebuilt copies while it plays on the paced null device.

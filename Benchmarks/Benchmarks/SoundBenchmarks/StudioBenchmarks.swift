@@ -45,72 +45,20 @@ final class OtherCore: Sendable {
 }
 
 func studioBenchmarks() {
-  let p50 = BenchmarkMetric.custom("latency p50 (µs)", useScalingFactor: false)
-  let p99 = BenchmarkMetric.custom("latency p99 (µs)", useScalingFactor: false)
-  let worst = BenchmarkMetric.custom("latency worst (µs)", useScalingFactor: false)
-  let lost = BenchmarkMetric.custom("messages lost", useScalingFactor: false)
   // 1,000 note-ons a second for 5 s, to the MIDI Monitor (which names each note through
   // Theory) while the Metronome, the Drums and the Synth play on the paced null device.
   let messages = BenchmarkRun.workload(5_000, smoke: 50)
   Benchmark(
     "studio: MIDI in → the MIDI Monitor's reduce, 1,000 messages/s, the studio playing",
-    configuration: .init(metrics: [p50, p99, worst, lost], warmupIterations: 0, maxIterations: 1)
+    configuration: .init(metrics: MIDILatency.metrics, warmupIterations: 0, maxIterations: 1)
   ) { benchmark in
     let app = studioApp()
     try? app.send("studio", "go(2)")
     try? app.send("studio/metronome", "start")
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "patchbay-bench-studio-\(getpid()).fifo"
-    ).path
-    unlink(fifo)
-    mkfifo(fifo, 0o600)
-    defer { unlink(fifo) }
-    let timeline = MIDITimeline(messages: messages)
-    app.onChange { change in
-      if case .action(let path, let text, .midi, _) = change, path.hasPrefix("monitor"),
-        let index = MIDITimeline.index(ofNoteOn: text)
-      {
-        timeline.reduced(index, at: monotonicNanoseconds())
-      }
-    }
-    let writer = Thread {
-      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-      let start = monotonicNanoseconds()
-      for index in 0..<messages {
-        // On a 1 ms grid (absolute, so a late wake does not slow the rate down).
-        let due = start + UInt64(index) * 1_000_000
-        let now = monotonicNanoseconds()
-        if due > now { usleep(UInt32((due - now) / 1_000)) }
-        let (note, velocity) = MIDITimeline.noteOn(index)
-        timeline.written(index, at: monotonicNanoseconds())
-        handle.write(Data([0x90, note, velocity]))
-      }
-      try? handle.close()
-    }
-    writer.start()
-    var settings = SoundSettings()
-    settings.device = "null"
-    settings.midi = .file(fifo)
-    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no FIFO") }
-    live.start()
-    _ = live.waitForMIDI(timeout: .seconds(60))
-    live.stop()
-    app.perform {}
-    let result = timeline.result()
-    print(
-      "messages written \(messages), reduced by the monitor \(result.latencies.count), lost "
-        + "\(result.lost), doubled \(result.doubled), out of order \(result.reordered); "
-        + "periods \(live.statistics.periods), underruns \(live.statistics.underruns)")
-    var latencies = result.latencies
-    benchmark.measurement(p50, Int(percentile(&latencies, 50)))
-    benchmark.measurement(p99, Int(percentile(&latencies, 99)))
-    benchmark.measurement(worst, Int(latencies.last ?? 0))
-    benchmark.measurement(lost, result.lost)
-    if result.lost + result.doubled + result.reordered > 0 {
-      benchmark.error(
-        "the MIDI path lost \(result.lost), doubled \(result.doubled) and reordered "
-          + "\(result.reordered) of \(messages) messages")
-    }
+    MIDILatency.run(
+      benchmark, app: app, messages: messages, every: 1_000_000, device: "null",
+      listener: "the monitor"
+    ) { $0.hasPrefix("monitor") }
   }
 
   // A minute live: the Practice screen's sequencer playing the Synth, the Drums and the

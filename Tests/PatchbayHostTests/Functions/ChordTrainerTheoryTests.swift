@@ -8,8 +8,8 @@ import Testing
 /// host ("patchbay.functions/1") and called from the Trainer's reducer.
 @Suite struct ChordTrainerTheoryTests {
   static func app() throws -> AppRuntime {
-    let config = try AppConfig(
-      parsing: """
+    try makeApp(
+      toml: """
         [app]
         name = "Trainer"
         root = "trainer"
@@ -24,9 +24,6 @@ import Testing
         parent = "trainer"
         kind = "stack"
         """, file: "trainer.toml")
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
-    return try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
   }
 
   @Test func everyInversionOfEveryMajorAndMinorTriadIsGradedRight() throws {

@@ -39,8 +39,8 @@ import Testing
   }
 
   @Test func aNameHasOnePublisher() throws {
-    let config = try AppConfig(
-      parsing: """
+    let app = try makeApp(
+      toml: """
         [app]
         name = "Two clocks"
         root = "metronome"
@@ -55,9 +55,6 @@ import Testing
         parent = "metronome"
         kind = "stack"
         """, file: "two-clocks.toml")
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
-    let app = try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
     #expect {
       try app.navigate(.push(node: "second"))
     } throws: { error in

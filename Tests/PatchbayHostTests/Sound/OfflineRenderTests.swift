@@ -18,6 +18,14 @@ func makeApp(_ configName: String) throws -> AppRuntime {
     config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }
 
+/// An app from config text, its plugins from the build's folder.
+func makeApp(toml text: String, file: String = "test.toml") throws -> AppRuntime {
+  let config = try AppConfig(parsing: text, file: file)
+  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  return try AppRuntime(
+    config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+}
+
 func temporaryFile(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
     .path

@@ -9,8 +9,8 @@ import Testing
 /// sequencer sends chords to the C Synth, sample-accurate, in time with the Metronome.
 @Suite struct SequencerTests {
   static func app() throws -> AppRuntime {
-    let config = try AppConfig(
-      parsing: """
+    try makeApp(
+      toml: """
         [app]
         name = "Chords"
         root = "metronome"
@@ -30,9 +30,6 @@ import Testing
         parent = "metronome"
         kind = "child"
         """, file: "chords.toml")
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
-    return try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: loader), loader: loader)
   }
 
   /// The left channel of `seconds` of the app with the Metronome started, chords on or off.
