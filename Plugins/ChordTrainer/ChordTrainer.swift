@@ -8,21 +8,11 @@ import PatchbayPlugin
 ///
 /// Actions: `midi(…)`, `key(_: 0)` (a computer key: 0 is C of the octave, 12 the C above),
 /// `octaveUp`, `octaveDown`, `clearKeys`, `skip`, `ask(root: 3, minor: true)`, `restart`.
+@Feature
 public struct ChordTrainer: PluginFeature {
   public static let id = "dev.patchbay.chord-trainer"
   public static let name = "Chord Trainer"
   public static let summary = "Asks for triads, grades what is played (named by Theory)."
-  public static let actions: [ActionSchema] = [
-    .init("key", ["_0": .int], summary: "A piano key of the computer keyboard: 0 (C) to 12"),
-    .init("octaveUp", summary: "The computer keys an octave higher"),
-    .init("octaveDown", summary: "The computer keys an octave lower"),
-    .init("clearKeys", summary: "Lets go of the computer keys pressed"),
-    .init("skip", summary: "Asks for another chord (counts as asked)"),
-    .init("restart", summary: "Starts a new round of ten"),
-    .init("ask", ["root": .int, "minor": .bool], summary: "Asks for this chord next"),
-    .init("midi", ["_0": .case], summary: "A message from a keyboard (sent by the host)"),
-    .init("delegate", ["_0": .case], summary: "What it tells its parent (sent by itself)"),
-  ]
   public static let midiChannels: UInt16 = 0xFFFF
   public static let imports = [
     FunctionImport("dev.patchbay.theory-plugin", "chord_name", "int32(buffer, out_string)")
@@ -68,14 +58,27 @@ public struct ChordTrainer: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// A piano key of the computer keyboard: 0 (C) to 12
     case key(Int)
-    case octaveUp, octaveDown, clearKeys, skip, restart
+    /// The computer keys an octave higher
+    case octaveUp
+    /// The computer keys an octave lower
+    case octaveDown
+    /// Lets go of the computer keys pressed
+    case clearKeys
+    /// Asks for another chord (counts as asked)
+    case skip
+    /// Starts a new round of ten
+    case restart
+    /// Asks for this chord next
     case ask(root: Int, minor: Bool)
-    case midi(MIDIMessage)
-    case delegate(Delegate)
+    /// A message from a keyboard
+    @SentBy(.host) case midi(MIDIMessage)
+    /// What it tells its parent
+    @SentBy(.effect) case delegate(Delegate)
   }
 
-  public enum Delegate: Codable, Equatable, Sendable {
+  public enum Delegate: Codable, Equatable, Sendable, ActionCaseField {
     case finished(score: Int, outOf: Int)
   }
 
@@ -229,14 +232,11 @@ public struct ChordTrainer: PluginFeature {
 
 /// The Trainer's Results screen, pushed with the score: `again` goes back for another round,
 /// `home` to the Studio.
+@Feature
 public struct TrainerResults: PluginFeature {
   public static let id = "dev.patchbay.trainer-results"
   public static let name = "Trainer results"
   public static let summary = "A round's score."
-  public static let actions: [ActionSchema] = [
-    .init("again", summary: "Back to the trainer"),
-    .init("home", summary: "Back to the Studio"),
-  ]
   public static var initialState: State { State(score: 0, outOf: 0) }
 
   public struct State: Codable, Equatable, Sendable {
@@ -245,7 +245,12 @@ public struct TrainerResults: PluginFeature {
     public init(score: Int, outOf: Int) { (self.score, self.outOf) = (score, outOf) }
   }
 
-  public enum Action: Codable, Equatable, Sendable { case again, home }
+  public enum Action: Codable, Equatable, Sendable {
+    /// Back to the trainer
+    case again
+    /// Back to the Studio
+    case home
+  }
 
   public init() {}
 

@@ -5,18 +5,11 @@ import PatchbayPlugin
 /// Actions: `increment`, `decrement`, `reset`, `setStep(by: 5)`, `incrementLater(ms: 250)`,
 /// which increments after a delay from an effect running inside the plugin, and
 /// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3.
+@Feature
 public struct Counter: PluginFeature {
   public static let id = "dev.patchbay.counter"
   public static let name = "Counter"
   public static let summary = "Counts up and down by a step."
-  public static let actions: [ActionSchema] = [
-    .init("increment", summary: "Adds the step"),
-    .init("decrement", summary: "Subtracts the step"),
-    .init("reset", summary: "Back to zero"),
-    .init("setStep", ["by": .int], summary: "Sets the step"),
-    .init("incrementLater", ["ms": .int], summary: "Adds the step after a delay"),
-    .init("rampUp", ["times": .int], summary: "Adds 1, 2, …, times, from an effect"),
-  ]
   public static var initialState: State { State() }
   /// Counter reads back the state of its alternative implementation (`CounterAlt`, schema 2),
   /// so a swap there and back keeps the count.
@@ -33,13 +26,20 @@ public struct Counter: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// Adds the step
     case increment
+    /// Subtracts the step
     case decrement
+    /// Back to zero
     case reset
+    /// Sets the step
     case setStep(by: Int)
+    /// Adds the step after a delay
     case incrementLater(ms: Int)
+    /// Adds 1, 2, …, times, from an effect
     case rampUp(times: Int)
-    case delayedIncrement
+    /// The delayed increment arriving
+    @SentBy(.effect) case delayedIncrement
   }
 
   @Dependency(\.continuousClock) var clock

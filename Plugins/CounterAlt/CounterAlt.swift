@@ -7,20 +7,13 @@ import PatchbayPlugin
 /// Schema 2 keeps the value, the step (as `stride`), and the last five values (`history`);
 /// a delayed increment in flight is not kept, because a swap cancels the effect that would
 /// finish it.
+@Feature
 public struct CounterAlt: PluginFeature {
   public static let id = "dev.patchbay.counter"
   public static let name = "Counter (alternative)"
   public static let summary = "Counts up and down by a step, and shows where it has been."
   public static let schemaVersion: UInt32 = 2
   public static let migrates = true
-  public static let actions: [ActionSchema] = [
-    .init("increment", summary: "Adds the step"),
-    .init("decrement", summary: "Subtracts the step"),
-    .init("reset", summary: "Back to zero"),
-    .init("setStep", ["by": .int], summary: "Sets the step"),
-    .init("incrementLater", ["ms": .int], summary: "Adds the step after a delay"),
-    .init("rampUp", ["times": .int], summary: "Adds 1, 2, …, times, from an effect"),
-  ]
   public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
@@ -42,13 +35,20 @@ public struct CounterAlt: PluginFeature {
 
   /// The same actions as `Counter`: a feature id is a promise about its actions.
   public enum Action: Codable, Equatable, Sendable {
+    /// Adds the step
     case increment
+    /// Subtracts the step
     case decrement
+    /// Back to zero
     case reset
+    /// Sets the step
     case setStep(by: Int)
+    /// Adds the step after a delay
     case incrementLater(ms: Int)
+    /// Adds 1, 2, …, times, from an effect
     case rampUp(times: Int)
-    case delayedIncrement
+    /// The delayed increment arriving
+    @SentBy(.effect) case delayedIncrement
   }
 
   @Dependency(\.continuousClock) var clock

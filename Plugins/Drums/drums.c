@@ -10,6 +10,7 @@
  * toggle(voice: "snare", step: 5), setVolume(level: 0.8).
  */
 #include <patchbay.h>
+#include <patchbay/sdk.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -22,9 +23,6 @@ const char *const voice_names[VOICE_COUNT] = {"kick", "snare", "hat"};
 static const char *const default_patterns[VOICE_COUNT] = {
     "x.......x.x.....", "....x.......x...", "x.x.x.x.x.x.x.x."};
 
-static void report(const pb_host *host, const char *message) {
-  if (host && host->error) host->error(host, message);
-}
 
 static int voice_named(const char *name, size_t length) {
   for (int v = 0; v < VOICE_COUNT; v++) {
@@ -203,7 +201,7 @@ static void *drums_create(const pb_feature_desc *feature, const pb_host *host,
   }
   char why[256];
   if (state && decode_state(self, state, length, why, sizeof why)) {
-    report(host, why);
+    pb_sdk_report(host, why);
     free(self);
     return NULL;
   }
@@ -218,7 +216,7 @@ static pb_status drums_reduce(void *instance, const uint8_t *bytes, size_t lengt
   drums *self = instance, next;
   char why[256];
   if (decode_action(self, bytes, length, &next, why, sizeof why)) {
-    report(self->host, why);
+    pb_sdk_report(self->host, why);
     return PB_ERR_DECODE;
   }
   *self = next;
@@ -257,93 +255,38 @@ static pb_status drums_render(void *instance, const pb_writer *out) {
   return out->write(out->context, text, (size_t)length) == (size_t)length ? PB_OK : PB_ERR_FAILED;
 }
 
-typedef struct scratch {
-  uint8_t bytes[512];
-  size_t length;
-} scratch;
-
-static size_t scratch_write(void *context, const void *bytes, size_t length) {
-  scratch *buffer = context;
-  if (length > sizeof buffer->bytes - buffer->length) return 0;
-  memcpy(buffer->bytes + buffer->length, bytes, length);
-  buffer->length += length;
-  return length;
-}
-
-/* Checks `bytes` is an action of this feature against a default instance. */
-static int check_action(const pb_host *host, const uint8_t *bytes, size_t length) {
+/* Is `bytes` an action of the Drums? The test reduce makes, against a default instance. */
+static int check_action(const uint8_t *bytes, size_t length, char *why, size_t size) {
   drums blank = {0}, next;
   blank.tempo = 120;
-  char why[256];
-  if (decode_action(&blank, bytes, length, &next, why, sizeof why)) {
-    report(host, why);
-    return -1;
-  }
-  return 0;
+  return decode_action(&blank, bytes, length, &next, why, size);
 }
 
 static pb_status drums_parse_action(const pb_feature_desc *feature, const pb_host *host,
                                     const char *text, size_t length, const pb_writer *out) {
   (void)feature;
-  scratch buffer = {{0}, 0};
-  pb_writer writer = {sizeof(pb_writer), &buffer, scratch_write};
-  const char *error = NULL;
-  size_t offset = 0;
-  if (pb_parse_action_text(text, length, &writer, &error, &offset)) {
-    char why[256];
-    snprintf(why, sizeof why, "dev.patchbay.drums: cannot parse '%.*s': column %zu: %s.",
-             (int)length, text, offset + 1, error ? error : "too long");
-    report(host, why);
-    return PB_ERR_DECODE;
-  }
-  if (check_action(host, buffer.bytes, buffer.length)) return PB_ERR_DECODE;
-  return out->write(out->context, buffer.bytes, buffer.length) == buffer.length ? PB_OK
-                                                                                : PB_ERR_FAILED;
+  return pb_sdk_parse_action("dev.patchbay.drums", host, text, length, out, check_action, NULL);
 }
 
 static pb_status drums_format_action(const pb_feature_desc *feature, const pb_host *host,
                                      const uint8_t *bytes, size_t length, const pb_writer *out) {
   (void)feature;
-  if (check_action(host, bytes, length)) return PB_ERR_DECODE;
-  return pb_format_value_text(bytes, length, out) ? PB_ERR_FAILED : PB_OK;
+  return pb_sdk_format_action("dev.patchbay.drums", host, bytes, length, out, check_action);
 }
 
 static void drums_cancel_effects(void *instance) { (void)instance; /* no effects */ }
 
-static const pb_field_desc voice_field = {sizeof(pb_field_desc), "voice", "string"};
-static const pb_field_desc steps_field = {sizeof(pb_field_desc), "steps", "string"};
-static const pb_field_desc step_field = {sizeof(pb_field_desc), "step", "int"};
-static const pb_field_desc level_field = {sizeof(pb_field_desc), "level", "double"};
-static const pb_field_desc transport_field = {sizeof(pb_field_desc), "_0", "record"};
-static const pb_field_desc *const pattern_fields[] = {&voice_field, &steps_field};
-static const pb_field_desc *const toggle_fields[] = {&voice_field, &step_field};
-static const pb_field_desc *const volume_fields[] = {&level_field};
-static const pb_field_desc *const transport_fields[] = {&transport_field};
-static const pb_action_desc set_pattern = {sizeof(pb_action_desc), "setPattern",
-                                           "16 steps of x and . for kick, snare or hat", 2,
-                                           pattern_fields};
-static const pb_action_desc toggle = {sizeof(pb_action_desc), "toggle",
-                                      "Turns one step (1-16) of a voice on or off", 2,
-                                      toggle_fields};
-static const pb_action_desc set_volume = {sizeof(pb_action_desc), "setVolume", "0.0 to 1.0", 1,
-                                          volume_fields};
-static const pb_action_desc transport = {
-    sizeof(pb_action_desc), "transport",
-    "The Metronome's tempo and start/stop (\"patchbay.shared/1\", sent by the host)", 1,
-    transport_fields};
-static const pb_action_desc *const actions[] = {&set_pattern, &toggle, &set_volume, &transport};
+PB_SDK_ACTIONS(
+    actions,
+    PB_SDK_ACTION("setPattern", "16 steps of x and . for kick, snare or hat",
+                  PB_SDK_FIELD("voice", "string"), PB_SDK_FIELD("steps", "string")),
+    PB_SDK_ACTION("toggle", "Turns one step (1-16) of a voice on or off",
+                  PB_SDK_FIELD("voice", "string"), PB_SDK_FIELD("step", "int")),
+    PB_SDK_ACTION("setVolume", "0.0 to 1.0", PB_SDK_FIELD("level", "double")),
+    PB_SDK_ACTION_SENT_BY("host", "transport", "The Metronome's tempo and start/stop (shared)",
+                          PB_SDK_FIELD("_0", "record")));
 
-static const pb_feature_vtable vtable = {
-    .struct_size = sizeof(pb_feature_vtable),
-    .create = drums_create,
-    .destroy = drums_destroy,
-    .reduce = drums_reduce,
-    .snapshot = drums_snapshot,
-    .render = drums_render,
-    .parse_action = drums_parse_action,
-    .format_action = drums_format_action,
-    .cancel_effects = drums_cancel_effects,
-};
+static const pb_feature_vtable vtable = PB_SDK_VTABLE(drums);
 
 static const pb_feature_desc feature = {
     .struct_size = sizeof(pb_feature_desc),
@@ -351,28 +294,10 @@ static const pb_feature_desc feature = {
     .name = "Drums",
     .summary = "A 16-step drum pattern in time with the Metronome (shared state).",
     .state_schema_version = 1,
-    .action_count = 4,
+    .action_count = PB_SDK_COUNT(actions),
     .actions = actions,
     .vtable = &vtable,
     .processor = &drums_processor_desc,
 };
 
-static const pb_feature_desc *const features[] = {&feature};
-
-static const pb_plugin_desc plugin = {
-    .magic = PATCHBAY_MAGIC,
-    .abi_major = PATCHBAY_ABI_MAJOR,
-    .abi_minor = PATCHBAY_ABI_MINOR,
-    .struct_size = sizeof(pb_plugin_desc),
-    .id = "dev.patchbay.drums-plugin",
-    .name = "Drums",
-    .version = "1.0.0",
-    .feature_count = 1,
-    .features = features,
-};
-
-__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    pb_abi_version host_abi_major) {
-  (void)host_abi_major;
-  return &plugin;
-}
+PB_SDK_PLUGIN("dev.patchbay.drums-plugin", "Drums", "1.0.0", &feature)

@@ -14,6 +14,7 @@
  * - it starts no effects, so running_effects is NULL and cancel_effects does nothing.
  */
 #include <patchbay.h>
+#include <patchbay/sdk.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +30,6 @@ typedef struct echo {
   int64_t count;
 } echo;
 
-static void report(const pb_host *host, const char *message) {
-  if (host && host->error) host->error(host, message);
-}
-
-static int write_all(const pb_writer *out, const void *bytes, size_t length) {
-  return out->write(out->context, bytes, length) == length ? 0 : -1;
-}
 
 static char *copy(const char *text, size_t length) {
   char *result = malloc(length + 1);
@@ -120,13 +114,13 @@ static void *echo_create(const pb_feature_desc *feature, const pb_host *host,
   echo *self = calloc(1, sizeof *self);
   if (self) self->message = copy("", 0);
   if (!self || !self->message) {
-    report(host, ECHO_ID ": out of memory creating an instance");
+    pb_sdk_report(host, ECHO_ID ": out of memory creating an instance");
     free(self);
     return NULL;
   }
   self->host = host;
   if (state && decode_state(self, state, length, why, sizeof why)) {
-    report(host, why);
+    pb_sdk_report(host, why);
     free(self->message);
     free(self);
     return NULL;
@@ -148,12 +142,13 @@ static pb_status echo_reduce(void *instance, const uint8_t *action, size_t lengt
   size_t text_length;
   char why[256];
   if (decode_say(action, length, &text, &text_length, why, sizeof why)) {
-    report(self->host, why);
+    pb_sdk_report(self->host, why);
     return PB_ERR_DECODE;
   }
   char *message = copy(text, text_length);
   if (!message) {
-    report(self->host, ECHO_ID ": out of memory keeping the message; the state is unchanged");
+    pb_sdk_report(self->host,
+                  ECHO_ID ": out of memory keeping the message; the state is unchanged");
     return PB_ERR_FAILED;
   }
   free(self->message);
@@ -178,29 +173,15 @@ static pb_status echo_render(void *instance, const pb_writer *out) {
   echo *self = instance;
   char line[64];
   int length = snprintf(line, sizeof line, "Heard %lld message(s). Last:\n", (long long)self->count);
-  if (write_all(out, line, (size_t)length)) return PB_ERR_FAILED;
-  return write_all(out, self->message, self->message_length) ? PB_ERR_FAILED : PB_OK;
+  if (pb_sdk_write_all(out, line, (size_t)length)) return PB_ERR_FAILED;
+  return pb_sdk_write_all(out, self->message, self->message_length) ? PB_ERR_FAILED : PB_OK;
 }
 
-/* A growing buffer behind a pb_writer: an action's bytes before they go to the host. */
-typedef struct growing_buffer {
-  uint8_t *bytes;
-  size_t length, capacity;
-} growing_buffer;
-
-static size_t growing_write(void *context, const void *bytes, size_t length) {
-  growing_buffer *buffer = context;
-  if (buffer->capacity - buffer->length < length) {
-    size_t capacity = buffer->capacity ? buffer->capacity : 256;
-    while (capacity - buffer->length < length) capacity *= 2;
-    uint8_t *grown = realloc(buffer->bytes, capacity);
-    if (!grown) return 0; /* a short write: the writer is full */
-    buffer->bytes = grown;
-    buffer->capacity = capacity;
-  }
-  memcpy(buffer->bytes + buffer->length, bytes, length);
-  buffer->length += length;
-  return length;
+/* Is `bytes` a `say`? The test reduce makes: parse and format refuse what reduce would. */
+static int check_say(const uint8_t *bytes, size_t length, char *why, size_t size) {
+  const char *said;
+  size_t said_length;
+  return decode_say(bytes, length, &said, &said_length, why, size);
 }
 
 /* [thread-safe] The SDK's grammar, then the same check reduce makes: `shout(…)` is refused
@@ -208,60 +189,22 @@ static size_t growing_write(void *context, const void *bytes, size_t length) {
 static pb_status echo_parse_action(const pb_feature_desc *feature, const pb_host *host,
                                    const char *text, size_t length, const pb_writer *out) {
   (void)feature;
-  growing_buffer parsed = {0};
-  pb_writer into = {sizeof(pb_writer), &parsed, growing_write};
-  const char *error = NULL, *said;
-  size_t offset = 0, said_length;
-  char why[256];
-  pb_status status = PB_OK;
-  if (pb_parse_action_text(text, length, &into, &error, &offset)) {
-    snprintf(why, sizeof why, ECHO_ID ": byte %zu: %s. " SEND_SAY, offset,
-             error ? error : "out of memory");
-    status = PB_ERR_DECODE;
-  } else if (decode_say(parsed.bytes, parsed.length, &said, &said_length, why, sizeof why)) {
-    status = PB_ERR_DECODE;
-  } else if (write_all(out, parsed.bytes, parsed.length)) {
-    snprintf(why, sizeof why, ECHO_ID ": the host's writer is full");
-    status = PB_ERR_FAILED;
-  }
-  if (status != PB_OK) report(host, why);
-  free(parsed.bytes);
-  return status;
+  return pb_sdk_parse_action(ECHO_ID, host, text, length, out, check_say, SEND_SAY);
 }
 
 /* [thread-safe] */
 static pb_status echo_format_action(const pb_feature_desc *feature, const pb_host *host,
                                     const uint8_t *action, size_t length, const pb_writer *out) {
   (void)feature;
-  if (pb_format_value_text(action, length, out)) {
-    report(host, ECHO_ID ": cannot format the action: its bytes are not a value");
-    return PB_ERR_DECODE;
-  }
-  return PB_OK;
+  return pb_sdk_format_action(ECHO_ID, host, action, length, out, NULL);
 }
 
 /* [main-thread] Echo starts no effects: nothing to cancel. */
 static void echo_cancel_effects(void *instance) { (void)instance; }
 
-static const pb_field_desc text_field = {sizeof(pb_field_desc), "text", "string"};
-static const pb_field_desc *const say_fields[] = {&text_field};
-static const pb_action_desc say = {sizeof(pb_action_desc), "say", "Remember a message", 1,
-                                   say_fields};
-static const pb_action_desc *const actions[] = {&say};
+PB_SDK_ACTIONS(actions, PB_SDK_ACTION("say", "Remember a message", PB_SDK_FIELD("text", "string")));
 
-static const pb_feature_vtable vtable = {
-    .struct_size = sizeof(pb_feature_vtable),
-    .create = echo_create,
-    .destroy = echo_destroy,
-    .reduce = echo_reduce,
-    .snapshot = echo_snapshot,
-    .render = echo_render,
-    .parse_action = echo_parse_action,
-    .format_action = echo_format_action,
-    .cancel_effects = echo_cancel_effects,
-    .migrate = NULL,         /* one schema so far */
-    .running_effects = NULL, /* no effects */
-};
+static const pb_feature_vtable vtable = PB_SDK_VTABLE(echo); /* no migrate, no effects */
 
 static const pb_feature_desc feature = {
     .struct_size = sizeof(pb_feature_desc),
@@ -269,30 +212,11 @@ static const pb_feature_desc feature = {
     .name = "Echo",
     .summary = "Repeats the last thing it was told.",
     .state_schema_version = 1,
-    .action_count = 1,
+    .action_count = PB_SDK_COUNT(actions),
     .actions = actions,
     .vtable = &vtable,
     .processor = NULL, /* no sound */
 };
 
-static const pb_feature_desc *const features[] = {&feature};
-
-static const pb_plugin_desc plugin = {
-    .magic = PATCHBAY_MAGIC,
-    .abi_major = PATCHBAY_ABI_MAJOR,
-    .abi_minor = PATCHBAY_ABI_MINOR,
-    .struct_size = sizeof(pb_plugin_desc),
-    .id = "dev.patchbay.echo-plugin",
-    .name = "Echo",
-    .version = "1.1.0",
-    .feature_count = 1,
-    .features = features,
-};
-
-/* [main-thread] Returns the descriptor whatever `host_abi_major` is: the host compares
- * `abi_major` itself and names both versions when they differ (patchbay/plugin.h). */
-__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    pb_abi_version host_abi_major) {
-  (void)host_abi_major;
-  return &plugin;
-}
+/* The descriptor and `patchbay_plugin_entry` (patchbay/plugin.h), from patchbay/sdk.h. */
+PB_SDK_PLUGIN("dev.patchbay.echo-plugin", "Echo", "1.1.0", &feature)

@@ -7,16 +7,11 @@ import PatchbayPlugin
 /// (`observe = ["tallies"]` in the config), so every tally's action also reaches it as
 /// `tallies(element(id: "a", action: increment))`.
 @Reducer
+@Feature
 public struct Home: PluginFeature {
   public static let id = "dev.patchbay.home"
   public static let name = "Home"
   public static let summary = "A menu of the app's screens."
-  public static let actions: [ActionSchema] = [
-    .init("up", summary: "Selects the entry above"),
-    .init("down", summary: "Selects the entry below"),
-    .init("select", ["index": .int], summary: "Selects an entry"),
-    .init("open", summary: "Pushes the selected entry's screen"),
-  ]
   public static var initialState: State { State() }
 
   @ObservableState
@@ -41,13 +36,20 @@ public struct Home: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
-    case up, down, open
+    /// Selects the entry above
+    case up
+    /// Selects the entry below
+    case down
+    /// Pushes the selected entry's screen
+    case open
+    /// Selects an entry
     case select(index: Int)
-    case tallies(TallyAction)
+    /// A tally's action, forwarded by the host (`observe = ["tallies"]`)
+    @SentBy(.host) case tallies(TallyAction)
   }
 
   /// An action of one of the tallies, forwarded by the host.
-  public enum TallyAction: Codable, Equatable, Sendable {
+  public enum TallyAction: Codable, Equatable, Sendable, ActionCaseField {
     case element(id: String, action: ActionName)
   }
 

@@ -6,17 +6,11 @@ import PatchbayPlugin
 ///
 /// Actions: `pause`, `resume`, `togglePause`, `clear`, and `midi(…)`, which the host sends for
 /// every message that arrives.
+@Feature
 public struct MIDIMonitor: PluginFeature {
   public static let id = "dev.patchbay.midi-monitor"
   public static let name = "MIDI Monitor"
   public static let summary = "The last 20 MIDI messages, named, and the keys held."
-  public static let actions: [ActionSchema] = [
-    .init("pause", summary: "Stops listing new messages"),
-    .init("resume", summary: "Lists new messages again"),
-    .init("togglePause", summary: "Pauses or resumes"),
-    .init("clear", summary: "Empties the list"),
-    .init("midi", ["_0": .case], summary: "A message that arrived (sent by the host)"),
-  ]
   public static let midiChannels: UInt16 = 0xFFFF
   public static let imports = [
     FunctionImport("dev.patchbay.theory-plugin", "note_name", "int32(int32, out_string)")
@@ -42,8 +36,16 @@ public struct MIDIMonitor: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
-    case pause, resume, togglePause, clear
-    case midi(MIDIMessage)
+    /// Stops listing new messages
+    case pause
+    /// Lists new messages again
+    case resume
+    /// Pauses or resumes
+    case togglePause
+    /// Empties the list
+    case clear
+    /// A message that arrived
+    @SentBy(.host) case midi(MIDIMessage)
   }
 
   @Dependency(\.importedFunctions) var functions

@@ -7,22 +7,11 @@ import PatchbayPlugin
 /// Actions: `start`, `stop`, `toggle`, `faster`, `slower` (5 BPM), `setTempo(bpm: 120.0)`,
 /// `setBeatsPerBar(_: 4)`,
 /// `setAccent(_: true)`, and `beat(index: 3)`, which the processor's beat events become.
+@Feature
 public struct Metronome: AudioFeature {
   public static let id = "dev.patchbay.metronome"
   public static let name = "Metronome"
   public static let summary = "Clicks in time; beat 1 of each bar accented."
-  public static let actions: [ActionSchema] = [
-    .init("start", summary: "Starts on beat 1 at the next frame"),
-    .init("stop", summary: "Stops clicking"),
-    .init("toggle", summary: "Starts or stops"),
-    .init("faster", summary: "5 BPM faster"),
-    .init("slower", summary: "5 BPM slower"),
-    .init("setTempo", ["bpm": .double], summary: "Beats per minute, 20 to 400"),
-    .init("setBeatsPerBar", ["_0": .int], summary: "1 to 16"),
-    .init("setAccent", ["_0": .bool], summary: "Whether beat 1 clicks higher"),
-    .init("beat", ["index": .int], summary: "A beat played (sent by the processor)"),
-    .init("midi", summary: "MIDI start and stop start and stop it"),
-  ]
   /// It hears MIDI start and stop (system messages reach every listener).
   public static let midiChannels: UInt16 = 0xFFFF
   public static var initialState: State { State() }
@@ -45,14 +34,26 @@ public struct Metronome: AudioFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// Starts on beat 1 at the next frame
     case start
+    /// Stops clicking
     case stop
-    case toggle, faster, slower
+    /// Starts or stops
+    case toggle
+    /// 5 BPM faster
+    case faster
+    /// 5 BPM slower
+    case slower
+    /// Beats per minute, 20 to 400
     case setTempo(bpm: Double)
+    /// 1 to 16
     case setBeatsPerBar(Int)
+    /// Whether beat 1 clicks higher
     case setAccent(Bool)
-    case beat(index: Int)
-    case midi(MIDIMessage)
+    /// A beat played
+    @SentBy(.processor) case beat(index: Int)
+    /// MIDI start and stop start and stop it
+    @SentBy(.host) case midi(MIDIMessage)
   }
 
   public init() {}

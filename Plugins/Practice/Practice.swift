@@ -2,11 +2,11 @@ import PatchbayPlugin
 
 /// The parent of a `Quiz`: it hears the quiz's `finished(score:)` delegate action and pushes a
 /// `Results` screen.
+@Feature
 public struct Practice: PluginFeature {
   public static let id = "dev.patchbay.practice"
   public static let name = "Practice"
   public static let summary = "Runs quizzes and keeps the best score."
-  public static let actions: [ActionSchema] = [.init("reset", summary: "Forgets the scores")]
   public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
@@ -16,9 +16,10 @@ public struct Practice: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// Forgets the scores
     case reset
     /// What the `quiz` child tells its parent (the host forwards its delegate actions).
-    case quiz(Quiz.Action)
+    @SentBy(.host) case quiz(Quiz.Action)
   }
 
   public init() {}
@@ -43,14 +44,11 @@ public struct Practice: PluginFeature {
 }
 
 /// Shows a quiz's score; `again` goes back to the quiz, `home` to the root.
+@Feature
 public struct Results: PluginFeature {
   public static let id = "dev.patchbay.results"
   public static let name = "Results"
   public static let summary = "Shows a quiz's score."
-  public static let actions: [ActionSchema] = [
-    .init("again", summary: "Back to the quiz"),
-    .init("home", summary: "Back to the menu"),
-  ]
   public static var initialState: State { State(score: 0, outOf: 0) }
 
   public struct State: Codable, Equatable, Sendable {
@@ -60,7 +58,10 @@ public struct Results: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
-    case again, home
+    /// Back to the quiz
+    case again
+    /// Back to the menu
+    case home
   }
 
   public init() {}

@@ -2,13 +2,11 @@ import PatchbayPlugin
 
 /// Three sums. When the last is answered it tells its parent, with a delegate action, and
 /// starts over.
+@Feature
 public struct Quiz: PluginFeature {
   public static let id = "dev.patchbay.quiz"
   public static let name = "Quiz"
   public static let summary = "Three sums; reports the score to its parent."
-  public static let actions: [ActionSchema] = [
-    .init("answer", ["_0": .int], summary: "Answers the current question")
-  ]
   public static var initialState: State { State() }
 
   static let questions: [(text: String, answer: Int)] = [("2 + 3", 5), ("7 × 6", 42), ("9 − 4", 5)]
@@ -22,11 +20,13 @@ public struct Quiz: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// Answers the current question
     case answer(Int)
-    case delegate(Delegate)
+    /// Tells its parent the score when the last sum is answered
+    @SentBy(.effect) case delegate(Delegate)
   }
 
-  public enum Delegate: Codable, Equatable, Sendable {
+  public enum Delegate: Codable, Equatable, Sendable, ActionCaseField {
     case finished(score: Int)
   }
 
@@ -50,3 +50,6 @@ public struct Quiz: PluginFeature {
     "Question \(state.question + 1) of \(Self.questions.count): \(Self.questions[state.question].text) = ?"
   }
 }
+
+/// Its parent receives it as `quiz(…)`: a case, as `inspect` shows.
+extension Quiz.Action: ActionCaseField {}

@@ -11,23 +11,11 @@ import PatchbayPlugin
 ///
 /// Actions: `play`, `stop`, `toggle`, `setKey(_: "D")`, `nextKey`, `setProgression(_: "Am F
 /// C G")`, `fourChords` (I–V–vi–IV in the key), `setBeatsPerChord(_: 2)`.
+@Feature
 public struct PracticeRoom: AudioFeature {
   public static let id = "dev.patchbay.practice-room"
   public static let name = "Practice"
   public static let summary = "Plays a chord progression through the Synth, on a fretboard."
-  public static let actions: [ActionSchema] = [
-    .init("play", summary: "Plays the chords while the Metronome runs"),
-    .init("stop", summary: "Stops playing the chords"),
-    .init("toggle", summary: "Plays or stops the chords"),
-    .init("setKey", ["_0": .string], summary: "A major key: C, F#, Bb…; plays I–V–vi–IV in it"),
-    .init("nextKey", summary: "The key a fifth up, with I–V–vi–IV in it"),
-    .init("fourChords", summary: "I–V–vi–IV in the key"),
-    .init("setProgression", ["_0": .string], summary: "Chords as typed: Am F C G"),
-    .init("setBeatsPerChord", ["_0": .int], summary: "1 to 16"),
-    .init("transport", ["_0": .record], summary: "The Metronome's (sent by the host)"),
-    .init("beat", ["index": .int], summary: "A beat (sent by the processor)"),
-    .init("chord", ["index": .int], summary: "A chord change (sent by the processor)"),
-  ]
   public static var initialState: State { State() }
   public static let subscriptions = [SharedSubscription("transport", as: "transport")]
   /// Practice progress is kept: a config marks the node `persist = true`.
@@ -69,13 +57,28 @@ public struct PracticeRoom: AudioFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
-    case play, stop, toggle, nextKey, fourChords
+    /// Plays the chords while the Metronome runs
+    case play
+    /// Stops playing the chords
+    case stop
+    /// Plays or stops the chords
+    case toggle
+    /// The key a fifth up, with I–V–vi–IV in it
+    case nextKey
+    /// I–V–vi–IV in the key
+    case fourChords
+    /// A major key: C, F#, Bb…; plays I–V–vi–IV in it
     case setKey(String)
+    /// Chords as typed: Am F C G
     case setProgression(String)
+    /// 1 to 16
     case setBeatsPerChord(Int)
-    case transport(Transport)
-    case beat(index: Int)
-    case chord(index: Int)
+    /// The Metronome's
+    @SentBy(.host) case transport(Transport)
+    /// A beat
+    @SentBy(.processor) case beat(index: Int)
+    /// A chord change
+    @SentBy(.processor) case chord(index: Int)
   }
 
   public init() {}

@@ -10,23 +10,11 @@ import PatchbayPlugin
 /// action when a round ends.
 ///
 /// Actions: `up`, `down`, `select(index: 1)`, `open`, `go(_: 1)` (select and open).
+@Feature
 public struct Studio: PluginFeature {
   public static let id = "dev.patchbay.studio"
   public static let name = "Studio"
   public static let summary = "The practice studio: its screens, tempo, key and progress."
-  public static let actions: [ActionSchema] = [
-    .init("up", summary: "Selects the screen above"),
-    .init("down", summary: "Selects the screen below"),
-    .init("select", ["index": .int], summary: "Selects a screen"),
-    .init("open", summary: "Opens the selected screen"),
-    .init("go", ["_0": .int], summary: "Selects and opens a screen: 0 is the first"),
-    .init("transport", ["_0": .record], summary: "The Metronome's (sent by the host)"),
-    .init("practice", ["_0": .record], summary: "The Practice screen's (sent by the host)"),
-    .init("midiInput", ["_0": .record], summary: "The host's MIDI input (sent by the host)"),
-    .init("date", ["_0": .record], summary: "Today's date (sent by the host, live)"),
-    .init("metronome", ["_0": .case], summary: "Its Metronome's actions (sent by the host)"),
-    .init("trainer", ["_0": .case], summary: "The Trainer's delegate (sent by the host)"),
-  ]
   public static let subscriptions = [
     SharedSubscription("transport", as: "transport"),
     SharedSubscription("practice", as: "practice"),
@@ -92,7 +80,7 @@ public struct Studio: PluginFeature {
   }
 
   /// The Trainer's delegate action, as it sends it to its parent.
-  public enum TrainerMessage: Codable, Equatable, Sendable {
+  public enum TrainerMessage: Codable, Equatable, Sendable, ActionCaseField {
     case delegate(TrainerDelegate)
   }
 
@@ -101,16 +89,28 @@ public struct Studio: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
-    case up, down, open
+    /// Selects the screen above
+    case up
+    /// Selects the screen below
+    case down
+    /// Opens the selected screen
+    case open
+    /// Selects a screen
     case select(index: Int)
+    /// Selects and opens a screen: 0 is the first
     case go(Int)
-    case transport(Transport)
-    case practice(PracticeSummary)
-    case midiInput(MIDIInput)
-    case date(HostDate)
-    /// Its Metronome's actions, by name: it counts the beats.
-    case metronome(ActionName)
-    case trainer(TrainerMessage)
+    /// The Metronome's
+    @SentBy(.host) case transport(Transport)
+    /// The Practice screen's
+    @SentBy(.host) case practice(PracticeSummary)
+    /// The host's MIDI input
+    @SentBy(.host) case midiInput(MIDIInput)
+    /// Today's date
+    @SentBy(.host) case date(HostDate)
+    /// Its Metronome's actions
+    @SentBy(.host) case metronome(ActionName)
+    /// The Trainer's delegate
+    @SentBy(.host) case trainer(TrainerMessage)
   }
 
   public init() {}

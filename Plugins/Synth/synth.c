@@ -12,6 +12,7 @@
  * State: {waveform: string, volume: double, held: [int], notesPlayed: int}.
  */
 #include <patchbay.h>
+#include <patchbay/sdk.h>
 
 #include <math.h>
 #include <pthread.h>
@@ -30,13 +31,6 @@
 
 const char *const waveforms[] = {"sine", "square", "saw", "triangle"};
 
-static void report(const pb_host *host, const char *message) {
-  if (host && host->error) host->error(host, message);
-}
-
-static int write_all(const pb_writer *out, const void *bytes, size_t length) {
-  return out->write(out->context, bytes, length) == length ? 0 : -1;
-}
 
 static int waveform_named(const char *name, size_t length) {
   for (int i = 0; i < WAVEFORM_COUNT; i++) {
@@ -222,7 +216,7 @@ static void *synth_create(const pb_feature_desc *feature, const pb_host *host,
   if (state) {
     char why[256];
     if (decode_state(self, state, length, why, sizeof why)) {
-      report(host, why);
+      pb_sdk_report(host, why);
       free(self);
       return NULL;
     }
@@ -239,7 +233,7 @@ static pb_status synth_reduce(void *instance, const uint8_t *bytes, size_t lengt
   action act;
   char why[256];
   if (decode_action(bytes, length, &act, why, sizeof why)) {
-    report(self->host, why);
+    pb_sdk_report(self->host, why);
     return PB_ERR_DECODE;
   }
   apply(self, &act);
@@ -262,7 +256,7 @@ static pb_status synth_snapshot(void *instance, const pb_writer *out) {
   uint8_t list[5] = {PB_VALUE_LIST};
   uint32_t count = (uint32_t)held_count(self);
   for (int b = 0; b < 4; b++) list[1 + b] = (uint8_t)(count >> (8 * b));
-  if (write_all(out, list, sizeof list)) return PB_ERR_FAILED;
+  if (pb_sdk_write_all(out, list, sizeof list)) return PB_ERR_FAILED;
   for (int note = 0; note < 128; note++) {
     if (self->held[note] && pb_write_int(out, note)) return PB_ERR_FAILED;
   }
@@ -278,82 +272,38 @@ static pb_status synth_render(void *instance, const pb_writer *out) {
                         "Synth — %s, volume %d%%\n%d of %d voices held, %lld notes played",
                         waveforms[self->waveform], (int)lround(self->volume * 100),
                         held_count(self), VOICES, (long long)self->notes_played);
-  return write_all(out, text, (size_t)length) ? PB_ERR_FAILED : PB_OK;
+  return pb_sdk_write_all(out, text, (size_t)length) ? PB_ERR_FAILED : PB_OK;
 }
 
 /* A writer into a fixed buffer; it takes nothing once full. */
-typedef struct scratch {
-  uint8_t bytes[512];
-  size_t length;
-} scratch;
-
-static size_t scratch_write(void *context, const void *bytes, size_t length) {
-  scratch *buffer = context;
-  if (length > sizeof buffer->bytes - buffer->length) return 0;
-  memcpy(buffer->bytes + buffer->length, bytes, length);
-  buffer->length += length;
-  return length;
+/* Is `bytes` an action of the Synth? The test reduce makes. */
+static int check_action(const uint8_t *bytes, size_t length, char *why, size_t size) {
+  action act;
+  return decode_action(bytes, length, &act, why, size);
 }
 
 static pb_status synth_parse_action(const pb_feature_desc *feature, const pb_host *host,
                                     const char *text, size_t length, const pb_writer *out) {
   (void)feature;
-  scratch buffer = {{0}, 0};
-  pb_writer writer = {sizeof(pb_writer), &buffer, scratch_write};
-  const char *error = NULL;
-  size_t offset = 0;
-  char why[256];
-  if (pb_parse_action_text(text, length, &writer, &error, &offset)) {
-    snprintf(why, sizeof why, "dev.patchbay.synth: cannot parse '%.*s': column %zu: %s.",
-             (int)length, text, offset + 1, error ? error : "too long");
-    report(host, why);
-    return PB_ERR_DECODE;
-  }
-  action act;
-  if (decode_action(buffer.bytes, buffer.length, &act, why, sizeof why)) {
-    report(host, why);
-    return PB_ERR_DECODE;
-  }
-  return write_all(out, buffer.bytes, buffer.length) ? PB_ERR_FAILED : PB_OK;
+  return pb_sdk_parse_action("dev.patchbay.synth", host, text, length, out, check_action, NULL);
 }
 
 static pb_status synth_format_action(const pb_feature_desc *feature, const pb_host *host,
                                      const uint8_t *bytes, size_t length, const pb_writer *out) {
   (void)feature;
-  action act;
-  char why[256];
-  if (decode_action(bytes, length, &act, why, sizeof why)) {
-    report(host, why);
-    return PB_ERR_DECODE;
-  }
-  return pb_format_value_text(bytes, length, out) ? PB_ERR_FAILED : PB_OK;
+  return pb_sdk_format_action("dev.patchbay.synth", host, bytes, length, out, check_action);
 }
 
 static void synth_cancel_effects(void *instance) { (void)instance; /* no effects */ }
 
-static const pb_field_desc name_field = {sizeof(pb_field_desc), "name", "string"};
-static const pb_field_desc level_field = {sizeof(pb_field_desc), "level", "double"};
-static const pb_field_desc *const waveform_fields[] = {&name_field};
-static const pb_field_desc *const volume_fields[] = {&level_field};
-static const pb_action_desc set_waveform = {sizeof(pb_action_desc), "setWaveform",
-                                            "sine, square, saw or triangle", 1, waveform_fields};
-static const pb_action_desc set_volume = {sizeof(pb_action_desc), "setVolume", "0.0 to 1.0", 1,
-                                          volume_fields};
-static const pb_action_desc all_notes_off = {sizeof(pb_action_desc), "allNotesOff",
-                                             "Lets go of every held note", 0, NULL};
-static const pb_action_desc *const actions[] = {&set_waveform, &set_volume, &all_notes_off};
+PB_SDK_ACTIONS(
+    actions,
+    PB_SDK_ACTION("setWaveform", "sine, square, saw or triangle", PB_SDK_FIELD("name", "string")),
+    PB_SDK_ACTION("setVolume", "0.0 to 1.0", PB_SDK_FIELD("level", "double")),
+    PB_SDK_ACTION0("allNotesOff", "Lets go of every held note"),
+    PB_SDK_ACTION_SENT_BY("host", "midi", "A message from a keyboard", PB_SDK_FIELD("_0", "case")));
 
-static const pb_feature_vtable vtable = {
-    .struct_size = sizeof(pb_feature_vtable),
-    .create = synth_create,
-    .destroy = synth_destroy,
-    .reduce = synth_reduce,
-    .snapshot = synth_snapshot,
-    .render = synth_render,
-    .parse_action = synth_parse_action,
-    .format_action = synth_format_action,
-    .cancel_effects = synth_cancel_effects,
-};
+static const pb_feature_vtable vtable = PB_SDK_VTABLE(synth);
 
 static const pb_feature_desc feature = {
     .struct_size = sizeof(pb_feature_desc),
@@ -361,28 +311,10 @@ static const pb_feature_desc feature = {
     .name = "Synth",
     .summary = "A 16-voice synthesizer played by MIDI.",
     .state_schema_version = 1,
-    .action_count = 3,
+    .action_count = PB_SDK_COUNT(actions),
     .actions = actions,
     .vtable = &vtable,
     .processor = &synth_processor_desc,
 };
 
-static const pb_feature_desc *const features[] = {&feature};
-
-static const pb_plugin_desc plugin = {
-    .magic = PATCHBAY_MAGIC,
-    .abi_major = PATCHBAY_ABI_MAJOR,
-    .abi_minor = PATCHBAY_ABI_MINOR,
-    .struct_size = sizeof(pb_plugin_desc),
-    .id = SYNTH_PLUGIN_ID,
-    .name = SYNTH_PLUGIN_NAME,
-    .version = "1.0.0",
-    .feature_count = 1,
-    .features = features,
-};
-
-__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    pb_abi_version host_abi_major) {
-  (void)host_abi_major;
-  return &plugin;
-}
+PB_SDK_PLUGIN(SYNTH_PLUGIN_ID, SYNTH_PLUGIN_NAME, "1.0.0", &feature)

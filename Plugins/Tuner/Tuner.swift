@@ -4,14 +4,11 @@ import PatchbayPlugin
 /// (Theory's `note_frequency` and `note_name`), called through the host's stable pointers.
 ///
 /// Actions: `setNote(_: 69)`, `setA4(hertz: 442.0)`.
+@Feature
 public struct Tuner: PluginFeature {
   public static let id = "dev.patchbay.tuner"
   public static let name = "Tuner"
   public static let summary = "A note's name and frequency, from the Theory plugin."
-  public static let actions: [ActionSchema] = [
-    .init("setNote", ["_0": .int], summary: "A MIDI note, 0 to 127"),
-    .init("setA4", ["hertz": .double], summary: "The tuning of A4"),
-  ]
   public static var initialState: State { State() }
   public static let imports = [
     FunctionImport(Self.theory, "note_frequency", "double(int32, double)"),
@@ -28,7 +25,9 @@ public struct Tuner: PluginFeature {
   }
 
   public enum Action: Codable, Equatable, Sendable {
+    /// A MIDI note, 0 to 127
     case setNote(Int)
+    /// The tuning of A4
     case setA4(hertz: Double)
   }
 

@@ -59,9 +59,9 @@ enum PluginReport {
       let width = feature.actions.map(\.signature.count).max() ?? 0
       for action in feature.actions {
         let padded = action.signature.padding(toLength: width, withPad: " ", startingAt: 0)
-        lines.append(
-          "      \(padded)" + (action.summary.isEmpty ? "" : "  \(action.summary)")
-        )
+        let note = action.sentBy.map { "(sent by the \($0))" }
+        let text = ([action.summary] + (note.map { [$0] } ?? [])).filter { !$0.isEmpty }
+        lines.append("      \(padded)" + (text.isEmpty ? "" : "  " + text.joined(separator: " ")))
       }
     }
     if !plugin.functions.isEmpty {
@@ -96,16 +96,18 @@ enum PluginReport {
           "actions",
           .list(
             feature.actions.map { action in
-              .record(
-                fields: ("name", .string(action.name)),
-                ("summary", .string(action.summary)),
-                (
-                  "fields",
-                  .list(
-                    action.fields.map { field in
-                      .record(fields: ("name", .string(field.name)), ("type", .string(field.type)))
-                    })
-                ))
+              WireValue.record(
+                [
+                  .init("name", .string(action.name)),
+                  .init("summary", .string(action.summary)),
+                  .init(
+                    "fields",
+                    .list(
+                      action.fields.map { field in
+                        .record(
+                          fields: ("name", .string(field.name)), ("type", .string(field.type)))
+                      })),
+                ] + (action.sentBy.map { [WireValue.Field("sentBy", .string($0))] } ?? []))
             })
         ))
     }

@@ -151,15 +151,13 @@ struct PluginTemplate {
     """
     import PatchbayPlugin
 
-    /// \(self.name): a feature. Edit the state, the actions and `reduce`; keep `actions` in step.
+    /// \(self.name): a feature. Edit the state, the actions and `reduce`: `@Feature` lists the
+    /// actions from `enum Action`, each case's doc comment its summary.
+    @Feature
     public struct \(self.name): PluginFeature {
       public static let id = "\(self.featureID)"
       public static let name = "\(self.name)"
       public static let summary = "Remembers a message and counts pings."
-      public static let actions: [ActionSchema] = [
-        .init("ping", summary: "Counts one ping"),
-        .init("setMessage", ["text": .string], summary: "Remembers a message"),
-      ]
       public static var initialState: State { State() }
 
       public struct State: Codable, Equatable, Sendable {
@@ -168,7 +166,9 @@ struct PluginTemplate {
       }
 
       public enum Action: Codable, Equatable, Sendable {
+        /// Counts one ping
         case ping
+        /// Remembers a message
         case setMessage(text: String)
       }
 

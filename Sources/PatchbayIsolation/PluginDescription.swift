@@ -20,6 +20,7 @@ package struct PluginDescription: Codable, Sendable, Equatable {
     package var name: String
     package var summary: String
     package var fields: [Field]
+    package var sentBy: String?
   }
 
   package struct Field: Codable, Sendable, Equatable {
@@ -62,7 +63,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
         actions: feature.actions.map { action in
           Action(
             name: action.name, summary: action.summary,
-            fields: action.fields.map { Field(name: $0.name, type: $0.type) })
+            fields: action.fields.map { Field(name: $0.name, type: $0.type) },
+            sentBy: action.sentBy)
         },
         migrates: feature.migrates,
         processor: feature.code.processor.map {

@@ -54,7 +54,8 @@ package struct ProcessIsolator: PluginIsolator {
           actions: feature.actions.map { action in
             ActionInfo(
               name: action.name, summary: action.summary,
-              fields: action.fields.map { ActionInfo.Field(name: $0.name, type: $0.type) })
+              fields: action.fields.map { ActionInfo.Field(name: $0.name, type: $0.type) },
+              sentBy: action.sentBy)
           },
           code: IsolatedFeature(plugin: isolated, index: UInt32(index), description: feature))
       }

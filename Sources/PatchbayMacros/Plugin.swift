@@ -8,5 +8,6 @@ struct PatchbayMacrosPlugin: CompilerPlugin {
     ReducerMacro.self,
     ObservableStateMacro.self,
     NoOpPeerMacro.self,
+    FeatureMacro.self,
   ]
 }

@@ -7,7 +7,7 @@
 /// ```
 ///
 /// Decoding keeps the case's name and skips its fields; encoding writes the case without them.
-public struct ActionName: Codable, Equatable, Sendable {
+public struct ActionName: Codable, Equatable, Sendable, ActionCaseField {
   public var name: String
 
   public init(_ name: String) { self.name = name }

@@ -143,7 +143,8 @@ enum DescriptorBuilder {
           name: self.string(action.name),
           summary: action.summary.isEmpty ? nil : self.string(action.summary),
           field_count: UInt32(fields.count),
-          fields: self.array(fields)
+          fields: self.array(fields),
+          sent_by: action.sentBy.map { self.string($0.rawValue) }
         )
       )
     }

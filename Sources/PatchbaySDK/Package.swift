@@ -110,7 +110,7 @@ let package = Package(
     .target(
       name: "PatchbayPlugin",
       dependencies: [
-        "Patchbay", "PatchbayABI", "PatchbayEncoding",
+        "Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayMacros",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "PatchbayPlugin"

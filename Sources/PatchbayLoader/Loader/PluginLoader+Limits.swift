@@ -47,9 +47,11 @@ extension PluginLoader {
       guard let action = descriptor.pointee.actions?[index] else {
         throw PluginLoadError(file: file, "feature '\(id)': action \(index) is NULL.")
       }
+      // 2.0's size: `sent_by` (2.3) is read only where struct_size covers it.
+      let sentByOffset = MemoryLayout<pb_action_desc>.offset(of: \pb_action_desc.sent_by)!
       try requireSize(
         action.pointee.struct_size, of: pb_action_desc.self, named: "pb_action_desc", file: file,
-        in: "feature '\(id)', action \(index)")
+        in: "feature '\(id)', action \(index)", minimum: sentByOffset)
       guard action.pointee.name != nil, !string(action.pointee.name).isEmpty else {
         throw PluginLoadError(
           file: file, "feature '\(id)': action \(index) has no name. Give it one.")
@@ -76,8 +78,12 @@ extension PluginLoader {
         fields.append(
           ActionInfo.Field(name: string(field.pointee.name), type: string(field.pointee.type)))
       }
+      let sentBy =
+        Int(action.pointee.struct_size) >= MemoryLayout<pb_action_desc>.size
+        ? action.pointee.sent_by.map { String(cString: $0) } : nil
       actions.append(
-        ActionInfo(name: name, summary: string(action.pointee.summary), fields: fields))
+        ActionInfo(
+          name: name, summary: string(action.pointee.summary), fields: fields, sentBy: sentBy))
     }
     return actions
   }

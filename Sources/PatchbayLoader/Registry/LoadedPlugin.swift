@@ -154,11 +154,14 @@ public struct ActionInfo: Equatable, Sendable {
   public let name: String
   public let summary: String
   public let fields: [Field]
+  /// Who sends it, when people should not ("host", "processor", "effect"); nil otherwise.
+  public let sentBy: String?
 
-  package init(name: String, summary: String, fields: [Field]) {
+  package init(name: String, summary: String, fields: [Field], sentBy: String? = nil) {
     self.name = name
     self.summary = summary
     self.fields = fields
+    self.sentBy = sentBy
   }
 
   /// `setStep(by: int)`.

@@ -104,8 +104,8 @@ import Testing
         + "Send say(text: \"…\").")
     #expect(
       errorMessage { try echo.send(text: "say(text: \"x\"") }
-        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: byte 13: expected ',' or "
-        + "')'. Send say(text: \"…\").")
+        == "dev.patchbay.echo: parse_action failed: dev.patchbay.echo: cannot parse "
+        + "'say(text: \"x\"': column 14: expected ',' or ')'. Send say(text: \"…\").")
     #expect(
       errorMessage { try echo.send(text: "say(text: \"x\", loud: true)") }
         .hasSuffix("unknown action 'say'. Send say(text: \"…\")."))

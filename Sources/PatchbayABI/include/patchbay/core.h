@@ -31,7 +31,7 @@ extern "C" {
  * specified the text grammar of values and added C helpers for it and for nil, lists, doubles
  * and tags (patchbay/value.h); no struct changed. 2.3 added "patchbay.shared/1"
  * (patchbay/shared.h) and MIDI a processor sends to the processors after it
- * (pb_processor_desc.max_midi_output, pb_process.midi_out).
+ * (pb_processor_desc.max_midi_output, pb_process.midi_out), and pb_action_desc.sent_by.
  */
 #define PATCHBAY_ABI_MAJOR 2u
 #define PATCHBAY_ABI_MINOR 3u

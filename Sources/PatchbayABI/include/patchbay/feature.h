@@ -32,6 +32,10 @@ typedef struct pb_action_desc {
   const char *summary; /* One line for people; may be NULL. */
   uint32_t field_count; /* At most 64: hosts refuse more; each field non-NULL, named, typed. */
   const pb_field_desc *const *fields;
+  /* (2.3) Who sends it, when people should not: "host" (MIDI, shared state), "processor",
+   * "effect" (the feature's own); NULL for an action people send. `inspect` shows it; tools
+   * that send actions on their own (a validator's fuzzing) leave these out. */
+  const char *sent_by;
 } pb_action_desc;
 
 /*

@@ -1,0 +1,120 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Feature`: see its declaration in `PatchbayPlugin/FeatureMacro.swift`. Writes the feature's
+/// `actions` from its `enum Action`: each case's name, its fields (labels, or `_0`, `_1`, … as
+/// the value encoding names unlabeled ones) with their types, the doc comment above it as the
+/// summary, and `@SentBy(…)` as who sends it.
+public enum FeatureMacro: MemberMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    let members = declaration.memberBlock.members
+    if let written = members.first(where: { Self.declaresActions($0.decl) }) {
+      context.diagnose(
+        Diagnostic(
+          node: written.decl,
+          message: FeatureDiagnostic(
+            "'@Feature' derives 'actions' from 'enum Action'; remove this list (a list written "
+              + "by hand can drift from the enum)")))
+      return []
+    }
+    guard
+      let action = members.lazy.compactMap({ $0.decl.as(EnumDeclSyntax.self) })
+        .first(where: { $0.name.text == "Action" })
+    else {
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: FeatureDiagnostic(
+            "'@Feature' needs the feature's actions as a nested 'enum Action: Codable'")))
+      return []
+    }
+    var schemas: [String] = []
+    for member in action.memberBlock.members {
+      guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+      let summary = Self.summary(of: caseDecl)
+      let sender = Self.sender(of: caseDecl)
+      for element in caseDecl.elements {
+        var fields: [String] = []
+        for (index, parameter) in (element.parameterClause?.parameters ?? []).enumerated() {
+          let label =
+            parameter.firstName.map { $0.text == "_" ? "_\(index)" : $0.text } ?? "_\(index)"
+          fields.append("(\(Self.literal(label)), .of(\(parameter.type.trimmedDescription).self))")
+        }
+        var arguments = [
+          "\(Self.literal(element.name.text))", "fields: [\(fields.joined(separator: ", "))]",
+        ]
+        if !summary.isEmpty { arguments.append("summary: \(Self.literal(summary))") }
+        if let sender { arguments.append("sentBy: \(sender)") }
+        schemas.append("ActionSchema(\(arguments.joined(separator: ", ")))")
+      }
+    }
+    let access =
+      declaration.modifiers.first { ["public", "package"].contains($0.name.text) }
+      .map { "\($0.name.text) " } ?? ""
+    var generated: [DeclSyntax] = [
+      """
+      \(raw: access)static let actions: [ActionSchema] = [
+        \(raw: schemas.joined(separator: ",\n"))
+      ]
+      """
+    ]
+    return generated
+  }
+
+  private static func declaresActions(_ decl: DeclSyntax) -> Bool {
+    guard let variable = decl.as(VariableDeclSyntax.self),
+      variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
+    else { return false }
+    return variable.bindings.contains { $0.pattern.trimmedDescription == "actions" }
+  }
+
+  /// The `///` lines above a case, as one line.
+  private static func summary(of caseDecl: EnumCaseDeclSyntax) -> String {
+    caseDecl.leadingTrivia.compactMap { piece -> String? in
+      guard case .docLineComment(let text) = piece else { return nil }
+      var line = text.dropFirst(3)
+      while line.first == " " { line = line.dropFirst() }
+      while line.last == " " { line = line.dropLast() }
+      return String(line)
+    }.joined(separator: " ")
+  }
+
+  /// `.processor` from `@SentBy(.processor)`.
+  private static func sender(of caseDecl: EnumCaseDeclSyntax) -> String? {
+    for attribute in caseDecl.attributes {
+      guard let attribute = attribute.as(AttributeSyntax.self),
+        attribute.attributeName.trimmedDescription == "SentBy",
+        let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first
+      else { continue }
+      return argument.expression.trimmedDescription
+    }
+    return nil
+  }
+
+  private static func literal(_ text: String) -> String {
+    var escaped = "\""
+    for character in text {
+      switch character {
+      case "\\": escaped += "\\\\"
+      case "\"": escaped += "\\\""
+      default: escaped.append(character)
+      }
+    }
+    return escaped + "\""
+  }
+
+}
+
+struct FeatureDiagnostic: DiagnosticMessage {
+  let message: String
+  init(_ message: String) { self.message = message }
+  var diagnosticID: MessageID { MessageID(domain: "PatchbayMacros", id: "Feature") }
+  var severity: DiagnosticSeverity { .error }
+}

@@ -1,0 +1,30 @@
+/// Derives a feature's `actions` from its `enum Action`, so the list cannot drift from the
+/// enum: each case's name, its fields with their types (labels, or `_0`, `_1`, … for unlabeled
+/// ones, as the value encoding names them), the doc comment above the case as its summary, and
+/// `@SentBy(…)` for cases people should not send.
+///
+/// ```swift
+/// @Feature
+/// public struct Metronome: AudioFeature {
+///   public enum Action: Codable, Equatable, Sendable {
+///     /// Starts on beat 1 at the next frame
+///     case start
+///     /// Beats per minute, 20 to 400
+///     case setTempo(bpm: Double)
+///     /// A beat played
+///     @SentBy(.processor) case beat(index: Int)
+///   }
+///   …
+/// }
+/// // actions: start, setTempo(bpm: double), beat(index: int) (sent by the processor)
+/// ```
+///
+/// A feature that writes its own `actions` beside `@Feature` is refused at compile time.
+@attached(member, names: named(actions))
+public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "FeatureMacro")
+
+/// Marks an action people should not send: the host sends it (`midi(…)`, shared state), the
+/// feature's processor does, or its own effects. `inspect` shows it as such.
+@attached(peer)
+public macro SentBy(_ sender: ActionSchema.Sender) =
+  #externalMacro(module: "PatchbayMacros", type: "NoOpPeerMacro")
