@@ -50,6 +50,7 @@ let package = Package(
         "BenchmarkSupport", "References",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Patchbay", package: "PatchbaySDK"),
+        .product(name: "PatchbayPlugin", package: "PatchbaySDK"),
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],

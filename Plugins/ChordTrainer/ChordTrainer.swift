@@ -14,9 +14,9 @@ public struct ChordTrainer: PluginFeature {
   public static let name = "Chord Trainer"
   public static let summary = "Asks for triads, grades what is played (named by Theory)."
   public static let midiChannels: UInt16 = 0xFFFF
-  public static let imports = [
-    FunctionImport("dev.patchbay.theory-plugin", "chord_name", "int32(buffer, out_string)")
-  ]
+  /// Theory's `chord_name`, typed (`int32(buffer, out_string)`).
+  @Import("dev.patchbay.theory-plugin", "chord_name")
+  static var chordName: ((UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
   public static var initialState: State { State() }
   /// Chords a round asks for.
   public static let roundLength = 10
@@ -81,8 +81,6 @@ public struct ChordTrainer: PluginFeature {
   public enum Delegate: Codable, Equatable, Sendable, ActionCaseField {
     case finished(score: Int, outOf: Int)
   }
-
-  @Dependency(\.importedFunctions) var functions
 
   public init() {}
 
@@ -170,20 +168,11 @@ public struct ChordTrainer: PluginFeature {
 
   /// Theory's name for `notes` (`D# minor/F#`); nil without the function.
   func chordName(_ notes: [Int]) -> String? {
-    guard let pointer = self.functions.pointer("chord_name") else { return nil }
-    let chordName = unsafeBitCast(
-      pointer,
-      to: (@convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int) -> Int32)
-        .self)
+    guard let chordName = Self.chordName else { return nil }
     let bytes = notes.map { UInt8(clamping: $0) }
-    var buffer = [CChar](repeating: 0, count: 64)
-    let written = bytes.withUnsafeBufferPointer { notes in
-      buffer.withUnsafeMutableBufferPointer { out in
-        chordName(notes.baseAddress, notes.count, out.baseAddress, out.count)
-      }
+    return bytes.withUnsafeBufferPointer { notes in
+      readOutString { chordName(notes.baseAddress, notes.count, $0, $1) }
     }
-    guard written >= 0, written < buffer.count else { return nil }
-    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
   }
 
   /// The triad a Theory name names: `D# minor/F#` is E♭ minor; nil for anything but a major

@@ -12,9 +12,9 @@ public struct MIDIMonitor: PluginFeature {
   public static let name = "MIDI Monitor"
   public static let summary = "The last 20 MIDI messages, named, and the keys held."
   public static let midiChannels: UInt16 = 0xFFFF
-  public static let imports = [
-    FunctionImport("dev.patchbay.theory-plugin", "note_name", "int32(int32, out_string)")
-  ]
+  /// Theory's `note_name`, typed (`int32(int32, out_string)`).
+  @Import("dev.patchbay.theory-plugin", "note_name")
+  static var noteName: ((Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
   public static var initialState: State { State() }
   static let capacity = 20
 
@@ -47,8 +47,6 @@ public struct MIDIMonitor: PluginFeature {
     /// A message that arrived
     @SentBy(.host) case midi(MIDIMessage)
   }
-
-  @Dependency(\.importedFunctions) var functions
 
   public init() {}
 
@@ -102,12 +100,10 @@ public struct MIDIMonitor: PluginFeature {
 
   /// `C4 (60)`, named by Theory; `note 60` when Theory is not loaded.
   func name(_ note: Int) -> String {
-    guard let pointer = self.functions.pointer("note_name") else { return "note \(note)" }
-    let noteName = unsafeBitCast(
-      pointer, to: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
-    var buffer = [CChar](repeating: 0, count: 16)
-    guard noteName(Int32(note), &buffer, buffer.count) < buffer.count else { return "note \(note)" }
-    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + " (\(note))"
+    guard let noteName = Self.noteName,
+      let name = readOutString({ noteName(Int32(note), $0, $1) })
+    else { return "note \(note)" }
+    return name + " (\(note))"
   }
 
   public static func render(_ state: State) -> String {

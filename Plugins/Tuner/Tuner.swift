@@ -10,11 +10,11 @@ public struct Tuner: PluginFeature {
   public static let name = "Tuner"
   public static let summary = "A note's name and frequency, from the Theory plugin."
   public static var initialState: State { State() }
-  public static let imports = [
-    FunctionImport(Self.theory, "note_frequency", "double(int32, double)"),
-    FunctionImport(Self.theory, "note_name", "int32(int32, out_string)"),
-  ]
-  static let theory = "dev.patchbay.theory-plugin"
+  /// Theory's functions, typed: the signatures the host checks come from these Swift types.
+  @Import("dev.patchbay.theory-plugin", "note_frequency")
+  static var noteFrequency: ((Int32, Double) -> Double)?
+  @Import("dev.patchbay.theory-plugin", "note_name")
+  static var noteName: ((Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
 
   public struct State: Codable, Equatable, Sendable {
     public var note = 69
@@ -31,8 +31,6 @@ public struct Tuner: PluginFeature {
     case setA4(hertz: Double)
   }
 
-  @Dependency(\.importedFunctions) var functions
-
   public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -40,17 +38,13 @@ public struct Tuner: PluginFeature {
     case .setNote(let note): state.note = min(max(note, 0), 127)
     case .setA4(let hertz): state.a4 = hertz
     }
-    if let pointer = self.functions.pointer("note_frequency") {
-      let frequency = unsafeBitCast(pointer, to: (@convention(c) (Int32, Double) -> Double).self)
+    if let frequency = Self.noteFrequency {
       state.frequency = frequency(Int32(state.note), state.a4)
     }
-    if let pointer = self.functions.pointer("note_name") {
-      let name = unsafeBitCast(
-        pointer, to: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
-      var buffer = [CChar](repeating: 0, count: 16)
-      if name(Int32(state.note), &buffer, buffer.count) < buffer.count {
-        state.name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-      }
+    if let noteName = Self.noteName,
+      let name = readOutString({ noteName(Int32(state.note), $0, $1) })
+    {
+      state.name = name
     }
     return .none
   }

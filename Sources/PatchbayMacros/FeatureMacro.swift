@@ -65,7 +65,34 @@ public enum FeatureMacro: MemberMacro {
       ]
       """
     ]
+    let imports = Self.imports(in: members)
+    if !imports.isEmpty {
+      generated.append(
+        """
+        \(raw: access)static let imports: [FunctionImport] = [
+          \(raw: imports.joined(separator: ",\n"))
+        ]
+        """)
+    }
     return generated
+  }
+
+  /// `FunctionImport(provider, name, "double(int32, double)")` for each `@Import` variable.
+  private static func imports(in members: MemberBlockItemListSyntax) -> [String] {
+    members.compactMap { member -> String? in
+      guard let variable = member.decl.as(VariableDeclSyntax.self),
+        let attribute = variable.attributes.lazy.compactMap({ $0.as(AttributeSyntax.self) })
+          .first(where: { $0.attributeName.trimmedDescription == "Import" }),
+        let (provider, name) = ImportMacro.providerAndName(attribute),
+        let function = variable.bindings.first?.typeAnnotation.flatMap({
+          ImportMacro.functionType($0.type)
+        }),
+        case .success(let signature) = CSignature.of(
+          parameters: function.parameters.map { $0.type.trimmedDescription },
+          result: function.returnClause.type.trimmedDescription)
+      else { return nil }
+      return "FunctionImport(\(provider), \(name), \"\(signature)\")"
+    }
   }
 
   private static func declaresActions(_ decl: DeclSyntax) -> Bool {

@@ -9,5 +9,7 @@ struct PatchbayMacrosPlugin: CompilerPlugin {
     ObservableStateMacro.self,
     NoOpPeerMacro.self,
     FeatureMacro.self,
+    ExportMacro.self,
+    ImportMacro.self,
   ]
 }

@@ -37,11 +37,15 @@ final class FeatureInstance<Feature: PluginFeature> {
   @usableFromInline let runtime: ReducerRuntime<Feature.State, Feature.Action>
   @usableFromInline var actions = ActionCache<Feature.Action>()
   @usableFromInline var published = PublishedValues()
+  /// The functions it imported, current on the thread while it reduces (`@Import`); nil
+  /// without imports.
+  @usableFromInline let imports: ImportedFunctions.Box?
 
   @inlinable
   init(host: HostConnection, state: Feature.State) {
     self.host = host
     let imported = host.resolve(Feature.imports, for: Feature.id)
+    self.imports = Feature.imports.isEmpty ? nil : ImportedFunctions.Box(imported)
     let prepare: ((inout DependencyValues) -> Void)?
     // A plugin runs live even inside a test process: the host is what a test drives. Outside
     // tests its dependencies are live already, and reduce skips the task-local override.
@@ -82,7 +86,7 @@ final class FeatureInstance<Feature: PluginFeature> {
   @inlinable
   func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
     if let action = self.actions.action(for: bytes) {
-      self.runtime.reduce(action)
+      self.run(action)
       self.publishShared()
       return PB_OK
     }
@@ -90,9 +94,16 @@ final class FeatureInstance<Feature: PluginFeature> {
       return PB_ERR_DECODE
     }
     self.actions.store(action, for: bytes)
-    self.runtime.reduce(action)
+    self.run(action)
     self.publishShared()
     return PB_OK
+  }
+
+  /// Reduces `action`, its imported functions current on this thread.
+  @inlinable
+  func run(_ action: Feature.Action) {
+    guard let imports = self.imports else { return self.runtime.reduce(action) }
+    ImportedFunctions.withCurrent(imports) { self.runtime.reduce(action) }
   }
 
   @inlinable

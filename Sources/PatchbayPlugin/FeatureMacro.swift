@@ -20,7 +20,7 @@
 /// ```
 ///
 /// A feature that writes its own `actions` beside `@Feature` is refused at compile time.
-@attached(member, names: named(actions))
+@attached(member, names: named(actions), named(imports))
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "FeatureMacro")
 
 /// Marks an action people should not send: the host sends it (`midi(…)`, shared state), the

@@ -1,6 +1,10 @@
 import Dependencies
 import PatchbayABI
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A function a Swift feature calls from another plugin ("patchbay.functions/1"): declare it
 /// in ``PluginFeature/imports``; the SDK resolves it when an instance is created.
 ///
@@ -80,5 +84,47 @@ extension HostConnection {
       }
     }
     return ImportedFunctions(pointers)
+  }
+}
+
+/// The functions of the instance whose action this thread is reducing: the SDK sets them
+/// around each `reduce` of a feature with imports, so `@Import` reads them with a thread-local
+/// load instead of a dependency lookup. Anywhere else (an effect's task, a test store) it is
+/// the `importedFunctions` dependency.
+extension ImportedFunctions {
+  /// A reference to an instance's functions, for the thread-local slot.
+  @usableFromInline
+  final class Box {
+    let functions: ImportedFunctions
+    @usableFromInline init(_ functions: ImportedFunctions) { self.functions = functions }
+  }
+
+  private static let slot: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// Runs `body` with `box`'s functions current on this thread.
+  @usableFromInline
+  static func withCurrent<T>(_ box: Box, _ body: () -> T) -> T {
+    let previous = pthread_getspecific(Self.slot)
+    pthread_setspecific(Self.slot, Unmanaged.passUnretained(box).toOpaque())
+    defer { pthread_setspecific(Self.slot, previous) }
+    return body()
+  }
+
+  /// Runs `body` with `functions` current on this thread, as they are while an instance
+  /// reduces (a benchmark, a tool).
+  public static func withCurrent<T>(_ functions: ImportedFunctions, _ body: () -> T) -> T {
+    Self.withCurrent(Box(functions), body)
+  }
+
+  /// The functions `@Import` calls: the reducing instance's, else the dependency's.
+  public static var current: ImportedFunctions {
+    if let raw = pthread_getspecific(Self.slot) {
+      return Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue().functions
+    }
+    return Dependency(\.importedFunctions).wrappedValue
   }
 }

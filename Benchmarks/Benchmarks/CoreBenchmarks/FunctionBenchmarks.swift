@@ -5,6 +5,7 @@ import PatchbayEncoding
 import PatchbayFunctions
 import PatchbayHost
 import PatchbayLoader
+import PatchbayPlugin
 
 // Calling plugins' exported functions (issue 15): a direct call through a function pointer
 // (the reference), the stable trampolines (jump stub and libffi closure), libffi with a
@@ -61,6 +62,35 @@ func functionBenchmarks() {
     }
   }
 
+  // What `@Import` writes (issue 28), through the same trampoline: the function read at each
+  // call from the reducing instance's imports (a thread-local slot, as inside `reduce`),
+  // declared as a Swift function (a closure around the pointer) and as a `@convention(c)` one
+  // (the pointer itself).
+  for declaredC in [false, true] {
+    Benchmark(
+      "functions: typed @Import, declared "
+        + (declaredC ? "@convention(c)" : "as a Swift function") + ", through a trampoline",
+      configuration: perCall
+    ) { benchmark in
+      guard let trampoline = StableTrampoline(to: noteFrequency, kind: .jumpStub) else {
+        fatalError("no trampoline")
+      }
+      var sum = 0.0
+      ImportedFunctions.withCurrent(ImportedFunctions(["note_frequency": trampoline.pointer])) {
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+          let note = Int32(truncatingIfNeeded: index & 127)
+          sum +=
+            (declaredC
+              ? TypedImports.noteFrequencyC?(note, 440) : TypedImports.noteFrequency?(note, 440))
+            ?? 0
+        }
+        benchmark.stopMeasurement()
+      }
+      blackHole(sum)
+    }
+  }
+
   Benchmark("functions: ffi_call through a prepared cif, values decoded", configuration: perCall) {
     benchmark in
     let prepared = noteFrequency.prepared
@@ -109,4 +139,14 @@ func functionBenchmarks() {
     for trampoline in trampolines { trampoline.retarget(to: noteFrequency.pointer) }
     benchmark.stopMeasurement()
   }
+}
+
+/// Two `@Import`s of Theory's note_frequency, as a feature declares them.
+@Feature
+struct TypedImports {
+  enum Action: Codable { case none }
+  @Import("dev.patchbay.theory-plugin", "note_frequency")
+  static var noteFrequency: ((Int32, Double) -> Double)?
+  @Import("dev.patchbay.theory-plugin", "note_frequency")
+  static var noteFrequencyC: (@convention(c) (Int32, Double) -> Double)?
 }

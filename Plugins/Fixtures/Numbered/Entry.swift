@@ -8,7 +8,7 @@ import PatchbayPlugin
 /// ten separate packages would otherwise have to provide.
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
-/// its name is what `dladdr` says this image was opened as. When that cannot be read, the
+/// its name is the path /proc/self/maps gives for this image. When that cannot be read, the
 /// entry returns NULL and logs why, rather than exporting an id nobody asked for.
 @_cdecl("patchbay_plugin_entry")
 public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
@@ -33,19 +33,22 @@ private func fileStem(_ path: String) -> String? {
   return stem.lowercased()
 }
 
-/// The path this image was opened as, from `dladdr` on an address inside it (glibc's; the
-/// Glibc module leaves it out, as it is a GNU extension).
+/// The path this image was opened as: the line of /proc/self/maps whose address range holds
+/// this image's header (`#dsohandle`).
 private func loadedPath() -> String? {
-  struct DLInfo {
-    var fileName: UnsafePointer<CChar>? = nil
-    var base: UnsafeMutableRawPointer? = nil
-    var symbolName: UnsafePointer<CChar>? = nil
-    var symbolAddress: UnsafeMutableRawPointer? = nil
+  let address = UInt(bitPattern: #dsohandle)
+  guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else {
+    return nil
   }
-  typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer) -> Int32
-  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dladdr") else { return nil }
-  let dladdr = unsafeBitCast(symbol, to: DLAddr.self)
-  var info = DLInfo()
-  guard dladdr(#dsohandle, &info) != 0, let fileName = info.fileName else { return nil }
-  return String(cString: fileName)
+  for line in maps.split(separator: "\n") {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+    let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
+    guard range.count == 2, (range[0]..<range[1]).contains(address), fields.count >= 6 else {
+      continue
+    }
+    // The host unlinks its copy right after dlopen: the kernel then says "(deleted)".
+    let path = fields[5...].joined(separator: " ")
+    return path.hasSuffix(" (deleted)") ? String(path.dropLast(" (deleted)".count)) : path
+  }
+  return nil
 }

@@ -4,7 +4,7 @@ import TunerFeature
 
 /// How far `frequency` is from `reference`, in cents (a hundredth of a semitone): a function
 /// the Tuner plugin exports for other plugins and `patchbay call Tuner cents 445 440`.
-@_cdecl("tuner_cents")
+@Export("cents", summary: "Cents from a reference")
 public func tunerCents(_ frequency: Double, _ reference: Double) -> Double {
   1_200 * log2(frequency / reference)
 }
@@ -15,12 +15,7 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   PluginExport.entry(
     id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0",
     features: [.feature(Tuner.self)],
-    functions: [
-      ExportedFunction("cents", "double(double, double)", summary: "Cents from a reference") {
-        unsafeBitCast(
-          tunerCents as @convention(c) (Double, Double) -> Double, to: UnsafeRawPointer.self)
-      }
-    ],
+    functions: [_export_tunerCents],
     hostABIMajor: hostABIMajor
   )
 }
