@@ -164,11 +164,14 @@ public struct ActionInfo: Equatable, Sendable {
     self.sentBy = sentBy
   }
 
-  /// `setStep(by: int)`.
+  /// `setStep(by: int)`; a field without a label (`_0`, `_1`: written by position, as
+  /// `setBeatsPerBar(4)`) reads `_`: `setBeatsPerBar(_: int)`.
   public var signature: String {
-    self.fields.isEmpty
-      ? self.name
-      : "\(self.name)(\(self.fields.map { "\($0.name): \($0.type)" }.joined(separator: ", ")))"
+    guard !self.fields.isEmpty else { return self.name }
+    let fields = self.fields.enumerated().map { index, field in
+      "\(field.name == "_\(index)" ? "_" : field.name): \(field.type)"
+    }
+    return "\(self.name)(\(fields.joined(separator: ", ")))"
   }
 }
 

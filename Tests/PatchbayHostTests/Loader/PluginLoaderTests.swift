@@ -244,3 +244,17 @@ import Testing
     try self.expectStillRunning()
   }
 }
+
+@Suite struct ActionSignatureTests {
+  /// A field written by position (`_0`) reads `_` in a signature; labelled ones keep theirs.
+  @Test func unlabeledFieldsReadAsUnderscores() {
+    let action = ActionInfo(
+      name: "rename", summary: "",
+      fields: [
+        .init(name: "_0", type: "string"), .init(name: "loud", type: "bool"),
+        .init(name: "_2", type: "int"),
+      ])
+    #expect(action.signature == "rename(_: string, loud: bool, _: int)")
+    #expect(ActionInfo(name: "start", summary: "", fields: []).signature == "start")
+  }
+}
