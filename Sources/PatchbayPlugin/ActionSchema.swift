@@ -32,7 +32,11 @@ public struct ActionSchema: Sendable, Equatable, ExpressibleByStringLiteral {
   /// nil for an action people send.
   public let sentBy: Sender?
 
-  /// An action with fields, in order.
+  /// An action with fields, in order: the list written by hand, before `@Feature` derived it.
+  @available(
+    *, deprecated,
+    message: "let @Feature derive the list from enum Action (docs/MIGRATING.md)"
+  )
   public init(
     _ name: String, _ fields: KeyValuePairs<String, FieldType> = [:], summary: String = ""
   ) {
@@ -53,6 +57,10 @@ public struct ActionSchema: Sendable, Equatable, ExpressibleByStringLiteral {
   }
 
   /// An action without fields.
+  @available(
+    *, deprecated,
+    message: "let @Feature derive the list from enum Action (docs/MIGRATING.md)"
+  )
   public init(stringLiteral name: String) {
     self.init(name)
   }

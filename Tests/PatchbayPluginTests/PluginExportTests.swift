@@ -5,11 +5,14 @@ import Testing
 @testable import PatchbayPlugin
 
 /// A feature whose state changed shape: schema 1 was `{value}`, schema 2 is `{amount, unit}`.
+/// Its actions are listed by hand, the old shape (docs/MIGRATING.md): it still compiles, with a
+/// deprecation warning this declaration silences, and exports the same descriptor.
 struct Versioned: PluginFeature {
   static let id = "dev.patchbay.test.versioned"
   static let name = "Versioned"
   static let schemaVersion: UInt32 = 2
   static let migrates = true
+  @available(*, deprecated, message: "the old shape, kept to show it still works")
   static let actions: [ActionSchema] = [.init("add", ["amount": .int])]
   static var initialState: State { State() }
 
@@ -31,10 +34,10 @@ struct Versioned: PluginFeature {
 }
 
 /// A feature that uses every default: JSON render, schema 1, no migrate.
+@Feature
 struct Plain: PluginFeature {
   static let id = "dev.patchbay.test.plain"
   static let name = "Plain"
-  static let actions: [ActionSchema] = ["toggle"]
   static var initialState: State { State() }
   struct State: Codable, Equatable { var on = false }
   enum Action: Codable, Equatable { case toggle }
