@@ -105,15 +105,7 @@ struct Run: AsyncParsableCommand {
     }
     // Kept state ([[feature]] persist) is on disk when the run ends, however it ends.
     defer { app.flushKeptState() }
-    var recorder: RunRecorder?
-    if let record = self.record {
-      do {
-        recorder = try RunRecorder(file: record, config: self.config)
-        recorder?.recordKeptStates(of: app)
-      } catch {
-        throw CommandFailure("\(error)")
-      }
-    }
+    let recorder = try RecordedRun.start(self.record, config: self.config, app: app)
     let printChanges = self.printChanges
     app.tracksStateChanges = printChanges
     app.onChange { [recorder] change in
@@ -162,21 +154,7 @@ struct Run: AsyncParsableCommand {
     defer { rebuilder?.stop() }
 
     let outcome = await ScriptRunner(app: app, name: name) { Terminal.out($0) }.run(text)
-    if let recorder, let record = self.record {
-      _ = await app.settle()
-      let hash: String
-      do {
-        hash = try app.stateHash()
-      } catch {
-        // A recording without its final state proves nothing on replay: say so, and fail.
-        Terminal.error(
-          "Error: \(record): the recording has no final state: \(error). Fix the plugin's snapshot, then record again."
-        )
-        throw ExitCode(1)
-      }
-      recorder.finish(stateHash: hash)
-      Terminal.out("state hash: \(hash)")
-    }
+    try await RecordedRun.finish(recorder, file: self.record, app: app)
     switch outcome {
     case .finished:
       return

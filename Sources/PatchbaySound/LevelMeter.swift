@@ -1,3 +1,4 @@
+import SampleChecks
 import Synchronization
 
 /// The level of the mix the audio thread writes, per channel: the peak and the RMS since the
@@ -24,24 +25,33 @@ public final class LevelMeter: Sendable {
 
   public init() {}
 
-  /// Adds one period of interleaved samples. [audio-thread]
+  /// Adds one period of interleaved samples (one pass in C: `pb_samples_level`).
+  /// [audio-thread]
   func measure(_ mix: UnsafePointer<Float>, frames: Int, channels: Int) {
-    for channel in 0..<min(channels, 2) {
-      var (peak, sum) = (Float(0), Double(0))
-      var index = channel
-      for _ in 0..<frames {
-        let sample = mix[index]
-        peak = max(peak, abs(sample))
-        sum += Double(sample * sample)
-        index += channels
+    var peaks: (Float, Float) = (
+      Float(bitPattern: self.left.peak.load(ordering: .relaxed)),
+      Float(bitPattern: self.right.peak.load(ordering: .relaxed))
+    )
+    var squares: (Double, Double) = (0, 0)
+    withUnsafeMutableBytes(of: &peaks) { peaks in
+      withUnsafeMutableBytes(of: &squares) { squares in
+        pb_samples_level(
+          mix, frames, channels, peaks.baseAddress!.assumingMemoryBound(to: Float.self),
+          squares.baseAddress!.assumingMemoryBound(to: Double.self))
       }
-      let sums = channel == 0 ? self.left : self.right
-      let held = Float(bitPattern: sums.peak.load(ordering: .relaxed))
-      sums.peak.store(max(held, peak).bitPattern, ordering: .relaxed)
-      let total = Double(bitPattern: sums.squares.load(ordering: .relaxed))
-      sums.squares.store((total + sum).bitPattern, ordering: .relaxed)
     }
+    self.left.peak.store(peaks.0.bitPattern, ordering: .relaxed)
+    self.right.peak.store(peaks.1.bitPattern, ordering: .relaxed)
+    // No array here: a literal allocates, and this is the audio thread.
+    Self.add(squares.0, to: self.left)
+    Self.add(squares.1, to: self.right)
     self.frames.add(frames, ordering: .relaxed)
+  }
+
+  private static func add(_ squares: Double, to sums: Channel) {
+    guard squares > 0 else { return }
+    let total = Double(bitPattern: sums.squares.load(ordering: .relaxed))
+    sums.squares.store((total + squares).bitPattern, ordering: .relaxed)
   }
 
   /// The peak and RMS of each channel since the last call (0 when nothing played), and starts

@@ -62,3 +62,18 @@ WITH_AVX2 size_t pb_samples_clip(float *samples, size_t count, float *peak) {
   *peak = largest;
   return clipped;
 }
+
+WITH_AVX2 void pb_samples_level(const float *samples, size_t frames, size_t channels,
+                                float peaks[2], double squares[2]) {
+  for (size_t c = 0; c < channels && c < 2; c++) {
+    float peak = peaks[c], sum = 0;
+    for (size_t i = 0; i < frames; i++) {
+      float sample = samples[i * channels + c];
+      float magnitude = sample < 0 ? -sample : sample;
+      peak = magnitude > peak ? magnitude : peak;
+      sum += sample * sample;
+    }
+    peaks[c] = peak;
+    squares[c] += sum;
+  }
+}

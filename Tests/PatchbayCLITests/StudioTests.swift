@@ -159,3 +159,19 @@ import Testing
     #expect(third.exitCode == 0, "\(third.stdout)\(third.stderr)")
   }
 }
+
+@Suite struct RenderSoloTests {
+  @Test func soloingANodeTheAppDoesNotHaveIsALine() async throws {
+    let result = try await CLI.run(
+      arguments: [
+        "render", "\(CheckTests.root)/host-config/studio.toml", "--solo", "cowbell", "--out",
+        "/tmp/never.wav", "--plugin-path", CLI.directory,
+      ], environment: ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.path + "/none"])
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stderr.contains(
+        "--solo cowbell: no such node in \(CheckTests.root)/host-config/studio.toml. Nodes: studio, "
+          + "metronome, synth, drums, practice, trainer, trainer-results, monitor."),
+      "\(result.stderr)")
+  }
+}

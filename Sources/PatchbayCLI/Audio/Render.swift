@@ -123,16 +123,8 @@ struct Render: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
-    var recorder: RunRecorder?
-    if let record = self.record {
-      do {
-        recorder = try RunRecorder(file: record, config: self.config)
-        recorder?.recordKeptStates(of: app)
-      } catch {
-        throw CommandFailure("\(error)")
-      }
-      app.onChange { [recorder] change in recorder?.record(change) }
-    }
+    let recorder = try RecordedRun.start(self.record, config: self.config, app: app)
+    if let recorder { app.onChange { change in recorder.record(change) } }
     // Recorded: what the features are told of the input is part of the run.
     app.publish("host.midi", .record([.init("input", .string(self.midi ?? "none"))]))
     let clock = ContinuousClock()
@@ -175,17 +167,7 @@ struct Render: AsyncParsableCommand {
           + "(\(String(format: "%.2f", 100 * Double(graph.clippedSamples) / Double(max(total, 1)))) %); "
           + "the mix peaked at \(Self.decibels(graph.peak)). Lower the levels of what plays.")
     }
-    if let recorder, let record = self.record {
-      _ = await app.settle()
-      do {
-        let hash = try app.stateHash()
-        recorder.finish(stateHash: hash)
-        Terminal.out("state hash: \(hash)")
-      } catch {
-        Terminal.error("Error: \(record): the recording has no final state: \(error).")
-        throw ExitCode(1)
-      }
-    }
+    try await RecordedRun.finish(recorder, file: self.record, app: app)
     if render.graph.droppedEvents > 0 {
       Terminal.error(
         "warning: \(render.graph.droppedEvents) processor events were dropped (a processor sent more than it declared)."

@@ -3,6 +3,7 @@ import Patchbay
 import PatchbayABI
 import PatchbayConfig
 import PatchbayEncoding
+import PatchbayLoader
 
 /// Creating instances (with their children and hooks), forwarding to parents, taking them out.
 /// On the app queue.
@@ -13,7 +14,6 @@ extension AppRuntime {
     guard let node = self.config.node(key), let feature = self.owned.features[node.featureID] else {
       throw AppError(.noLoadedFeature(node: key))
     }
-    let handle: FeatureHandle
     // A kept state, from an earlier run, unless the caller gives one (a push's).
     let kept =
       state == nil && node.persists
@@ -29,17 +29,16 @@ extension AppRuntime {
         self.owned.keptAtStart.append((path.description, kept))
       }
     }
-    let state = state ?? kept
-    do {
-      let logs = self.logHandler
-      let id = feature.id
-      handle = try FeatureHandle(
-        feature: feature, restoring: state, on: self.executor, limits: self.config.limits,
-        label: path.description,
-        log: { level, message in logs.value?(id, PluginLogLevel(level), message) },
-        functions: self.functionResolver)
+    let handle: FeatureHandle
+    do throws(AppError) {
+      handle = try self.makeHandle(feature, at: path, state: state ?? kept)
     } catch {
-      throw AppError(.failed(path: path.description, reason: error.description))
+      // A kept state the plugin refuses is set aside (one line), never a reason not to start.
+      guard state == nil, kept != nil, let keeper = self.stateKeeper else { throw error }
+      keeper.refused(path: self.keptName(of: path), because: error.description)
+      if !self.owned.started { self.owned.keptAtStart.removeAll { $0.path == path.description } }
+      self.owned.keptForStep = nil
+      handle = try self.makeHandle(feature, at: path, state: nil)
     }
     handle.owned.observer = InstanceSite(app: self, node: node, path: path)
     self.changes.track(path, state: try? handle.snapshot())
@@ -60,6 +59,23 @@ extension AppRuntime {
         }
       case .stack, .presented: break
       }
+    }
+  }
+
+  /// An instance of `feature` for `path`, on the app queue, from `state` when given.
+  private func makeHandle(_ feature: LoadedFeature, at path: InstancePath, state: [UInt8]?)
+    throws(AppError) -> FeatureHandle
+  {
+    do {
+      let logs = self.logHandler
+      let id = feature.id
+      return try FeatureHandle(
+        feature: feature, restoring: state, on: self.executor, limits: self.config.limits,
+        label: path.description,
+        log: { level, message in logs.value?(id, PluginLogLevel(level), message) },
+        functions: self.functionResolver)
+    } catch {
+      throw AppError(.failed(path: path.description, reason: error.description))
     }
   }
 

@@ -125,6 +125,12 @@ final class StateKeeper: @unchecked Sendable {
     }
   }
 
+  /// Sets the kept state of `path` aside because the plugin refused it at `create` (a state
+  /// of the same schema it cannot read: a field added without a migration), in one line.
+  func refused(path: String, because reason: String) {
+    self.setAside(self.file(for: path), path: path, because: "the plugin refused it: \(reason)")
+  }
+
   /// Renames a file that cannot be loaded out of the way, and says so in one line.
   private func setAside(_ url: URL, path: String, because reason: String) {
     let stamp = Int(Date().timeIntervalSince1970)

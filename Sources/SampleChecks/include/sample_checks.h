@@ -25,6 +25,12 @@ size_t pb_samples_silence_nonfinite(float *samples, size_t count);
  * samples must be finite (see pb_samples_silence_nonfinite). */
 size_t pb_samples_clip(float *samples, size_t count, float *peak);
 
+/* The level of two interleaved channels (`frames` frames; the second is ignored when
+ * `channels` is 1): each channel's largest magnitude into `peaks[c]` when larger, and the sum
+ * of its squares added to `squares[c]`. A level meter's measure, in one pass. */
+void pb_samples_level(const float *samples, size_t frames, size_t channels, float peaks[2],
+                      double squares[2]);
+
 #ifdef __cplusplus
 }
 #endif

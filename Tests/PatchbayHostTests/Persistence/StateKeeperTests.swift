@@ -96,6 +96,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 
+  /// A state of the right feature and schema that the plugin refuses at `create` (a field the
+  /// plugin needs is missing: a field added without a migration) is set aside with one line,
+  /// and the app starts, the instance from its initial state.
+  @Test func aStateThePluginRefusesIsSetAsideAndTheAppStarts() throws {
+    let folder = self.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("counter.state")
+    try StateFile(
+      featureID: "dev.patchbay.counter", schema: 1,
+      state: WireValue.record([.init("count", .string("seven"))]).bytes
+    ).write(to: file)
+    let (app, _) = try self.app(folder: folder)
+    #expect(try app.state("counter")[field: "count"] == 0)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(aside.contains { $0.hasPrefix("counter.damaged-") }, "\(aside)")
+    try app.send("counter", "increment")  // and it keeps state again from here
+    app.flushKeptState()
+    #expect(FileManager.default.fileExists(atPath: file.path))
+  }
+
   /// A state another schema wrote goes through `migrate`: Counter's (schema 1) read by
   /// CounterAlt (schema 2).
   @Test func aStateOfAnotherSchemaIsMigrated() throws {
