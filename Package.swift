@@ -33,21 +33,21 @@ let package = Package(
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
-    .library(name: "Counter", type: .dynamic, targets: ["CounterPlugin"]),
-    .library(name: "CounterAlt", type: .dynamic, targets: ["CounterAltPlugin"]),
+    .library(name: "Counter", type: .dynamic, targets: ["CounterFeature"]),
+    .library(name: "CounterAlt", type: .dynamic, targets: ["CounterAltFeature"]),
     .library(name: "Echo", type: .dynamic, targets: ["EchoPlugin"]),
-    .library(name: "Home", type: .dynamic, targets: ["HomePlugin"]),
-    .library(name: "Practice", type: .dynamic, targets: ["PracticePlugin"]),
-    .library(name: "Metronome", type: .dynamic, targets: ["MetronomePlugin"]),
+    .library(name: "Home", type: .dynamic, targets: ["HomeFeature"]),
+    .library(name: "Practice", type: .dynamic, targets: ["PracticeFeature"]),
+    .library(name: "Metronome", type: .dynamic, targets: ["MetronomeFeature"]),
     .library(name: "Synth", type: .dynamic, targets: ["SynthPlugin"]),
     .library(name: "SynthFM", type: .dynamic, targets: ["SynthFMPlugin"]),
     .library(name: "Drums", type: .dynamic, targets: ["DrumsPlugin"]),
-    .library(name: "PracticeRoom", type: .dynamic, targets: ["PracticeRoomPlugin"]),
-    .library(name: "MIDIMonitor", type: .dynamic, targets: ["MIDIMonitorPlugin"]),
-    .library(name: "ChordTrainer", type: .dynamic, targets: ["ChordTrainerPlugin"]),
-    .library(name: "Studio", type: .dynamic, targets: ["StudioPlugin"]),
+    .library(name: "PracticeRoom", type: .dynamic, targets: ["PracticeRoomFeature"]),
+    .library(name: "MIDIMonitor", type: .dynamic, targets: ["MIDIMonitorFeature"]),
+    .library(name: "ChordTrainer", type: .dynamic, targets: ["ChordTrainerFeature"]),
+    .library(name: "Studio", type: .dynamic, targets: ["StudioFeature"]),
     .library(name: "Theory", type: .dynamic, targets: ["TheoryPlugin"]),
-    .library(name: "Tuner", type: .dynamic, targets: ["TunerPlugin"]),
+    .library(name: "Tuner", type: .dynamic, targets: ["TunerFeature"]),
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
@@ -178,22 +178,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),
-    // Each Swift plugin: its features (a library tests can link) and its entry point.
+    // Each Swift plugin: one target, its features and `#plugin` (tests link it as a library).
     .target(
-      name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter",
-      exclude: ["Entry"]
-    ),
+      name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter"),
     .target(
-      name: "CounterPlugin", dependencies: ["CounterFeature"], path: "Plugins/Counter/Entry"
-    ),
-    .target(
-      name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt",
-      exclude: ["Entry"]
-    ),
-    .target(
-      name: "CounterAltPlugin", dependencies: ["CounterAltFeature"],
-      path: "Plugins/CounterAlt/Entry"
-    ),
+      name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt"),
     .target(name: "EchoPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Echo"),
     .target(
       name: "SynthPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Synth",
@@ -209,52 +198,21 @@ let package = Package(
       name: "TheoryPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Theory",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
-      name: "HomeFeature", dependencies: [sharedSDK], path: "Plugins/Home",
-      exclude: ["Entry"]
-    ),
-    .target(name: "HomePlugin", dependencies: ["HomeFeature"], path: "Plugins/Home/Entry"),
+      name: "HomeFeature", dependencies: [sharedSDK], path: "Plugins/Home"),
     .target(
-      name: "PracticeFeature", dependencies: [sharedSDK], path: "Plugins/Practice",
-      exclude: ["Entry"]
-    ),
+      name: "PracticeFeature", dependencies: [sharedSDK], path: "Plugins/Practice"),
     .target(
-      name: "PracticePlugin", dependencies: ["PracticeFeature"], path: "Plugins/Practice/Entry"
-    ),
+      name: "MetronomeFeature", dependencies: [sharedSDK], path: "Plugins/Metronome"),
     .target(
-      name: "MetronomeFeature", dependencies: [sharedSDK], path: "Plugins/Metronome",
-      exclude: ["Entry"]
-    ),
+      name: "TunerFeature", dependencies: [sharedSDK], path: "Plugins/Tuner"),
     .target(
-      name: "MetronomePlugin", dependencies: ["MetronomeFeature"], path: "Plugins/Metronome/Entry"
-    ),
+      name: "PracticeRoomFeature", dependencies: [sharedSDK], path: "Plugins/PracticeRoom"),
     .target(
-      name: "TunerFeature", dependencies: [sharedSDK], path: "Plugins/Tuner",
-      exclude: ["Entry"]
-    ),
-    .target(name: "TunerPlugin", dependencies: ["TunerFeature"], path: "Plugins/Tuner/Entry"),
+      name: "MIDIMonitorFeature", dependencies: [sharedSDK], path: "Plugins/MIDIMonitor"),
     .target(
-      name: "PracticeRoomFeature", dependencies: [sharedSDK], path: "Plugins/PracticeRoom",
-      exclude: ["Entry"]),
+      name: "ChordTrainerFeature", dependencies: [sharedSDK], path: "Plugins/ChordTrainer"),
     .target(
-      name: "MIDIMonitorFeature", dependencies: [sharedSDK], path: "Plugins/MIDIMonitor",
-      exclude: ["Entry"]),
-    .target(
-      name: "MIDIMonitorPlugin", dependencies: ["MIDIMonitorFeature"],
-      path: "Plugins/MIDIMonitor/Entry"),
-    .target(
-      name: "ChordTrainerFeature", dependencies: [sharedSDK], path: "Plugins/ChordTrainer",
-      exclude: ["Entry"]),
-    .target(
-      name: "ChordTrainerPlugin", dependencies: ["ChordTrainerFeature"],
-      path: "Plugins/ChordTrainer/Entry"),
-    .target(
-      name: "StudioFeature", dependencies: [sharedSDK], path: "Plugins/Studio",
-      exclude: ["Entry"]),
-    .target(
-      name: "StudioPlugin", dependencies: ["StudioFeature"], path: "Plugins/Studio/Entry"),
-    .target(
-      name: "PracticeRoomPlugin", dependencies: ["PracticeRoomFeature"],
-      path: "Plugins/PracticeRoom/Entry"),
+      name: "StudioFeature", dependencies: [sharedSDK], path: "Plugins/Studio"),
     .target(
       name: "MisbehavingFixture", dependencies: [sdk("PatchbayABI")],
       path: "Plugins/Fixtures/Misbehaving"
@@ -264,7 +222,7 @@ let package = Package(
       name: "HostileFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Hostile",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
-      name: "NumberedFixture", dependencies: ["CounterFeature"], path: "Plugins/Fixtures/Numbered"),
+      name: "NumberedFixture", dependencies: [sharedSDK], path: "Plugins/Fixtures/Numbered"),
     .testTarget(
       name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
     .testTarget(name: "PatchbayTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
@@ -312,6 +270,16 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Each Swift plugin's target defines `patchbay_plugin_entry` (`#plugin`), and SwiftPM links
+// every test target into one test binary on Linux: the entries are never called there (the host
+// loads the built .so files), so the linker keeps the first and the tests link the rest.
+for target in package.targets where target.type == .test {
+  target.linkerSettings =
+    (target.linkerSettings ?? []) + [
+      .unsafeFlags(["-Xlinker", "--allow-multiple-definition"], .when(platforms: [.linux]))
+    ]
+}
 
 // `make` builds the project's own code with warnings as errors (it exports
 // PATCHBAY_WARNINGS_AS_ERRORS=1), so a new warning fails `make test`. Built any other way — a

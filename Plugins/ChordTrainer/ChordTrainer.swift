@@ -9,7 +9,7 @@ import PatchbayPlugin
 /// Actions: `midi(…)`, `key(_: 0)` (a computer key: 0 is C of the octave, 12 the C above),
 /// `octaveUp`, `octaveDown`, `clearKeys`, `skip`, `ask(root: 3, minor: true)`, `restart`.
 @Feature
-public struct ChordTrainer: PluginFeature {
+public struct ChordTrainer {
   public static let id = "dev.patchbay.chord-trainer"
   public static let name = "Chord Trainer"
   public static let summary = "Asks for triads, grades what is played (named by Theory)."
@@ -17,7 +17,6 @@ public struct ChordTrainer: PluginFeature {
   /// Theory's `chord_name`, typed (`int32(buffer, out_string)`).
   @Import("dev.patchbay.theory-plugin", "chord_name")
   static var chordName: ((UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
-  public static var initialState: State { State() }
   /// Chords a round asks for.
   public static let roundLength = 10
 
@@ -222,7 +221,7 @@ public struct ChordTrainer: PluginFeature {
 /// The Trainer's Results screen, pushed with the score: `again` goes back for another round,
 /// `home` to the Studio.
 @Feature
-public struct TrainerResults: PluginFeature {
+public struct TrainerResults {
   public static let id = "dev.patchbay.trainer-results"
   public static let name = "Trainer results"
   public static let summary = "A round's score."
@@ -257,3 +256,7 @@ public struct TrainerResults: PluginFeature {
     return "Results — \(state.score) of \(state.outOf) chords\n\n\(stars)"
   }
 }
+
+#plugin(
+  id: "dev.patchbay.chord-trainer-plugin", name: "ChordTrainer", version: "1.0.0",
+  features: [.feature(ChordTrainer.self), .feature(TrainerResults.self)])

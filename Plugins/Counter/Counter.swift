@@ -6,14 +6,9 @@ import PatchbayPlugin
 /// which increments after a delay from an effect running inside the plugin, and
 /// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3.
 @Feature
-public struct Counter: PluginFeature {
+public struct Counter {
   public static let id = "dev.patchbay.counter"
-  public static let name = "Counter"
   public static let summary = "Counts up and down by a step."
-  public static var initialState: State { State() }
-  /// Counter reads back the state of its alternative implementation (`CounterAlt`, schema 2),
-  /// so a swap there and back keeps the count.
-  public static let migrates = true
 
   public struct State: Codable, Equatable, Sendable {
     public var count = 0
@@ -81,7 +76,9 @@ public struct Counter: PluginFeature {
     }
   }
 
-  /// Schema 2 is `CounterAlt`'s `{value, stride, history, waiting}`.
+  /// Reads back the state of its alternative implementation: schema 2 is `CounterAlt`'s
+  /// `{value, stride, history, waiting}`, so a swap there and back keeps the count. (`@Feature`
+  /// sees this function and marks the feature as one that migrates.)
   public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
     guard schemaVersion == 2 else {
       throw PluginFeatureError("\(Self.id) (Counter) knows schemas 1 and 2, not \(schemaVersion)")
@@ -101,3 +98,7 @@ public struct Counter: PluginFeature {
     return lines.joined(separator: "\n")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
+  features: [.feature(Counter.self)])

@@ -8,13 +8,11 @@ import PatchbayPlugin
 /// a delayed increment in flight is not kept, because a swap cancels the effect that would
 /// finish it.
 @Feature
-public struct CounterAlt: PluginFeature {
+public struct CounterAlt {
   public static let id = "dev.patchbay.counter"
   public static let name = "Counter (alternative)"
   public static let summary = "Counts up and down by a step, and shows where it has been."
   public static let schemaVersion: UInt32 = 2
-  public static let migrates = true
-  public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
     public var value = 0
@@ -114,3 +112,7 @@ public struct CounterAlt: PluginFeature {
     return lines.joined(separator: "\n")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.counter-alt-plugin", name: "CounterAlt", version: "2.0.0",
+  features: [.feature(CounterAlt.self)])

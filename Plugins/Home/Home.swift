@@ -8,11 +8,9 @@ import PatchbayPlugin
 /// `tallies(element(id: "a", action: increment))`.
 @Reducer
 @Feature
-public struct Home: PluginFeature {
+public struct Home {
   public static let id = "dev.patchbay.home"
-  public static let name = "Home"
   public static let summary = "A menu of the app's screens."
-  public static var initialState: State { State() }
 
   @ObservableState
   public struct State: Codable, Equatable, Sendable {
@@ -83,3 +81,6 @@ public struct Home: PluginFeature {
       } + (state.lastTally.map { ["", "Last tally: \($0)"] } ?? [])).joined(separator: "\n")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.home-plugin", name: "Home", version: "1.0.0", features: [.feature(Home.self)])

@@ -7,7 +7,7 @@ import PatchbayPlugin
 /// Actions: `pause`, `resume`, `togglePause`, `clear`, and `midi(…)`, which the host sends for
 /// every message that arrives.
 @Feature
-public struct MIDIMonitor: PluginFeature {
+public struct MIDIMonitor {
   public static let id = "dev.patchbay.midi-monitor"
   public static let name = "MIDI Monitor"
   public static let summary = "The last 20 MIDI messages, named, and the keys held."
@@ -15,7 +15,6 @@ public struct MIDIMonitor: PluginFeature {
   /// Theory's `note_name`, typed (`int32(int32, out_string)`).
   @Import("dev.patchbay.theory-plugin", "note_name")
   static var noteName: ((Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
-  public static var initialState: State { State() }
   static let capacity = 20
 
   public struct State: Codable, Equatable, Sendable {
@@ -118,3 +117,7 @@ public struct MIDIMonitor: PluginFeature {
     return lines.joined(separator: "\n")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.midi-monitor-plugin", name: "MIDIMonitor", version: "1.0.0",
+  features: [.feature(MIDIMonitor.self)])

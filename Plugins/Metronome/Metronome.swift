@@ -10,11 +10,9 @@ import PatchbayPlugin
 @Feature
 public struct Metronome: AudioFeature {
   public static let id = "dev.patchbay.metronome"
-  public static let name = "Metronome"
   public static let summary = "Clicks in time; beat 1 of each bar accented."
   /// It hears MIDI start and stop (system messages reach every listener).
   public static let midiChannels: UInt16 = 0xFFFF
-  public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
     public var tempo = 120.0
@@ -207,3 +205,7 @@ public struct Metronome: AudioFeature {
     }
   }
 }
+
+#plugin(
+  id: "dev.patchbay.metronome-plugin", name: "Metronome", version: "1.0.0",
+  features: [.feature(Metronome.self)])

@@ -3,11 +3,9 @@ import PatchbayPlugin
 /// The parent of a `Quiz`: it hears the quiz's `finished(score:)` delegate action and pushes a
 /// `Results` screen.
 @Feature
-public struct Practice: PluginFeature {
+public struct Practice {
   public static let id = "dev.patchbay.practice"
-  public static let name = "Practice"
   public static let summary = "Runs quizzes and keeps the best score."
-  public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
     public var attempts = 0
@@ -45,9 +43,8 @@ public struct Practice: PluginFeature {
 
 /// Shows a quiz's score; `again` goes back to the quiz, `home` to the root.
 @Feature
-public struct Results: PluginFeature {
+public struct Results {
   public static let id = "dev.patchbay.results"
-  public static let name = "Results"
   public static let summary = "Shows a quiz's score."
   public static var initialState: State { State(score: 0, outOf: 0) }
 
@@ -77,3 +74,7 @@ public struct Results: PluginFeature {
     "You scored \(state.score) of \(state.outOf)." + (state.score == state.outOf ? " Perfect!" : "")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.practice-plugin", name: "Practice", version: "1.0.0",
+  features: [.feature(Practice.self), .feature(Quiz.self), .feature(Results.self)])

@@ -3,11 +3,9 @@ import PatchbayPlugin
 /// Three sums. When the last is answered it tells its parent, with a delegate action, and
 /// starts over.
 @Feature
-public struct Quiz: PluginFeature {
+public struct Quiz {
   public static let id = "dev.patchbay.quiz"
-  public static let name = "Quiz"
   public static let summary = "Three sums; reports the score to its parent."
-  public static var initialState: State { State() }
 
   static let questions: [(text: String, answer: Int)] = [("2 + 3", 5), ("7 × 6", 42), ("9 − 4", 5)]
 

@@ -16,7 +16,6 @@ public struct PracticeRoom: AudioFeature {
   public static let id = "dev.patchbay.practice-room"
   public static let name = "Practice"
   public static let summary = "Plays a chord progression through the Synth, on a fretboard."
-  public static var initialState: State { State() }
   public static let subscriptions = [SharedSubscription("transport", as: "transport")]
   /// Practice progress is kept: a config marks the node `persist = true`.
   public static var schemaVersion: UInt32 { 1 }
@@ -212,3 +211,7 @@ public struct PracticeRoom: AudioFeature {
   /// Four notes off and four on at a chord change, twice over in a short period at most.
   public static var maxMIDIOutput: Int { 32 }
 }
+
+#plugin(
+  id: "dev.patchbay.practice-room-plugin", name: "PracticeRoom", version: "1.0.0",
+  features: [.feature(PracticeRoom.self)])

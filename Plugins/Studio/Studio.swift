@@ -11,9 +11,8 @@ import PatchbayPlugin
 ///
 /// Actions: `up`, `down`, `select(index: 1)`, `open`, `go(_: 1)` (select and open).
 @Feature
-public struct Studio: PluginFeature {
+public struct Studio {
   public static let id = "dev.patchbay.studio"
-  public static let name = "Studio"
   public static let summary = "The practice studio: its screens, tempo, key and progress."
   public static let subscriptions = [
     SharedSubscription("transport", as: "transport"),
@@ -21,7 +20,6 @@ public struct Studio: PluginFeature {
     SharedSubscription("host.midi", as: "midiInput"),
     SharedSubscription("host.date", as: "date"),
   ]
-  public static var initialState: State { State() }
 
   public struct State: Codable, Equatable, Sendable {
     public var entries = [
@@ -171,3 +169,7 @@ public struct Studio: PluginFeature {
     return lines.joined(separator: "\n")
   }
 }
+
+#plugin(
+  id: "dev.patchbay.studio-plugin", name: "Studio", version: "1.0.0",
+  features: [.feature(Studio.self)])

@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayPlugin
 
 /// A tuner: pick a note, see its name and frequency — computed by another plugin's functions
@@ -5,11 +6,9 @@ import PatchbayPlugin
 ///
 /// Actions: `setNote(_: 69)`, `setA4(hertz: 442.0)`.
 @Feature
-public struct Tuner: PluginFeature {
+public struct Tuner {
   public static let id = "dev.patchbay.tuner"
-  public static let name = "Tuner"
   public static let summary = "A note's name and frequency, from the Theory plugin."
-  public static var initialState: State { State() }
   /// Theory's functions, typed: the signatures the host checks come from these Swift types.
   @Import("dev.patchbay.theory-plugin", "note_frequency")
   static var noteFrequency: ((Int32, Double) -> Double)?
@@ -54,3 +53,14 @@ public struct Tuner: PluginFeature {
       + "\((state.frequency * 100).rounded() / 100) Hz (A4 = \(state.a4) Hz)"
   }
 }
+
+/// How far `frequency` is from `reference`, in cents (a hundredth of a semitone): a function
+/// the Tuner plugin exports for other plugins and `patchbay call Tuner cents 445 440`.
+@Export("cents", summary: "Cents from a reference")
+public func tunerCents(_ frequency: Double, _ reference: Double) -> Double {
+  1_200 * log2(frequency / reference)
+}
+
+#plugin(
+  id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0",
+  features: [.feature(Tuner.self)], functions: [tunerCents])

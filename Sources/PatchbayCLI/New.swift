@@ -152,13 +152,12 @@ struct PluginTemplate {
     import PatchbayPlugin
 
     /// \(self.name): a feature. Edit the state, the actions and `reduce`: `@Feature` lists the
-    /// actions from `enum Action`, each case's doc comment its summary.
+    /// actions from `enum Action` (each case's doc comment is its summary) and makes it a
+    /// `PluginFeature`; `#plugin` below exports it.
     @Feature
-    public struct \(self.name): PluginFeature {
+    public struct \(self.name) {
       public static let id = "\(self.featureID)"
-      public static let name = "\(self.name)"
       public static let summary = "Remembers a message and counts pings."
-      public static var initialState: State { State() }
 
       public struct State: Codable, Equatable, Sendable {
         public var pings = 0
@@ -189,13 +188,9 @@ struct PluginTemplate {
       }
     }
 
-    @_cdecl("patchbay_plugin_entry")
-    public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
-      PluginExport.entry(
-        id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
-        features: [.feature(\(self.name).self)], hostABIMajor: hostABIMajor
-      )
-    }
+    #plugin(
+      id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
+      features: [.feature(\(self.name).self)])
 
     """
   }

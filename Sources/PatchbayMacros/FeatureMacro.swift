@@ -7,7 +7,20 @@ import SwiftSyntaxMacros
 /// `actions` from its `enum Action`: each case's name, its fields (labels, or `_0`, `_1`, … as
 /// the value encoding names unlabeled ones) with their types, the doc comment above it as the
 /// summary, and `@SentBy(…)` as who sends it.
-public enum FeatureMacro: MemberMacro {
+public enum FeatureMacro: MemberMacro, ExtensionMacro {
+  /// `extension Counter: PluginFeature {}` unless it conforms already (`AudioFeature` does).
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard !protocols.isEmpty else { return [] }
+    let list = protocols.map(\.trimmedDescription).joined(separator: ", ")
+    return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: list) {}")]
+  }
+
   public static func expansion(
     of node: AttributeSyntax,
     providingMembersOf declaration: some DeclGroupSyntax,
@@ -15,7 +28,7 @@ public enum FeatureMacro: MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     let members = declaration.memberBlock.members
-    if let written = members.first(where: { Self.declaresActions($0.decl) }) {
+    if let written = members.first(where: { Self.declaresStatic("actions", $0.decl) }) {
       context.diagnose(
         Diagnostic(
           node: written.decl,
@@ -33,6 +46,15 @@ public enum FeatureMacro: MemberMacro {
           node: node,
           message: FeatureDiagnostic(
             "'@Feature' needs the feature's actions as a nested 'enum Action: Codable'")))
+      return []
+    }
+    if !Self.isCodable(action) {
+      context.diagnose(
+        Diagnostic(
+          node: action.name,
+          message: FeatureDiagnostic(
+            "'enum Action' must be 'Codable': the host sends actions to a plugin as encoded "
+              + "values; write 'enum Action: Codable'")))
       return []
     }
     var schemas: [String] = []
@@ -65,6 +87,19 @@ public enum FeatureMacro: MemberMacro {
       ]
       """
     ]
+    if let flag = members.first(where: { Self.declaresStatic("migrates", $0.decl) }) {
+      context.diagnose(
+        Diagnostic(
+          node: flag.decl,
+          message: FeatureDiagnostic(
+            "'@Feature' sets 'migrates' when the feature implements 'static func migrate(from:_:)'; "
+              + "remove this flag")))
+    } else if members.contains(where: { Self.implementsMigrate($0.decl) }) {
+      generated.append("\(raw: access)static let migrates = true")
+    }
+    if !members.contains(where: { Self.declaresStatic("initialState", $0.decl) }) {
+      generated.append("\(raw: access)static var initialState: State { State() }")
+    }
     let imports = Self.imports(in: members)
     if !imports.isEmpty {
       generated.append(
@@ -95,11 +130,30 @@ public enum FeatureMacro: MemberMacro {
     }
   }
 
-  private static func declaresActions(_ decl: DeclSyntax) -> Bool {
+  /// Whether the enum says it is `Codable` (or `Encodable & Decodable`) where it is declared.
+  private static func isCodable(_ action: EnumDeclSyntax) -> Bool {
+    let names = Set(
+      (action.inheritanceClause?.inheritedTypes ?? []).flatMap { inherited in
+        inherited.type.trimmedDescription.split(separator: "&").map { $0.filter { $0 != " " } }
+      })
+    return names.contains("Codable") || names.contains("Swift.Codable")
+      || (names.contains("Encodable") && names.contains("Decodable"))
+  }
+
+  /// `static let actions …` or `static var actions …` (any access).
+  private static func declaresStatic(_ name: String, _ decl: DeclSyntax) -> Bool {
     guard let variable = decl.as(VariableDeclSyntax.self),
       variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
     else { return false }
-    return variable.bindings.contains { $0.pattern.trimmedDescription == "actions" }
+    return variable.bindings.contains { $0.pattern.trimmedDescription == name }
+  }
+
+  /// `static func migrate(from:_:)`, the member whose presence means the feature migrates.
+  private static func implementsMigrate(_ decl: DeclSyntax) -> Bool {
+    guard let function = decl.as(FunctionDeclSyntax.self), function.name.text == "migrate",
+      function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
+    else { return false }
+    return function.signature.parameterClause.parameters.first?.firstName.text == "from"
   }
 
   /// The `///` lines above a case, as one line.

@@ -1,7 +1,8 @@
 import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
-/// The compiler plugin behind `@Reducer`, `@ObservableState` and their helpers.
+/// The compiler plugin behind `@Reducer`, `@ObservableState`, `@Feature`, `@Export`, `@Import`,
+/// `#plugin` and their helpers.
 @main
 struct PatchbayMacrosPlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
@@ -11,5 +12,6 @@ struct PatchbayMacrosPlugin: CompilerPlugin {
     FeatureMacro.self,
     ExportMacro.self,
     ImportMacro.self,
+    PluginMacro.self,
   ]
 }

@@ -19,8 +19,13 @@
 /// // actions: start, setTempo(bpm: double), beat(index: int) (sent by the processor)
 /// ```
 ///
-/// A feature that writes its own `actions` beside `@Feature` is refused at compile time.
-@attached(member, names: named(actions), named(imports))
+/// It also lists the `@Import` functions in `imports`, sets `migrates` when the feature
+/// implements `static func migrate(from:_:)`, starts it at `State()` unless it writes its own
+/// `initialState`, and adds the `PluginFeature` conformance unless it is written (an
+/// `AudioFeature` has it). A feature that writes its own `actions` or `migrates` beside
+/// `@Feature` is refused at compile time.
+@attached(member, names: named(actions), named(imports), named(migrates), named(initialState))
+@attached(extension, conformances: PluginFeature)
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "FeatureMacro")
 
 /// Marks an action people should not send: the host sends it (`midi(…)`, shared state), the

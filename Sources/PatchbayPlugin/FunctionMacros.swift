@@ -1,11 +1,12 @@
 /// Exports a global function to other plugins and to `patchbay call` (patchbay/functions.h):
 /// the signature string is derived from its Swift types, and the `@convention(c)` address
-/// taken for you. It makes `_export_<function>`, to list in the entry's `functions:`.
+/// taken for you. List the function in `#plugin`'s `functions:` (it makes `_export_<function>`,
+/// which the entry exports).
 ///
 /// ```swift
 /// @Export("cents", summary: "Cents from a reference")
 /// public func tunerCents(_ frequency: Double, _ reference: Double) -> Double { … }
-/// // PluginExport.entry(…, functions: [_export_tunerCents], …)   // "double(double, double)"
+/// #plugin(…, functions: [tunerCents])   // "double(double, double)"
 /// ```
 ///
 /// Types: `Int8`…`Int64`, `Int`, the unsigned ones, `Float`, `Double`, `Bool`, raw pointers,

@@ -9,17 +9,20 @@ import PatchbayABI
 
 /// Builds the descriptor a plugin's entry point returns.
 ///
-/// Every plugin library has one entry point, written once:
+/// Every plugin library has one entry point, which `#plugin` writes:
 ///
 /// ```swift
-/// @_cdecl("patchbay_plugin_entry")
-/// public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
-///   PluginExport.entry(
-///     id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-///     features: [.feature(Counter.self)], hostABIMajor: hostABIMajor
-///   )
-/// }
+/// #plugin(
+///   id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
+///   features: [.feature(Counter.self)])
+/// // @_cdecl("patchbay_plugin_entry")
+/// // public func patchbay_plugin_entry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
+/// //   PluginExport.entry(id: …, name: …, version: …, features: […], hostABIMajor: hostABIMajor)
+/// // }
 /// ```
+///
+/// Write the function by hand only when the entry must compute something at load time (the
+/// Numbered test fixture names itself after its file).
 ///
 /// The descriptor is built on the first call and kept for the life of the library (hosts never
 /// unload plugins). The host checks the ABI version it reports.

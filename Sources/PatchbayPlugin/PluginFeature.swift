@@ -3,21 +3,28 @@ import PatchbayEncoding
 
 /// A reducer that a plugin exports through the C ABI.
 ///
-/// Write an ordinary ``Reducer`` with `Codable` state and actions, describe it, and list it
-/// in the plugin's entry point (see ``PluginExport``):
+/// Write an ordinary ``Reducer`` with `Codable` state and actions, give it an id, mark it
+/// `@Feature` (which derives the rest: the action list, the conformance, the start state) and
+/// list it in `#plugin`:
 ///
 /// ```swift
-/// struct Counter: PluginFeature {
+/// @Feature
+/// struct Counter {
 ///   static let id = "dev.patchbay.counter"
-///   static let name = "Counter"
-///   static let actions: [ActionSchema] = ["increment", .init("setStep", ["by": .int])]
-///   static var initialState: State { State() }
 ///
 ///   struct State: Codable, Equatable { var count = 0, step = 1 }
-///   enum Action: Codable, Equatable { case increment, setStep(by: Int) }
+///   enum Action: Codable, Equatable {
+///     /// Adds the step
+///     case increment
+///     case setStep(by: Int)
+///   }
 ///
 ///   func reduce(into state: inout State, action: Action) -> Effect<Action> { … }
 /// }
+///
+/// #plugin(
+///   id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
+///   features: [.feature(Counter.self)])
 /// ```
 ///
 /// The SDK encodes state and actions with ``WireValueEncoder`` (the ABI's value encoding),
@@ -27,7 +34,7 @@ public protocol PluginFeature: Reducer, SendableMetatype
 where State: Codable, Action: Codable & SendableMetatype {
   /// Reverse-DNS id, unique among loaded plugins: `"dev.patchbay.counter"`.
   static var id: String { get }
-  /// The name people see.
+  /// The name people see. Default: the type's name.
   static var name: String { get }
   /// One line for people. Default: empty.
   static var summary: String { get }
@@ -60,6 +67,7 @@ where State: Codable, Action: Codable & SendableMetatype {
 }
 
 extension PluginFeature {
+  public static var name: String { String(describing: Self.self) }
   public static var summary: String { "" }
   public static var schemaVersion: UInt32 { 1 }
   public static var migrates: Bool { false }

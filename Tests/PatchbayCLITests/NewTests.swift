@@ -23,7 +23,9 @@ import Testing
     // A third party's id, not the project's namespace.
     #expect(source.contains("public static let id = \"com.example.metronome\""))
     #expect(source.contains("id: \"com.example.metronome-plugin\""))
-    #expect(source.contains("@_cdecl(\"patchbay_plugin_entry\")"))
+    #expect(source.contains("@Feature\npublic struct Metronome {"))
+    #expect(source.contains("#plugin(\n  id: \"com.example.metronome-plugin\""))
+    #expect(!source.contains("@_cdecl"), "the entry point is #plugin's to write")
   }
 
   @Test func takesAnID() async throws {

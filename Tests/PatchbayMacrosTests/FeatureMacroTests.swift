@@ -55,6 +55,10 @@ final class FeatureMacroTests: XCTestCase {
               ActionSchema("notes", fields: [("_0", .of([Int].self))]),
               ActionSchema("beat", fields: [("index", .of(Int.self))], sentBy: .processor)
             ]
+
+            public static var initialState: State {
+                State()
+            }
         }
         """,
       macroSpecs: macros
@@ -109,6 +113,137 @@ final class FeatureMacroTests: XCTestCase {
           line: 1, column: 1)
       ],
       macroSpecs: macros
+    )
+  }
+
+  func testMigratesFollowsTheMigrateFunctionAndAWrittenStartIsKept() {
+    assertMacroExpansion(
+      """
+      @Feature
+      struct Counter {
+        static var initialState: State { State(count: 1) }
+        enum Action: Codable {
+          case increment
+        }
+        static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
+          state
+        }
+      }
+      """,
+      expandedSource: """
+        struct Counter {
+          static var initialState: State { State(count: 1) }
+          enum Action: Codable {
+            case increment
+          }
+          static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
+            state
+          }
+
+            static let actions: [ActionSchema] = [
+              ActionSchema("increment", fields: [])
+            ]
+
+            static let migrates = true
+        }
+        """,
+      macroSpecs: macros
+    )
+  }
+
+  func testAMigratesFlagWrittenBesideItIsRefused() {
+    assertMacroExpansion(
+      """
+      @Feature
+      struct Counter {
+        static let migrates = true
+        enum Action: Codable {
+          case increment
+        }
+      }
+      """,
+      expandedSource: """
+        struct Counter {
+          static let migrates = true
+          enum Action: Codable {
+            case increment
+          }
+
+            static let actions: [ActionSchema] = [
+              ActionSchema("increment", fields: [])
+            ]
+
+            static var initialState: State {
+                State()
+            }
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "'@Feature' sets 'migrates' when the feature implements 'static func migrate(from:_:)'; remove this flag",
+          line: 3, column: 3)
+      ],
+      macroSpecs: macros
+    )
+  }
+
+  func testAnActionThatIsNotCodableIsRefused() {
+    assertMacroExpansion(
+      """
+      @Feature
+      struct Counter {
+        enum Action: Equatable {
+          case increment
+        }
+      }
+      """,
+      expandedSource: """
+        struct Counter {
+          enum Action: Equatable {
+            case increment
+          }
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "'enum Action' must be 'Codable': the host sends actions to a plugin as encoded values; write 'enum Action: Codable'",
+          line: 3, column: 8)
+      ],
+      macroSpecs: macros
+    )
+  }
+
+  func testThePluginFeatureConformanceIsAddedWhenMissing() {
+    assertMacroExpansion(
+      """
+      @Feature
+      public struct Counter {
+        public enum Action: Encodable & Decodable {
+          case increment
+        }
+      }
+      """,
+      expandedSource: """
+        public struct Counter {
+          public enum Action: Encodable & Decodable {
+            case increment
+          }
+
+            public static let actions: [ActionSchema] = [
+              ActionSchema("increment", fields: [])
+            ]
+
+            public static var initialState: State {
+                State()
+            }
+        }
+
+        extension Counter: PluginFeature {
+        }
+        """,
+      macroSpecs: ["Feature": MacroSpec(type: FeatureMacro.self, conformances: ["PluginFeature"])]
     )
   }
 }

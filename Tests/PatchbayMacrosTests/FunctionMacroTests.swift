@@ -80,6 +80,10 @@ final class FunctionMacroTests: XCTestCase {
               ActionSchema("tune", fields: [])
             ]
 
+            static var initialState: State {
+                State()
+            }
+
             static let imports: [FunctionImport] = [
               FunctionImport("dev.patchbay.theory-plugin", "note_name", "int32(int32, out_string)")
             ]

@@ -144,7 +144,10 @@ func functionBenchmarks() {
 /// Two `@Import`s of Theory's note_frequency, as a feature declares them.
 @Feature
 struct TypedImports {
+  static let id = "dev.patchbay.bench.typed-imports"
+  struct State: Codable, Equatable {}
   enum Action: Codable { case none }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
   @Import("dev.patchbay.theory-plugin", "note_frequency")
   static var noteFrequency: ((Int32, Double) -> Double)?
   @Import("dev.patchbay.theory-plugin", "note_frequency")

@@ -1,8 +1,7 @@
-import CounterFeature
 import Foundation
 import PatchbayPlugin
 
-/// A Swift plugin that exports `Counter` under an id taken from its file name, so copies of
+/// A Swift plugin that exports `Tally` under an id taken from its file name, so copies of
 /// one build are distinct plugins: `libStartup7.so` exports `dev.patchbay.fixture.startup7`.
 /// The startup benchmark loads ten of them (real Swift plugins of real size), which a build of
 /// ten separate packages would otherwise have to provide.
@@ -19,7 +18,7 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   }
   return PluginExport.entry(
     id: "dev.patchbay.fixture.\(name)-plugin", name: "Fixture \(name)", version: "1.0.0",
-    features: [.feature(Counter.self, id: "dev.patchbay.fixture.\(name)")],
+    features: [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")],
     hostABIMajor: hostABIMajor
   )
 }

@@ -141,7 +141,7 @@ public struct PluginLoader: Sendable {
       throw PluginLoadError(
         file: file,
         "has no 'patchbay_plugin_entry' function, so it is not a Patchbay plugin. Export one "
-          + "(Swift: @_cdecl(\"patchbay_plugin_entry\") with PluginExport.entry; C: see "
+          + "(Swift: #plugin(id:name:version:features:) beside the features; C: see "
           + "patchbay/plugin.h)."
       )
     }
