@@ -179,10 +179,8 @@ let package = Package(
       ] + host
     ),
     // Each Swift plugin: one target, its features and `#plugin` (tests link it as a library).
-    .target(
-      name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter"),
-    .target(
-      name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt"),
+    .target(name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter"),
+    .target(name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt"),
     .target(name: "EchoPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Echo"),
     .target(
       name: "SynthPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Synth",
@@ -197,22 +195,14 @@ let package = Package(
     .target(
       name: "TheoryPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Theory",
       linkerSettings: [.linkedLibrary("m")]),
-    .target(
-      name: "HomeFeature", dependencies: [sharedSDK], path: "Plugins/Home"),
-    .target(
-      name: "PracticeFeature", dependencies: [sharedSDK], path: "Plugins/Practice"),
-    .target(
-      name: "MetronomeFeature", dependencies: [sharedSDK], path: "Plugins/Metronome"),
-    .target(
-      name: "TunerFeature", dependencies: [sharedSDK], path: "Plugins/Tuner"),
-    .target(
-      name: "PracticeRoomFeature", dependencies: [sharedSDK], path: "Plugins/PracticeRoom"),
-    .target(
-      name: "MIDIMonitorFeature", dependencies: [sharedSDK], path: "Plugins/MIDIMonitor"),
-    .target(
-      name: "ChordTrainerFeature", dependencies: [sharedSDK], path: "Plugins/ChordTrainer"),
-    .target(
-      name: "StudioFeature", dependencies: [sharedSDK], path: "Plugins/Studio"),
+    .target(name: "HomeFeature", dependencies: [sharedSDK], path: "Plugins/Home"),
+    .target(name: "PracticeFeature", dependencies: [sharedSDK], path: "Plugins/Practice"),
+    .target(name: "MetronomeFeature", dependencies: [sharedSDK], path: "Plugins/Metronome"),
+    .target(name: "TunerFeature", dependencies: [sharedSDK], path: "Plugins/Tuner"),
+    .target(name: "PracticeRoomFeature", dependencies: [sharedSDK], path: "Plugins/PracticeRoom"),
+    .target(name: "MIDIMonitorFeature", dependencies: [sharedSDK], path: "Plugins/MIDIMonitor"),
+    .target(name: "ChordTrainerFeature", dependencies: [sharedSDK], path: "Plugins/ChordTrainer"),
+    .target(name: "StudioFeature", dependencies: [sharedSDK], path: "Plugins/Studio"),
     .target(
       name: "MisbehavingFixture", dependencies: [sdk("PatchbayABI")],
       path: "Plugins/Fixtures/Misbehaving"

@@ -259,4 +259,4 @@ public struct TrainerResults {
 
 #plugin(
   id: "dev.patchbay.chord-trainer-plugin", name: "ChordTrainer", version: "1.0.0",
-  features: [.feature(ChordTrainer.self), .feature(TrainerResults.self)])
+  features: [ChordTrainer.self, TrainerResults.self])

@@ -100,5 +100,4 @@ public struct Counter {
 }
 
 #plugin(
-  id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-  features: [.feature(Counter.self)])
+  id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0", features: [Counter.self])

@@ -115,4 +115,4 @@ public struct CounterAlt {
 
 #plugin(
   id: "dev.patchbay.counter-alt-plugin", name: "CounterAlt", version: "2.0.0",
-  features: [.feature(CounterAlt.self)])
+  features: [CounterAlt.self])

@@ -82,5 +82,4 @@ public struct Home {
   }
 }
 
-#plugin(
-  id: "dev.patchbay.home-plugin", name: "Home", version: "1.0.0", features: [.feature(Home.self)])
+#plugin(id: "dev.patchbay.home-plugin", name: "Home", version: "1.0.0", features: [Home.self])

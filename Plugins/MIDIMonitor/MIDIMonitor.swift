@@ -120,4 +120,4 @@ public struct MIDIMonitor {
 
 #plugin(
   id: "dev.patchbay.midi-monitor-plugin", name: "MIDIMonitor", version: "1.0.0",
-  features: [.feature(MIDIMonitor.self)])
+  features: [MIDIMonitor.self])

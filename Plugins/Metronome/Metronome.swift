@@ -121,31 +121,14 @@ public struct Metronome: AudioFeature {
 
   // MARK: The realtime half
 
-  /// What the processor reads each period.
+  /// What the processor reads each period (`@Feature` copies each from the state's property of
+  /// the same name; `beat` becomes an event kind for the processor to emit).
   public struct Parameters: BitwiseCopyable, Sendable, Equatable {
     public var running: Bool
     public var run: Int
     public var tempo: Double
     public var beatsPerBar: Int
     public var accent: Bool
-
-    public init(running: Bool, run: Int, tempo: Double, beatsPerBar: Int, accent: Bool) {
-      (self.running, self.run, self.tempo) = (running, run, tempo)
-      (self.beatsPerBar, self.accent) = (beatsPerBar, accent)
-    }
-  }
-
-  public static func parameters(for state: State) -> Parameters {
-    Parameters(
-      running: state.running, run: state.run, tempo: state.tempo, beatsPerBar: state.beatsPerBar,
-      accent: state.accent)
-  }
-
-  /// Event kind 1: a beat, with its index since the start.
-  public static let beatEvent: UInt32 = 1
-
-  public static func action(for event: ProcessorEvent) -> Action? {
-    event.kind == Self.beatEvent ? .beat(index: Int(event.value)) : nil
   }
 
   public static var maxProcessorEvents: Int { 4 }
@@ -189,8 +172,7 @@ public struct Metronome: AudioFeature {
           let accented = parameters.accent && self.nextBeat % parameters.beatsPerBar == 0
           self.clickFrame = 0
           self.clickStep = 2 * Double.pi * (accented ? 1_500 : 1_000) / self.sampleRate
-          period.emit(
-            ProcessorEvent(frame: frame, kind: Metronome.beatEvent, value: Int64(self.nextBeat)))
+          period.emit(Metronome.event(.beat(index: self.nextBeat), at: frame))
           self.nextBeat += 1
           self.nextBeatPosition += framesPerBeat
         }
@@ -208,4 +190,4 @@ public struct Metronome: AudioFeature {
 
 #plugin(
   id: "dev.patchbay.metronome-plugin", name: "Metronome", version: "1.0.0",
-  features: [.feature(Metronome.self)])
+  features: [Metronome.self])

@@ -77,4 +77,4 @@ public struct Results {
 
 #plugin(
   id: "dev.patchbay.practice-plugin", name: "Practice", version: "1.0.0",
-  features: [.feature(Practice.self), .feature(Quiz.self), .feature(Results.self)])
+  features: [Practice.self, Quiz.self, Results.self])

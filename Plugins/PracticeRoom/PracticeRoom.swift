@@ -194,19 +194,6 @@ public struct PracticeRoom: AudioFeature {
       notes: notes)
   }
 
-  /// Event kinds: a beat (value: its index since the start) and a chord change (the chord's
-  /// index in the progression).
-  public static let beatEvent: UInt32 = 1
-  public static let chordEvent: UInt32 = 2
-
-  public static func action(for event: ProcessorEvent) -> Action? {
-    switch event.kind {
-    case Self.beatEvent: .beat(index: Int(event.value))
-    case Self.chordEvent: .chord(index: Int(event.value))
-    default: nil
-    }
-  }
-
   public static var maxProcessorEvents: Int { 8 }
   /// Four notes off and four on at a chord change, twice over in a short period at most.
   public static var maxMIDIOutput: Int { 32 }
@@ -214,4 +201,4 @@ public struct PracticeRoom: AudioFeature {
 
 #plugin(
   id: "dev.patchbay.practice-room-plugin", name: "PracticeRoom", version: "1.0.0",
-  features: [.feature(PracticeRoom.self)])
+  features: [PracticeRoom.self])

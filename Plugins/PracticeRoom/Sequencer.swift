@@ -40,10 +40,9 @@ extension PracticeRoom {
         if beat % perChord == 0, parameters.chordCount > 0 {
           let chord = beat / perChord % parameters.chordCount
           if parameters.playing { self.play(chord, parameters, at: frame, period) }
-          period.emit(
-            ProcessorEvent(frame: frame, kind: PracticeRoom.chordEvent, value: Int64(chord)))
+          period.emit(PracticeRoom.event(.chord(index: chord), at: frame))
         }
-        period.emit(ProcessorEvent(frame: frame, kind: PracticeRoom.beatEvent, value: Int64(beat)))
+        period.emit(PracticeRoom.event(.beat(index: beat), at: frame))
         self.nextBeat += 1
         self.nextBeatPosition += framesPerBeat
       }

@@ -170,6 +170,4 @@ public struct Studio {
   }
 }
 
-#plugin(
-  id: "dev.patchbay.studio-plugin", name: "Studio", version: "1.0.0",
-  features: [.feature(Studio.self)])
+#plugin(id: "dev.patchbay.studio-plugin", name: "Studio", version: "1.0.0", features: [Studio.self])

@@ -62,5 +62,5 @@ public func tunerCents(_ frequency: Double, _ reference: Double) -> Double {
 }
 
 #plugin(
-  id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0",
-  features: [.feature(Tuner.self)], functions: [tunerCents])
+  id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0", features: [Tuner.self],
+  functions: [tunerCents])

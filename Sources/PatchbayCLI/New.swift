@@ -190,7 +190,7 @@ struct PluginTemplate {
 
     #plugin(
       id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
-      features: [.feature(\(self.name).self)])
+      features: [\(self.name).self])
 
     """
   }

@@ -100,6 +100,8 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
     if !members.contains(where: { Self.declaresStatic("initialState", $0.decl) }) {
       generated.append("\(raw: access)static var initialState: State { State() }")
     }
+    generated += Self.processorMembers(
+      action: action, members: members, access: access, in: context)
     let imports = Self.imports(in: members)
     if !imports.isEmpty {
       generated.append(
@@ -168,7 +170,7 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
   }
 
   /// `.processor` from `@SentBy(.processor)`.
-  private static func sender(of caseDecl: EnumCaseDeclSyntax) -> String? {
+  static func sender(of caseDecl: EnumCaseDeclSyntax) -> String? {
     for attribute in caseDecl.attributes {
       guard let attribute = attribute.as(AttributeSyntax.self),
         attribute.attributeName.trimmedDescription == "SentBy",

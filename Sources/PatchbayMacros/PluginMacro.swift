@@ -46,6 +46,16 @@ public enum PluginMacro: DeclarationMacro {
     var arguments: [String] = []
     for argument in node.arguments {
       let label = argument.label?.text ?? ""
+      if label == "features", let list = argument.expression.as(ArrayExprSyntax.self) {
+        // `Counter.self` → `.feature(Counter.self)`, the driver that exports it.
+        let drivers = list.elements.map { element in
+          let expression = element.expression
+          let isType = expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "self"
+          return isType ? ".feature(\(expression.trimmed))" : expression.trimmedDescription
+        }
+        arguments.append("features: [\(drivers.joined(separator: ", "))]")
+        continue
+      }
       guard label == "functions", let list = argument.expression.as(ArrayExprSyntax.self) else {
         arguments.append("\(label.isEmpty ? "" : "\(label): ")\(argument.expression.trimmed)")
         continue

@@ -1,19 +1,12 @@
 /// A plain C function a Swift plugin exports (patchbay/functions.h): its name, its signature,
-/// and the function, written with `@_cdecl` (or `@c`).
+/// and the function's address. `@Export` makes one from a Swift function, with the signature
+/// from its types; list the function in `#plugin`:
 ///
 /// ```swift
-/// @_cdecl("tapper_double")
-/// public func tapperDouble(_ value: Int32) -> Int32 { value * 2 }
+/// @Export("double", summary: "Twice the value")
+/// public func tapperDouble(_ value: Int32) -> Int32 { value * 2 }   // "int32(int32)"
 ///
-/// PluginExport.entry(
-///   id: "dev.example.tapper-plugin", name: "Tapper", version: "1.0.0",
-///   features: [.feature(Tapper.self)],
-///   functions: [
-///     ExportedFunction("double", "int32(int32)", summary: "Twice the value") {
-///       unsafeBitCast(tapperDouble as @convention(c) (Int32) -> Int32, to: UnsafeRawPointer.self)
-///     }
-///   ],
-///   hostABIMajor: hostABIMajor)
+/// #plugin(…, features: [Tapper.self], functions: [tapperDouble])
 /// ```
 public struct ExportedFunction: @unchecked Sendable {
   public let name: String

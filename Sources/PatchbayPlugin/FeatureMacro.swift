@@ -24,7 +24,16 @@
 /// `initialState`, and adds the `PluginFeature` conformance unless it is written (an
 /// `AudioFeature` has it). A feature that writes its own `actions` or `migrates` beside
 /// `@Feature` is refused at compile time.
-@attached(member, names: named(actions), named(imports), named(migrates), named(initialState))
+///
+/// For an `AudioFeature` it derives the realtime half's glue: from the `@SentBy(.processor)`
+/// cases, `event(_:at:)` (what the processor emits: `period.emit(Self.event(.beat(index: n),
+/// at: frame))`) and `action(for:)` (what the host turns it back into); from a nested `struct
+/// Parameters`, `parameters(for:)`, which copies the state's properties of the same names.
+/// Write either yourself and it is not derived.
+@attached(
+  member,
+  names: named(actions), named(imports), named(migrates), named(initialState), named(action),
+  named(event), named(parameters))
 @attached(extension, conformances: PluginFeature)
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "FeatureMacro")
 

@@ -14,7 +14,7 @@ import PatchbayABI
 /// ```swift
 /// #plugin(
 ///   id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-///   features: [.feature(Counter.self)])
+///   features: [Counter.self])
 /// // @_cdecl("patchbay_plugin_entry")
 /// // public func patchbay_plugin_entry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
 /// //   PluginExport.entry(id: …, name: …, version: …, features: […], hostABIMajor: hostABIMajor)

@@ -24,7 +24,7 @@ import PatchbayEncoding
 ///
 /// #plugin(
 ///   id: "dev.patchbay.counter-plugin", name: "Counter", version: "1.0.0",
-///   features: [.feature(Counter.self)])
+///   features: [Counter.self])
 /// ```
 ///
 /// The SDK encodes state and actions with ``WireValueEncoder`` (the ABI's value encoding),

@@ -55,12 +55,15 @@ import Testing
     state.tempo = 90
     state.running = true
     state.run = 2
-    #expect(
-      Metronome.parameters(for: state)
-        == .init(running: true, run: 2, tempo: 90, beatsPerBar: 4, accent: true))
-    #expect(
-      Metronome.action(for: ProcessorEvent(frame: 3, kind: Metronome.beatEvent, value: 7))
-        == .beat(index: 7))
+    let parameters = Metronome.parameters(for: state)
+    #expect(parameters.running && parameters.run == 2 && parameters.tempo == 90)
+    #expect(parameters.beatsPerBar == 4 && parameters.accent)
+    // The processor's event for a beat, and back: the kind names the case, the value its index.
+    let event = Metronome.event(.beat(index: 7), at: 3)
+    #expect(event.frame == 3 && event.value == 7 && event.kind != 0)
+    #expect(Metronome.action(for: event) == .beat(index: 7))
+    // An action the processor does not send has no event; a kind nobody declared, no action.
+    #expect(Metronome.event(.start, at: 0).kind == 0)
     #expect(Metronome.action(for: ProcessorEvent(frame: 3, kind: 99)) == nil)
   }
 

@@ -24,7 +24,10 @@ import Testing
     #expect(source.contains("public static let id = \"com.example.metronome\""))
     #expect(source.contains("id: \"com.example.metronome-plugin\""))
     #expect(source.contains("@Feature\npublic struct Metronome {"))
-    #expect(source.contains("#plugin(\n  id: \"com.example.metronome-plugin\""))
+    #expect(
+      source.contains(
+        "#plugin(\n  id: \"com.example.metronome-plugin\", name: \"Metronome\", version: \"0.1.0\",\n  features: [Metronome.self])"
+      ))
     #expect(!source.contains("@_cdecl"), "the entry point is #plugin's to write")
   }
 

@@ -27,7 +27,7 @@ final class FeatureMacroTests: XCTestCase {
           /// Says "hi" \\ loud
           case rename(_ name: String, _ loud: Bool)
           case notes([Int])
-          @SentBy(.processor) case beat(index: Int)
+          @SentBy(.host) case beat(index: Int)
         }
       }
       """,
@@ -53,7 +53,7 @@ final class FeatureMacroTests: XCTestCase {
               ActionSchema("setBeatsPerBar", fields: [("_0", .of(Int.self))]),
               ActionSchema("rename", fields: [("_0", .of(String.self)), ("_1", .of(Bool.self))], summary: "Says \\"hi\\" \\\\ loud"),
               ActionSchema("notes", fields: [("_0", .of([Int].self))]),
-              ActionSchema("beat", fields: [("index", .of(Int.self))], sentBy: .processor)
+              ActionSchema("beat", fields: [("index", .of(Int.self))], sentBy: .host)
             ]
 
             public static var initialState: State {

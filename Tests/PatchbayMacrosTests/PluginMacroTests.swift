@@ -14,13 +14,14 @@ final class PluginMacroTests: XCTestCase {
       """
       #plugin(
         id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0",
-        features: [.feature(Tuner.self)], functions: [tunerCents, noteName])
+        features: [Tuner.self, .feature(Pitch.self, id: "dev.patchbay.pitch")],
+        functions: [tunerCents, noteName])
       """,
       expandedSource: """
         /// The plugin library's one exported function (patchbay/plugin.h), made by `#plugin`.
         @_cdecl("patchbay_plugin_entry")
         public func patchbay_plugin_entry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
-          PluginExport.entry(id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0", features: [.feature(Tuner.self)], functions: [_export_tunerCents, _export_noteName], hostABIMajor: hostABIMajor)
+          PluginExport.entry(id: "dev.patchbay.tuner-plugin", name: "Tuner", version: "1.0.0", features: [.feature(Tuner.self), .feature(Pitch.self, id: "dev.patchbay.pitch")], functions: [_export_tunerCents, _export_noteName], hostABIMajor: hostABIMajor)
         }
         """,
       macroSpecs: macros)

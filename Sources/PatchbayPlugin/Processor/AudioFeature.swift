@@ -8,18 +8,25 @@ import PatchbayABI
 /// host turns into actions with ``action(for:)``.
 ///
 /// ```swift
+/// @Feature
 /// struct Metronome: AudioFeature {
+///   enum Action: Codable {
+///     case start
+///     @SentBy(.processor) case beat(index: Int)
+///   }
 ///   struct Parameters: BitwiseCopyable { var running = false; var tempo = 120.0 }
-///   static func parameters(for state: State) -> Parameters {
-///     Parameters(running: state.running, tempo: state.tempo)
+///   final class Processor: FeatureProcessor {
+///     func process(_ period: ProcessorPeriod, parameters: Parameters) {
+///       // on a beat: period.emit(Metronome.event(.beat(index: n), at: frame))
+///     }
 ///   }
-///   static func action(for event: ProcessorEvent) -> Action? {
-///     event.kind == 1 ? .beat(index: Int(event.value)) : nil
-///   }
-///   final class Processor: FeatureProcessor { … }
 ///   …
 /// }
 /// ```
+///
+/// `@Feature` derives ``parameters(for:)`` (each of `Parameters`' properties from the state's
+/// of the same name), ``action(for:)`` and `event(_:at:)` (from the `@SentBy(.processor)`
+/// cases); write them yourself when the block is not a copy or an event carries more.
 public protocol AudioFeature: PluginFeature {
   associatedtype Processor: FeatureProcessor
   /// The block the processor reads each period, made from the state after each action.
