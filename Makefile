@@ -104,7 +104,11 @@ template-check: build
 	fi
 	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
 	  | grep -q '"id": "com.example.hello"'
-	@echo "template-check: patchbay new → swift build → patchbay inspect: ok"
+	@# Its Makefile builds in this checkout's build folder instead (the SDK built already).
+	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello inspect >$(TEMPLATE_DIR)/make.log 2>&1 \
+	  || { cat $(TEMPLATE_DIR)/make.log; exit 1; }
+	grep -q "^Hello 0.1.0 (com.example.hello-plugin)" $(TEMPLATE_DIR)/make.log
+	@echo "template-check: patchbay new → swift build, make → patchbay inspect: ok"
 
 # The development loop end to end on the package template-check made: save a source file while
 # the app runs with --rebuild; the plugin is rebuilt and swapped, state kept (Tests/DevLoop).

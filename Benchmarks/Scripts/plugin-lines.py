@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lines each bundled Swift plugin costs at a git revision: its Swift files under Plugins/<name>
 (features and any Entry/), plus the lines of Package.swift that declare it (its product and its
-targets, tests excluded).
+targets, tests excluded). Each cell: all lines, then code lines (not blank, not a comment).
 
     Benchmarks/Scripts/plugin-lines.py b8c1c26 HEAD     # before and after, side by side
 """
@@ -29,18 +29,23 @@ def manifest_lines(manifest, plugin):
 def lines(revision, plugin):
     files = [f for f in git("ls-tree", "-r", "--name-only", revision, f"Plugins/{plugin}/").split()
              if f.endswith(".swift")]
-    source = sum(git("show", f"{revision}:{f}").count("\n") for f in files)
-    return source, manifest_lines(git("show", f"{revision}:Package.swift"), plugin)
+    texts = [git("show", f"{revision}:{f}") for f in files]
+    source = sum(text.count("\n") for text in texts)
+    code = sum(1 for text in texts for line in text.splitlines()
+               if line.strip() and not line.strip().startswith("//"))
+    manifest = manifest_lines(git("show", f"{revision}:Package.swift"), plugin)
+    return source + manifest, code + manifest
 
 
 revisions = sys.argv[1:] or ["HEAD"]
-print("plugin".ljust(14) + "".join(f"{r[:10]:>24}" for r in revisions))
-totals = [0] * len(revisions)
+print("plugin".ljust(14) + "".join(f"{r[:10]:>16}" for r in revisions) + "   (all lines / code)")
+totals = [[0, 0] for _ in revisions]
 for plugin in PLUGINS:
     row = plugin.ljust(14)
     for index, revision in enumerate(revisions):
-        source, manifest = lines(revision, plugin)
-        totals[index] += source + manifest
-        row += f"{source + manifest:>10} ({source:>4}+{manifest:>2} pkg)"
+        every, code = lines(revision, plugin)
+        totals[index][0] += every
+        totals[index][1] += code
+        row += f"{every:>10} /{code:>4}"
     print(row)
-print("total".ljust(14) + "".join(f"{t:>24}" for t in totals))
+print("total".ljust(14) + "".join(f"{every:>10} /{code:>4}" for every, code in totals))

@@ -81,8 +81,8 @@ struct New: ParsableCommand {
     }
     Terminal.out("Created \(package.path)")
     Terminal.out("Next:")
-    Terminal.out("  cd \(package.path) && swift build")
-    Terminal.out("  patchbay inspect \(package.path)/.build/debug/lib\(self.name).so")
+    Terminal.out("  cd \(package.path) && make inspect   # builds in \(root.path)/.build: seconds")
+    Terminal.out("  (or swift build, in .build here: over a minute the first time)")
   }
 }
 
@@ -116,8 +116,34 @@ struct PluginTemplate {
     [
       ("Package.swift", self.manifest),
       ("Sources/\(self.name)/\(self.name).swift", self.feature),
+      ("Makefile", self.makefile),
       (".gitignore", ".build/\nPackage.resolved\n"),
     ]
+  }
+
+  /// `make` builds in the checkout's build folder, where the SDK and swift-syntax (for the
+  /// macros) are built already: seconds, where a build of its own takes over a minute.
+  var makefile: String {
+    """
+    # Build and inspect this plugin with the Patchbay checkout at PATCHBAY.
+    #   make           builds in the checkout's build folder, where the SDK and the swift-syntax
+    #                  its macros need are built already (seconds); the plugin lands beside the
+    #                  checkout's own plugins, in $(BUILD)/lib\(self.name).so
+    #   make inspect   builds, then lists what the plugin declares
+    #   swift build    builds in .build here instead, the SDK and swift-syntax first (a minute
+    #                  or two the first time, on two cores)
+    PATCHBAY := \(self.patchbayRoot)
+    BUILD := $(PATCHBAY)/.build/debug
+
+    build:
+    \tswift build --scratch-path $(PATCHBAY)/.build
+
+    inspect: build
+    \t$(BUILD)/patchbay inspect $(BUILD)/lib\(self.name).so
+
+    .PHONY: build inspect
+
+    """
   }
 
   var manifest: String {

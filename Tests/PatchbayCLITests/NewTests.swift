@@ -29,6 +29,12 @@ import Testing
         "#plugin(\n  id: \"com.example.metronome-plugin\", name: \"Metronome\", version: \"0.1.0\",\n  features: [Metronome.self])"
       ))
     #expect(!source.contains("@_cdecl"), "the entry point is #plugin's to write")
+    // `make` builds in the checkout's build folder, with a recipe line that starts with a tab.
+    let makefile = try String(
+      contentsOf: folder.appendingPathComponent("Metronome/Makefile"), encoding: .utf8)
+    #expect(makefile.contains("PATCHBAY := \(root)\n"))
+    #expect(makefile.contains("build:\n\tswift build --scratch-path $(PATCHBAY)/.build\n"))
+    #expect(result.stdout.contains("make inspect"))
   }
 
   @Test func takesAnID() async throws {
