@@ -100,7 +100,7 @@ public enum ImportMacro: AccessorMacro {
     return [
       """
       get {
-        guard let pointer = ImportedFunctions.current.pointer(\(raw: name)) else {
+        guard let pointer = ImportedFunctions.currentPointer(\(raw: name)) else {
           return nil
         }
         let function = unsafeBitCast(pointer, to: (\(raw: cType)).self)

@@ -66,7 +66,7 @@ final class FunctionMacroTests: XCTestCase {
           }
           static var noteName: ((Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
               get {
-                guard let pointer = ImportedFunctions.current.pointer("note_name") else {
+                guard let pointer = ImportedFunctions.currentPointer("note_name") else {
                   return nil
                 }
                 let function = unsafeBitCast(pointer, to: (@convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32).self)
