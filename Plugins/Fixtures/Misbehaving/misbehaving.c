@@ -33,8 +33,9 @@
  *                 counts and structs the loader must refuse before it walks them
  *   chattyprocessor, emptyprocessor, bigevents, bigparameters, noparameterwriter, noprocess
  *                 processors (processors.c)
- *   abi20, theorylite, badsignature
- *                 a 2.0-sized descriptor; exported functions, one whose signature is broken
+ *   abi20, theorylite, badsignature, twofunctions
+ *                 a 2.0-sized descriptor; exported functions, one whose signature is broken,
+ *                 two exported under one name
  *   anything else a valid plugin with feature dev.patchbay.fixture
  */
 #define _GNU_SOURCE
@@ -308,6 +309,7 @@ static const pb_function_desc bad_signature = {sizeof(pb_function_desc), "broken
                                                "double(int32,, double)", NULL,
                                                (void (*)(void))fn_mix};
 static const pb_function_desc *const bad_functions[] = {&bad_signature};
+static const pb_function_desc *const twice_functions[] = {&lite_frequency, &lite_frequency};
 
 static pb_plugin_desc descriptor(uint32_t count, const pb_feature_desc *const *features) {
   pb_plugin_desc plugin = {PATCHBAY_MAGIC, PATCHBAY_ABI_MAJOR, PATCHBAY_ABI_MINOR,
@@ -364,6 +366,10 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
     plugin.id = "dev.patchbay.theory-plugin";
     plugin.function_count = 1;
     plugin.functions = lite_functions;
+  }
+  if (!strcmp(name, "twofunctions")) {
+    plugin.function_count = 2;
+    plugin.functions = twice_functions;
   }
   if (!strcmp(name, "badsignature")) {
     plugin.function_count = 1;

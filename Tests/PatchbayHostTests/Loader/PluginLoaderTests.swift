@@ -168,6 +168,10 @@ import Testing
       "duplicate", "declares feature id 'dev.patchbay.fixture' twice. Give each feature its own id."
     ),
     (
+      "twofunctions",
+      "exports function 'note_frequency' twice. Give each function its own name."
+    ),
+    (
       "bigevents",
       "feature 'dev.patchbay.fixture': the processor declares 1000 output events a period; the most is 256."
     ),
