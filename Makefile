@@ -22,7 +22,7 @@ BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
 export PATCHBAY_WARNINGS_AS_ERRORS := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build studio demo dev test test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
 
 all: build
 
@@ -68,10 +68,21 @@ demo: deps
 	$(SWIFT) build
 	$(BIN)/patchbay run host-config/app.toml --script host-config/demo.script --print-changes
 
+# `patchbay validate` on every bundled plugin at strictness 5, with a fixed seed so a run is
+# repeatable (`make validate-check SEED=9` for another); the Flawed fixture's flaws, each caught by
+# its test, are in Tests/PatchbayCLITests/ValidateTests.swift.
+BUNDLED_PLUGINS := Counter CounterAlt Home Practice Metronome Tuner MIDIMonitor ChordTrainer \
+  Studio PracticeRoom Echo Synth SynthFM Drums Theory
+SEED ?= 1
+validate-check: build
+	$(BIN)/patchbay validate $(BUNDLED_PLUGINS) --strictness 5 --seed $(SEED) >.build/validate.log \
+	  || { cat .build/validate.log; exit 1; }
+	@grep -c "^PASS" .build/validate.log | xargs -I{} echo "validate-check: {} tests passed on $(words $(BUNDLED_PLUGINS)) plugins, none failed"
+
 # The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
 # the kernel can hold off even a SCHED_FIFO thread for milliseconds.
 TIMING_TESTS := PacedNullTests
-test: lint build template-check import-swap-check sdk-test dev-check bench-smoke tsan
+test: lint build template-check import-swap-check sdk-test dev-check validate-check bench-smoke tsan
 	$(SWIFT) test --skip $(TIMING_TESTS)
 	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
 	$(MAKE) --no-print-directory test-isolated
@@ -108,7 +119,9 @@ template-check: build
 	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello inspect >$(TEMPLATE_DIR)/make.log 2>&1 \
 	  || { cat $(TEMPLATE_DIR)/make.log; exit 1; }
 	grep -q "^Hello 0.1.0 (com.example.hello-plugin)" $(TEMPLATE_DIR)/make.log
-	@echo "template-check: patchbay new → swift build, make → patchbay inspect: ok"
+	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello validate VALIDATE_FLAGS="--seed 1" \
+	  >$(TEMPLATE_DIR)/validate.log 2>&1 || { cat $(TEMPLATE_DIR)/validate.log; exit 1; }
+	@echo "template-check: patchbay new → swift build, make → patchbay inspect, validate: ok"
 
 # The development loop end to end on the package template-check made: save a source file while
 # the app runs with --rebuild; the plugin is rebuilt and swapped, state kept (Tests/DevLoop).

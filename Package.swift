@@ -55,6 +55,7 @@ let package = Package(
     .library(name: "TestFixtureHostile", type: .dynamic, targets: ["HostileFixture"]),
     // Counter under an id from its file name: copies of it are distinct plugins (benchmarks).
     .library(name: "TestFixtureNumbered", type: .dynamic, targets: ["NumberedFixture"]),
+    .library(name: "TestFixtureFlawed", type: .dynamic, targets: ["FlawedFixture"]),
   ],
   dependencies: [
     // The SDK every Swift plugin links as one shared library (see its manifest).
@@ -170,11 +171,13 @@ let package = Package(
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
     ),
+    // `patchbay validate`: the checks a plugin author runs before shipping.
+    .target(name: "PatchbayValidation", dependencies: [sdk("PatchbayEncoding")] + host),
     // The command line.
     .executableTarget(
       name: "PatchbayCLI",
       dependencies: [
-        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI",
+        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "PatchbayValidation",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),
@@ -213,6 +216,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m")]),
     .target(
       name: "NumberedFixture", dependencies: [sharedSDK], path: "Plugins/Fixtures/Numbered"),
+    .target(
+      name: "FlawedFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Flawed"),
     .testTarget(
       name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
     .testTarget(name: "PatchbayTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),

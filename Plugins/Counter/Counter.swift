@@ -4,7 +4,9 @@ import PatchbayPlugin
 ///
 /// Actions: `increment`, `decrement`, `reset`, `setStep(by: 5)`, `incrementLater(ms: 250)`,
 /// which increments after a delay from an effect running inside the plugin, and
-/// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3.
+/// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3. The
+/// count stops at ±2⁶³ rather than overflowing, a delay is at most a minute and a ramp at most
+/// 100 steps (`patchbay validate` sends the edges: an unbounded ramp flooded the app queue).
 @Feature
 public struct Counter {
   public static let id = "dev.patchbay.counter"
@@ -44,10 +46,10 @@ public struct Counter {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .increment:
-      state.count += state.step
+      state.count = state.count.saturating(plus: state.step)
       return .none
     case .decrement:
-      state.count -= state.step
+      state.count = state.count.saturating(plus: 0 &- state.step)
       return .none
     case .reset:
       state.count = 0
@@ -58,20 +60,20 @@ public struct Counter {
     case .incrementLater(let milliseconds):
       state.pending += 1
       return .run { [clock] send in
-        try await clock.sleep(for: .milliseconds(max(0, milliseconds)))
+        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 60_000)))
         await send(.delayedIncrement)
       }
     case .rampUp(let times):
       // Sends setStep(by: i), increment pairs: the count is right only if they arrive in order.
       return .run { send in
-        for step in 1...max(1, times) {
+        for step in 1...min(max(1, times), 100) {
           await send(.setStep(by: step))
           await send(.increment)
         }
       }
     case .delayedIncrement:
       state.pending -= 1
-      state.count += state.step
+      state.count = state.count.saturating(plus: state.step)
       return .none
     }
   }
@@ -96,6 +98,14 @@ public struct Counter {
     var lines = ["Count: \(state.count)", "Step:  \(state.step)"]
     if state.pending > 0 { lines.append("Waiting for \(state.pending) delayed increment(s)…") }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension Int {
+  /// `self + other`, stopping at `Int.max` or `Int.min` instead of trapping.
+  fileprivate func saturating(plus other: Int) -> Int {
+    let (sum, overflow) = self.addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
   }
 }
 

@@ -56,10 +56,10 @@ public struct CounterAlt {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .increment:
-      state.set(state.value + state.stride)
+      state.set(state.value.saturating(plus: state.stride))
       return .none
     case .decrement:
-      state.set(state.value - state.stride)
+      state.set(state.value.saturating(plus: 0 &- state.stride))
       return .none
     case .reset:
       state.set(0)
@@ -70,19 +70,19 @@ public struct CounterAlt {
     case .incrementLater(let milliseconds):
       state.waiting += 1
       return .run { [clock] send in
-        try await clock.sleep(for: .milliseconds(max(0, milliseconds)))
+        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 60_000)))
         await send(.delayedIncrement)
       }
     case .rampUp(let times):
       return .run { send in
-        for stride in 1...max(1, times) {
+        for stride in 1...min(max(1, times), 100) {
           await send(.setStep(by: stride))
           await send(.increment)
         }
       }
     case .delayedIncrement:
       state.waiting = max(0, state.waiting - 1)
-      state.set(state.value + state.stride)
+      state.set(state.value.saturating(plus: state.stride))
       return .none
     }
   }
@@ -110,6 +110,14 @@ public struct CounterAlt {
     if !trail.isEmpty { lines.append("Was: \(trail)") }
     if state.waiting > 0 { lines.append("\(state.waiting) increment(s) on the way") }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension Int {
+  /// `self + other`, stopping at `Int.max` or `Int.min` instead of trapping.
+  fileprivate func saturating(plus other: Int) -> Int {
+    let (sum, overflow) = self.addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
   }
 }
 

@@ -168,13 +168,13 @@ static pb_status echo_snapshot(void *instance, const pb_writer *out) {
              : PB_OK;
 }
 
-/* [main-thread] The view: the host shows control characters in it as visible escapes. */
+/* [main-thread] The view: plain text, the message's control characters written as escapes. */
 static pb_status echo_render(void *instance, const pb_writer *out) {
   echo *self = instance;
   char line[64];
   int length = snprintf(line, sizeof line, "Heard %lld message(s). Last:\n", (long long)self->count);
   if (pb_sdk_write_all(out, line, (size_t)length)) return PB_ERR_FAILED;
-  return pb_sdk_write_all(out, self->message, self->message_length) ? PB_ERR_FAILED : PB_OK;
+  return pb_sdk_write_plain(out, self->message, self->message_length) ? PB_ERR_FAILED : PB_OK;
 }
 
 /* Is `bytes` a `say`? The test reduce makes: parse and format refuse what reduce would. */

@@ -130,6 +130,7 @@ struct PluginTemplate {
     #                  its macros need are built already (seconds); the plugin lands beside the
     #                  checkout's own plugins, in $(BUILD)/lib\(self.name).so
     #   make inspect   builds, then lists what the plugin declares
+    #   make validate  builds, then runs `patchbay validate` on it (VALIDATE_FLAGS="--strictness 10")
     #   swift build    builds in .build here instead, the SDK and swift-syntax first (a minute
     #                  or two the first time, on two cores)
     PATCHBAY := \(self.patchbayRoot)
@@ -141,7 +142,10 @@ struct PluginTemplate {
     inspect: build
     \t$(BUILD)/patchbay inspect $(BUILD)/lib\(self.name).so
 
-    .PHONY: build inspect
+    validate: build
+    \t$(BUILD)/patchbay validate $(BUILD)/lib\(self.name).so $(VALIDATE_FLAGS)
+
+    .PHONY: build inspect validate
 
     """
   }

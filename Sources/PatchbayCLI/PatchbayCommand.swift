@@ -22,7 +22,7 @@ struct PatchbayCommand: AsyncParsableCommand {
     version: PatchbayVersion.description,
     subcommands: [
       Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
-      New.self, AudioCommand.self,
+      New.self, Validate.self, AudioCommand.self,
       MIDICommand.self,
     ]
   )

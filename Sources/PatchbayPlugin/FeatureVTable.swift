@@ -52,7 +52,7 @@ enum FeatureVTable {
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
       pb_status = { pointer, out in
         guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-        return write(Array(instance.render().utf8), to: out) ? PB_OK : PB_ERR_FAILED
+        return write(Array(plainView(instance.render()).utf8), to: out) ? PB_OK : PB_ERR_FAILED
       }
 
   static let parseAction:

@@ -35,6 +35,8 @@ import Testing
     #expect(makefile.contains("PATCHBAY := \(root)\n"))
     #expect(makefile.contains("build:\n\tswift build --scratch-path $(PATCHBAY)/.build\n"))
     #expect(result.stdout.contains("make inspect"))
+    #expect(
+      makefile.contains("validate: build\n\t$(BUILD)/patchbay validate $(BUILD)/libMetronome.so"))
   }
 
   @Test func takesAnID() async throws {

@@ -24,10 +24,37 @@ import Testing
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(!result.stdout.unicodeScalars.contains("\u{1B}"))
     #expect(!result.stdout.unicodeScalars.contains("\u{07}"))
-    // The view (escaped by the terminal), and the action's text in --print-changes (escaped
-    // by Echo's pb_format_value_text, as the text grammar writes control characters).
-    #expect(result.stdout.contains("Last:\n\\u{1B}[2J\\u{1B}]0;pwned\\u{7}hi"))
+    // The view (plain text from Echo, which writes the message through pb_sdk_write_plain;
+    // the terminal escapes what a plugin writes raw, as `\u{1B}`), and the action's text in
+    // --print-changes (escaped by Echo's pb_format_value_text, as the text grammar does).
+    #expect(result.stdout.contains("Last:\n\\u{1b}[2J\\u{1b}]0;pwned\\u{7}hi"))
     #expect(result.stdout.contains("say(text: \"\\u{1b}[2J\\u{1b}]0;pwned\\u{7}hi\")"))
+  }
+
+  /// A view a plugin writes raw (the Flawed fixture's `escapes`, which `patchbay validate`
+  /// fails) still reaches the terminal escaped.
+  @Test func aRawEscapeInAViewIsShownVisibly() async throws {
+    let folder = try self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("escapes.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureFlawed.so", toPath: plugin)
+    let config = folder.appendingPathComponent("app.toml")
+    try """
+    [app]
+    root = "f"
+    [plugins]
+    load = ["\(plugin)"]
+    [[feature]]
+    key = "f"
+    id = "dev.patchbay.fixture.flawed"
+    """.write(to: config, atomically: true, encoding: .utf8)
+    let script = folder.appendingPathComponent("render.script")
+    try "render f\n".write(to: script, atomically: true, encoding: .utf8)
+    let result = try await CLI.run("run", config.path, "--script", script.path)
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(!result.stdout.unicodeScalars.contains("\u{1B}"))
+    #expect(result.stdout.contains("\\u{1B}[1mCount: 0"), "\(result.stdout)")
   }
 
   @Test func inspectShowsAPluginsNamesAndSummariesSafely() async throws {

@@ -44,6 +44,32 @@ static inline int pb_sdk_write_all(const pb_writer *out, const void *bytes, size
   return out->write(out->context, bytes, length) == length ? 0 : -1;
 }
 
+/* Writes `bytes` as view text: a view is plain text, so each control character but newline
+ * (below 0x20, and 0x7F) is written as its visible escape, \u{1b}, as in the text form of
+ * values. 0, or -1 when the writer is full. */
+static inline int pb_sdk_write_plain(const pb_writer *out, const void *bytes, size_t length) {
+  const unsigned char *text = bytes;
+  size_t start = 0;
+  for (size_t index = 0; index < length; index++) {
+    unsigned char c = text[index];
+    if ((c >= 0x20 && c != 0x7F) || c == '\n') continue;
+    char escape[8];
+    static const char digits[] = "0123456789abcdef";
+    int used = 0;
+    escape[used++] = '\\';
+    escape[used++] = 'u';
+    escape[used++] = '{';
+    if (c >= 0x10) escape[used++] = digits[c >> 4];
+    escape[used++] = digits[c & 15];
+    escape[used++] = '}';
+    if (pb_sdk_write_all(out, text + start, index - start) ||
+        pb_sdk_write_all(out, escape, (size_t)used))
+      return -1;
+    start = index + 1;
+  }
+  return pb_sdk_write_all(out, text + start, length - start);
+}
+
 /* A growing buffer behind a pb_writer: an action's bytes before they go to the host. Free
  * `bytes` when done. */
 typedef struct pb_sdk_buffer {

@@ -1,0 +1,218 @@
+/*
+ * Flawed — a small counter feature with one flaw chosen by the name it is loaded as, for
+ * `patchbay validate`'s own tests: each flaw must be caught by the test meant for it. Tests copy
+ * libTestFixtureFlawed.so to `<flaw>.so`:
+ *
+ *   good         no flaw: passes every test
+ *   shared       the count lives in a global: instances share it        → lifecycle.ten-instances
+ *   clock        add(n:) adds the clock's parity too                      → determinism
+ *   unstable     each snapshot writes how many snapshots came before      → state.round-trip
+ *   anystate     create takes any bytes as a state                        → state.corrupt
+ *   escapes      the view holds an escape sequence                        → render
+ *   crashes      add(n: 13) dereferences NULL                             → fuzz.actions
+ *   spins        add(n: 17) never returns                                 → fuzz.actions (hung)
+ *   misformats   format_action writes add(n:) one higher                  → schema.round-trip
+ *   halfrefuses  add(n:) below -15 changes the count, then refuses        → schema.edges
+ *
+ * State {count: int}; actions add(n: int) and reset.
+ */
+#define _GNU_SOURCE
+#include <patchbay.h>
+#include <patchbay/sdk.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define FLAWED_ID "dev.patchbay.fixture.flawed"
+
+static char flaw[32];
+static int64_t shared_count;
+static int64_t snapshots;
+
+typedef struct flawed {
+  const pb_host *host;
+  int64_t count;
+} flawed;
+
+static int64_t *count_of(flawed *self) { return strcmp(flaw, "shared") ? &self->count : &shared_count; }
+
+/* add(n: int) or reset: 0 with the fields, or -1 with `why`. */
+static int decode(const uint8_t *bytes, size_t length, int *is_add, int64_t *n, char *why,
+                  size_t size) {
+  pb_reader in = {bytes, length, 0, NULL};
+  const char *name, *label;
+  size_t name_length, label_length;
+  uint32_t fields;
+  if (pb_read_case(&in, &name, &name_length, &fields)) goto malformed;
+  *is_add = pb_name_equals(name, name_length, "add") && fields == 1;
+  if (!*is_add && !(pb_name_equals(name, name_length, "reset") && fields == 0)) {
+    snprintf(why, size, FLAWED_ID ": unknown action '%.*s'. Send add(n: 1) or reset.",
+             (int)name_length, name);
+    return -1;
+  }
+  if (*is_add && (pb_read_name(&in, &label, &label_length) ||
+                  !pb_name_equals(label, label_length, "n") || pb_read_int(&in, n)))
+    goto malformed;
+  if (in.offset == length) return 0;
+malformed:
+  snprintf(why, size, FLAWED_ID ": a malformed action. Send add(n: 1) or reset.");
+  return -1;
+}
+
+static int check(const uint8_t *bytes, size_t length, char *why, size_t size) {
+  int is_add;
+  int64_t n;
+  return decode(bytes, length, &is_add, &n, why, size);
+}
+
+static void *flawed_create(const pb_feature_desc *feature, const pb_host *host,
+                           const uint8_t *state, size_t length) {
+  (void)feature;
+  flawed *self = calloc(1, sizeof *self);
+  if (!self) return NULL;
+  self->host = host;
+  if (state && strcmp(flaw, "anystate")) {
+    pb_reader in = {state, length, 0, NULL};
+    const char *label;
+    size_t label_length;
+    uint32_t fields;
+    int64_t taken;
+    int bad = pb_read_record(&in, &fields) || fields < 1 || fields > 2 ||
+              pb_read_name(&in, &label, &label_length) ||
+              !pb_name_equals(label, label_length, "count") || pb_read_int(&in, &self->count);
+    /* `unstable` writes how many snapshots came before as a second field, `taken`. */
+    if (!bad && fields == 2)
+      bad = pb_read_name(&in, &label, &label_length) ||
+            !pb_name_equals(label, label_length, "taken") || pb_read_int(&in, &taken);
+    if (bad || in.offset != length) {
+      pb_sdk_report(host, FLAWED_ID ": the state is not {count: int}; start from none.");
+      free(self);
+      return NULL;
+    }
+  }
+  return self;
+}
+
+static void flawed_destroy(void *instance) { free(instance); }
+
+static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t length) {
+  flawed *self = instance;
+  char why[160];
+  int is_add;
+  int64_t n = 0;
+  if (decode(action, length, &is_add, &n, why, sizeof why)) {
+    pb_sdk_report(self->host, why);
+    return PB_ERR_DECODE;
+  }
+  if (!is_add) {
+    *count_of(self) = 0;
+    return PB_OK;
+  }
+  if (!strcmp(flaw, "crashes") && n == 13) {
+    volatile int *nowhere = NULL;
+    return (pb_status)*nowhere;
+  }
+  if (!strcmp(flaw, "spins") && n == 17)
+    for (volatile int forever = 1; forever;) {}
+  if (!strcmp(flaw, "clock")) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    n += now.tv_nsec & 1;
+  }
+  if (!strcmp(flaw, "halfrefuses") && n < -15) {
+    *count_of(self) += 1;
+    pb_sdk_report(self->host, FLAWED_ID ": add(n:) takes -15 or more.");
+    return PB_ERR_FAILED;
+  }
+  *count_of(self) = (int64_t)((uint64_t)*count_of(self) + (uint64_t)n);
+  return PB_OK;
+}
+
+static pb_status flawed_snapshot(void *instance, const pb_writer *out) {
+  int unstable = !strcmp(flaw, "unstable");
+  if (pb_write_record(out, unstable ? 2 : 1) || pb_write_name(out, "count") ||
+      pb_write_int(out, *count_of(instance)))
+    return PB_ERR_FAILED;
+  if (unstable && (pb_write_name(out, "taken") || pb_write_int(out, snapshots++)))
+    return PB_ERR_FAILED;
+  return PB_OK;
+}
+
+static pb_status flawed_render(void *instance, const pb_writer *out) {
+  char line[64];
+  int length = snprintf(line, sizeof line, "%sCount: %lld", strcmp(flaw, "escapes") ? "" : "\x1b[1m",
+                        (long long)*count_of(instance));
+  return pb_sdk_write_all(out, line, (size_t)length) ? PB_ERR_FAILED : PB_OK;
+}
+
+static pb_status flawed_parse_action(const pb_feature_desc *feature, const pb_host *host,
+                                     const char *text, size_t length, const pb_writer *out) {
+  (void)feature;
+  return pb_sdk_parse_action(FLAWED_ID, host, text, length, out, check,
+                             "Send add(n: 1) or reset.");
+}
+
+static pb_status flawed_format_action(const pb_feature_desc *feature, const pb_host *host,
+                                      const uint8_t *action, size_t length, const pb_writer *out) {
+  (void)feature;
+  int is_add;
+  int64_t n;
+  char why[160];
+  if (!strcmp(flaw, "misformats") && !decode(action, length, &is_add, &n, why, sizeof why) &&
+      is_add) {
+    char text[64];
+    int written = snprintf(text, sizeof text, "add(n: %lld)", (long long)(n + 1));
+    return pb_sdk_write_all(out, text, (size_t)written) ? PB_ERR_FAILED : PB_OK;
+  }
+  return pb_sdk_format_action(FLAWED_ID, host, action, length, out, check);
+}
+
+static void flawed_cancel_effects(void *instance) { (void)instance; }
+
+PB_SDK_ACTIONS(actions, PB_SDK_ACTION("add", "Adds n", PB_SDK_FIELD("n", "int")),
+               PB_SDK_ACTION0("reset", "Back to zero"));
+
+static const pb_feature_vtable vtable = PB_SDK_VTABLE(flawed);
+
+static const pb_feature_desc feature = {
+    .struct_size = sizeof(pb_feature_desc),
+    .id = FLAWED_ID,
+    .name = "Flawed",
+    .summary = "A counter with one flaw, named by its file.",
+    .state_schema_version = 1,
+    .action_count = PB_SDK_COUNT(actions),
+    .actions = actions,
+    .vtable = &vtable,
+};
+
+static const pb_feature_desc *const features[] = {&feature};
+static const pb_plugin_desc plugin = {
+    .magic = PATCHBAY_MAGIC,
+    .abi_major = PATCHBAY_ABI_MAJOR,
+    .abi_minor = PATCHBAY_ABI_MINOR,
+    .struct_size = sizeof(pb_plugin_desc),
+    .id = "dev.patchbay.fixture.flawed-plugin",
+    .name = "Flawed",
+    .version = "1.0.0",
+    .feature_count = 1,
+    .features = features,
+};
+
+/* The flaw: the loaded file's name up to its first dot. */
+__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
+    pb_abi_version host_abi_major) {
+  (void)host_abi_major;
+  Dl_info info;
+  if (dladdr((void *)&patchbay_plugin_entry, &info) && info.dli_fname) {
+    const char *name = strrchr(info.dli_fname, '/');
+    name = name ? name + 1 : info.dli_fname;
+    size_t length = strcspn(name, ".");
+    if (length >= sizeof flaw) length = sizeof flaw - 1;
+    memcpy(flaw, name, length);
+    flaw[length] = 0;
+  }
+  return &plugin;
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import PatchbayEncoding
+import PatchbayLoader
+import PatchbayValidation
+
+/// `patchbay validate PLUGIN... [--strictness 1-10] [--seed N] [--json] [--only TEST]`: the
+/// checks a plugin author runs before shipping, each test in a child process of its own.
+struct Validate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check built plugins as the host will use them: load, lifecycle, schema, state, "
+      + "fuzzed actions, determinism, render.",
+    discussion: """
+      Prints one line per test: PASS, FAIL or SKIP, what was checked, and for a failure the \
+      seed and the shortest action sequence that shows it. Exits 0 when nothing failed, 1 \
+      otherwise. Each test runs in a child process: a crash or hang fails that test, naming \
+      the call, and the rest still run.
+
+      Examples:
+        patchbay validate Counter
+        patchbay validate .build/debug/libEcho.so --strictness 10 --seed 7
+        patchbay validate Counter --only fuzz.actions --seed 7
+        patchbay validate --list
+      """
+  )
+
+  @Argument(help: "Plugins: names (Counter) or paths (.build/debug/libCounter.so).")
+  var plugins: [String] = []
+
+  @Option(help: "1 (fast) to 10 (every test, most iterations).")
+  var strictness = 5
+
+  @Option(help: "The seed for generated actions and bytes (default: from the clock, printed).")
+  var seed: UInt64?
+
+  @Option(help: ArgumentHelp("Run only this test, whatever its level.", valueName: "test"))
+  var only: String?
+
+  @Flag(help: "Print JSON instead of text.")
+  var json = false
+
+  @Flag(help: "List the tests, their levels and what each checks.")
+  var list = false
+
+  @Option(help: "Seconds a test may run before it counts as hung.")
+  var timeout = 300
+
+  @Option(name: .customLong("child"), help: .hidden) var childTest: String?
+  @Option(name: .customLong("keep"), help: .hidden) var keep: String?
+
+  @OptionGroup var search: PluginSearchOptions
+
+  func validate() throws {
+    guard (1...10).contains(self.strictness) else {
+      throw ValidationError("--strictness \(self.strictness): give 1 (fast) to 10 (everything).")
+    }
+    if let only = self.only, ValidationSuite.test(named: only) == nil {
+      throw ValidationError(
+        "--only \(only): no such test; the tests are "
+          + ValidationSuite.all.map(\.name).joined(separator: ", ") + ".")
+    }
+    guard self.list || !self.plugins.isEmpty else {
+      throw ValidationError("name a plugin to validate (patchbay validate Counter), or --list.")
+    }
+  }
+
+  func run() throws {
+    if self.list {
+      for test in ValidationSuite.all {
+        Terminal.out(
+          "\(test.name.padding(toLength: 31, withPad: " ", startingAt: 0)) level \(test.level)  \(test.summary)"
+        )
+      }
+      return
+    }
+    if let name = self.childTest { return try self.runChild(name) }
+    let seed = self.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000
+    let runner = ChildRunner(
+      executable: executableDirectory() + "/patchbay", timeout: .seconds(self.timeout))
+    let validator = Validator(runner: runner)
+    var failed = false
+    var reports: [WireValue] = []
+    for name in self.plugins {
+      let path = try self.search.loader.locate(name).path
+      if !self.json {
+        Terminal.out("\(name) (\(path)): strictness \(self.strictness), seed \(seed)")
+      }
+      let lines = validator.validate(
+        path, strictness: self.strictness, seed: seed, only: self.only
+      ) { line in
+        if !self.json { Terminal.out(Self.text(line)) }
+      }
+      let counts = Dictionary(grouping: lines, by: \.result.status).mapValues(\.count)
+      failed = failed || counts[.fail, default: 0] > 0
+      if self.json {
+        reports.append(Self.json(name: name, path: path, seed: seed, lines: lines, self.strictness))
+      } else {
+        Terminal.out(
+          "\(name): \(counts[.pass, default: 0]) passed, \(counts[.fail, default: 0]) failed, "
+            + "\(counts[.skip, default: 0]) skipped")
+      }
+    }
+    if self.json { Terminal.out(WireValue.list(reports).json(pretty: true)) }
+    if failed { throw ExitCode(1) }
+  }
+
+  /// The child: one test, its result as JSON on stdout, breadcrumbs on stderr.
+  private func runChild(_ name: String) throws {
+    guard let test = ValidationSuite.test(named: name), let path = self.plugins.first else {
+      throw ValidationError("--child \(name): no such test, or no plugin")
+    }
+    let keep = self.keep.map { $0.split(separator: ",").compactMap { Int($0) } }
+    let context = ValidationContext(
+      pluginPath: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep
+    ) { step in
+      FileHandle.standardError.write(Data("step: \(step)\n".utf8))
+    }
+    let result = test.run(context)
+    context.step("done")
+    let data = try JSONEncoder().encode(result)
+    FileHandle.standardOutput.write(data)
+  }
+
+  /// `PASS  load.descriptor           … (0.1 s)`
+  static func text(_ line: Validator.Line) -> String {
+    var text =
+      "\(line.result.status.rawValue)  \(line.test.name.padding(toLength: 31, withPad: " ", startingAt: 0))"
+      + "\(line.result.detail) (\(seconds(line.duration)))"
+    if let reproduction = line.result.reproduction {
+      text += "\n      reproduce: \(reproduction.description)"
+    }
+    return text
+  }
+
+  static func json(
+    name: String, path: String, seed: UInt64, lines: [Validator.Line], _ strictness: Int
+  ) -> WireValue {
+    .record(
+      fields: ("plugin", .string(name)), ("path", .string(path)),
+      ("strictness", .int(Int64(strictness))), ("seed", .int(Int64(seed))),
+      (
+        "tests",
+        .list(
+          lines.map { line in
+            var fields: [WireValue.Field] = [
+              .init("name", .string(line.test.name)), .init("level", .int(Int64(line.test.level))),
+              .init("status", .string(line.result.status.rawValue)),
+              .init("detail", .string(line.result.detail)),
+              .init("seconds", .double(secondsValue(line.duration))),
+            ]
+            if let reproduction = line.result.reproduction {
+              fields.append(
+                .init(
+                  "reproduction",
+                  .record(
+                    fields: ("seed", .int(Int64(reproduction.seed))),
+                    ("actions", .list(reproduction.actions.map(WireValue.string))))))
+            }
+            return .record(fields)
+          })
+      ))
+  }
+}
+
+/// `1.23 s`
+private func seconds(_ duration: Duration) -> String {
+  String(format: "%.2f s", secondsValue(duration))
+}
+
+private func secondsValue(_ duration: Duration) -> Double {
+  let (whole, atto) = duration.components
+  return Double(whole) + Double(atto) / 1e18
+}

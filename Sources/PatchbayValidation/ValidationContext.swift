@@ -1,0 +1,69 @@
+import Foundation
+import PatchbayHost
+import PatchbayLoader
+
+/// What a test runs against: the plugin's file, the seed, the strictness, and the breadcrumbs
+/// it leaves so that the runner can name the call a crash or hang happened in.
+///
+/// Each test loads the plugin itself (``load()``), in the child process that runs it.
+public final class ValidationContext: @unchecked Sendable {
+  public let pluginPath: String
+  public let seed: UInt64
+  public let strictness: Int
+  /// Which of a test's generated actions to send, by index, instead of all of them: the
+  /// runner passes these while it shrinks a failing sequence.
+  public let keep: [Int]?
+  private let crumbs: (String) -> Void
+
+  public init(
+    pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
+    breadcrumbs: @escaping (String) -> Void = { _ in }
+  ) {
+    self.pluginPath = pluginPath
+    self.seed = seed
+    self.strictness = strictness
+    self.keep = keep
+    self.crumbs = breadcrumbs
+  }
+
+  /// Loads the plugin (a new generation each call: the loader copies the file first).
+  public func load() throws -> LoadedPlugin {
+    self.step("load \(self.pluginPath)")
+    return try PluginLoader().load(self.pluginPath)
+  }
+
+  /// Says what the test is about to call, for the runner: the last step before a crash or a
+  /// hang is the one reported. `action` is the index of the action being sent, if any.
+  public func step(_ text: String, action: Int? = nil) {
+    self.crumbs(action.map { "action \($0): \(text)" } ?? text)
+  }
+
+  /// `count` at strictness 5, scaled linearly with the strictness (at least 1).
+  public func scaled(_ count: Int) -> Int { max(1, count * self.strictness / 5) }
+
+  /// A generator seeded with the context's seed and `salt` (one stream per use).
+  public func random(_ salt: UInt64 = 0) -> SeededRandom { SeededRandom(seed: self.seed &+ salt) }
+
+  /// A new instance of `feature`, named for the breadcrumbs.
+  public func instance(
+    of feature: LoadedFeature, restoring state: [UInt8]? = nil
+  ) throws(FeatureCallError) -> FeatureHandle {
+    self.step("create \(feature.id)" + (state.map { " from \($0.count) state bytes" } ?? ""))
+    return try FeatureHandle(feature: feature, restoring: state)
+  }
+}
+
+/// SplitMix64: small, fast and the same on every machine, so a seed reproduces a run.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  public init(seed: UInt64) { self.state = seed }
+
+  public mutating func next() -> UInt64 {
+    self.state &+= 0x9E37_79B9_7F4A_7C15
+    var z = self.state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

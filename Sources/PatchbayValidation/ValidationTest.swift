@@ -1,0 +1,50 @@
+/// One check `patchbay validate` runs on a built plugin, as the host will use it: a name for
+/// `--only`, the lowest strictness that runs it, what it checks in one line, and the check.
+///
+/// ```swift
+/// ValidationTest("state.round-trip", level: 3, "snapshot → create → snapshot is byte-identical") {
+///   context in
+///   … return .pass("200 states round-tripped")
+/// }
+/// ```
+///
+/// A check throws ``ValidationFailure`` (or any error) to fail; a crash or hang of the plugin is
+/// caught by the runner, which runs every test in a child process of its own.
+public struct ValidationTest: Sendable {
+  public let name: String
+  public let level: Int
+  public let summary: String
+  let check: @Sendable (ValidationContext) throws -> ValidationResult
+
+  public init(
+    _ name: String, level: Int, _ summary: String,
+    check: @escaping @Sendable (ValidationContext) throws -> ValidationResult
+  ) {
+    self.name = name
+    self.level = level
+    self.summary = summary
+    self.check = check
+  }
+
+  /// Runs the check, turning a thrown error into a failure.
+  public func run(_ context: ValidationContext) -> ValidationResult {
+    do {
+      return try self.check(context)
+    } catch let failure as ValidationFailure {
+      return .fail(failure.message, reproduction: failure.reproduction)
+    } catch {
+      return .fail("\(error)")
+    }
+  }
+}
+
+/// A check that found a problem: what, and the smallest input that shows it.
+public struct ValidationFailure: Error, Sendable {
+  public let message: String
+  public let reproduction: Reproduction?
+
+  public init(_ message: String, reproduction: Reproduction? = nil) {
+    self.message = message
+    self.reproduction = reproduction
+  }
+}

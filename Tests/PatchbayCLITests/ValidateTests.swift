@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `patchbay validate`: each flaw of the Flawed fixture is caught by the test meant for it,
+/// a good plugin passes, and bad options get one line.
+@Suite struct ValidateTests {
+  /// The fixture copied to `<flaw>.so` (it reads its flaw from its file name).
+  static func flawed(_ flaw: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let plugin = folder.appendingPathComponent("\(flaw).so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureFlawed.so", toPath: plugin)
+    return plugin
+  }
+
+  /// The status line of `test` in the output.
+  static func line(_ test: String, in output: String) -> String? {
+    output.split(separator: "\n").first { $0.dropFirst(6).hasPrefix("\(test) ") }.map(String.init)
+  }
+
+  @Test(
+    arguments: [
+      ("shared", "lifecycle.ten-instances", "instances share state"),
+      ("clock", "determinism", "differs between two runs of the same actions"),
+      ("unstable", "state.round-trip", "does not restore to itself"),
+      ("anystate", "state.corrupt", "create took empty (0 bytes) as a state"),
+      ("escapes", "render", "holds the control character U+1B"),
+      ("misformats", "schema.round-trip", "parses, then formats as"),
+      ("halfrefuses", "schema.edges", "was refused"),
+    ])
+  func eachFlawIsCaughtByItsTest(flaw: String, test: String, says: String) async throws {
+    let result = try await CLI.run("validate", try Self.flawed(flaw), "--seed", "3")
+    #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+    let line = Self.line(test, in: result.stdout)
+    #expect(line?.hasPrefix("FAIL  \(test) ") == true, "\(result.stdout)")
+    #expect(line?.contains(says) == true, "\(line ?? result.stdout)")
+  }
+
+  @Test func aCrashFailsTheTestNamesTheCallAndIsShrunkToOneAction() async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed("crashes"), "--seed", "3", "--only", "fuzz.actions")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("fuzz.actions", in: result.stdout))
+    #expect(line.hasPrefix("FAIL  fuzz.actions "))
+    #expect(line.contains("in action 150: reduce add(n: 13)"), "\(line)")
+    #expect(line.contains("SIGSEGV"), "\(line)")
+    #expect(result.stdout.contains("reproduce: seed 3: add(n: 13)\n"), "\(result.stdout)")
+  }
+
+  @Test func aHangFailsWithinTheTimeoutAndTheRestStillRun() async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed("spins"), "--seed", "3", "--timeout", "3", "--strictness", "5")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("fuzz.actions", in: result.stdout))
+    #expect(line.contains("hung: no answer in 3.0 seconds in action 211: reduce add(n: 17)"))
+    #expect(result.stdout.contains("reproduce: seed 3: add(n: 17)\n"), "\(result.stdout)")
+    // The tests after it ran.
+    #expect(Self.line("render", in: result.stdout)?.hasPrefix("PASS") == true)
+  }
+
+  @Test func aGoodPluginPassesAndJSONSaysTheSame() async throws {
+    let good = try Self.flawed("good")
+    let text = try await CLI.run("validate", good, "--seed", "5")
+    #expect(text.exitCode == 0, "\(text.stdout)\(text.stderr)")
+    #expect(text.stdout.contains(": 14 passed, 0 failed, 1 skipped"), "\(text.stdout)")
+    let json = try await CLI.run("validate", good, "--seed", "5", "--json", "--only", "render")
+    #expect(json.exitCode == 0)
+    let reports = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    let tests = try #require(reports.first?["tests"] as? [[String: Any]])
+    #expect(tests.map { $0["name"] as? String } == ["render"])
+    #expect(tests.first?["status"] as? String == "PASS")
+    #expect(reports.first?["seed"] as? Int == 5)
+  }
+
+  @Test func badOptionsGetOneLine() async throws {
+    let strictness = try await CLI.run("validate", "Counter", "--strictness", "11")
+    #expect(strictness.exitCode == 2)
+    #expect(strictness.stderr.contains("--strictness 11: give 1 (fast) to 10 (everything)."))
+    let only = try await CLI.run("validate", "Counter", "--only", "nope")
+    #expect(only.exitCode == 2)
+    #expect(only.stderr.contains("--only nope: no such test; the tests are load.descriptor"))
+    let missing = try await CLI.run("validate", "/nowhere/libNope.so")
+    #expect(missing.exitCode == 1)
+    #expect(missing.stderr.contains("/nowhere/libNope.so"), "\(missing.stderr)")
+    let none = try await CLI.run("validate")
+    #expect(none.exitCode == 2)
+    #expect(none.stderr.contains("name a plugin to validate"))
+  }
+}
