@@ -172,7 +172,9 @@ let package = Package(
       ] + host
     ),
     // `patchbay validate`: the checks a plugin author runs before shipping.
-    .target(name: "PatchbayValidation", dependencies: [sdk("PatchbayEncoding")] + host),
+    .target(
+      name: "PatchbayValidation",
+      dependencies: [sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI"] + host),
     // The command line.
     .executableTarget(
       name: "PatchbayCLI",

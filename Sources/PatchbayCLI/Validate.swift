@@ -9,7 +9,7 @@ import PatchbayValidation
 struct Validate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Check built plugins as the host will use them: load, lifecycle, schema, state, "
-      + "fuzzed actions, determinism, render.",
+      + "fuzzed actions, determinism, render, processor.",
     discussion: """
       Prints one line per test: PASS, FAIL or SKIP, what was checked, and for a failure the \
       seed and the shortest action sequence that shows it. Exits 0 when nothing failed, 1 \

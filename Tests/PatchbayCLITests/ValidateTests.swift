@@ -59,11 +59,29 @@ import Testing
     #expect(Self.line("render", in: result.stdout)?.hasPrefix("PASS") == true)
   }
 
+  /// The Hostile fixture's actions switch its processor to NaN, +60 dBFS, a crash or a hang:
+  /// the seeds below reach the first two.
+  @Test(arguments: [("2", "is NaN"), ("1", "is 1000.0, beyond ±4")])
+  func aProcessorWritingBadSamplesFails(seed: String, says: String) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let plugin = folder.appendingPathComponent("hostile.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureHostile.so", toPath: plugin)
+    let result = try await CLI.run(
+      "validate", plugin, "--seed", seed, "--only", "processor.periods", "--timeout", "20")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("processor.periods", in: result.stdout))
+    #expect(line.hasPrefix("FAIL  processor.periods "), "\(line)")
+    #expect(line.contains("dev.patchbay.fixture-hostile at 44100 Hz, 1 channel(s)"), "\(line)")
+    #expect(line.contains(says), "\(line)")
+  }
+
   @Test func aGoodPluginPassesAndJSONSaysTheSame() async throws {
     let good = try Self.flawed("good")
     let text = try await CLI.run("validate", good, "--seed", "5")
     #expect(text.exitCode == 0, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains(": 14 passed, 0 failed, 1 skipped"), "\(text.stdout)")
+    #expect(text.stdout.contains(": 14 passed, 0 failed, 2 skipped"), "\(text.stdout)")
     let json = try await CLI.run("validate", good, "--seed", "5", "--json", "--only", "render")
     #expect(json.exitCode == 0)
     let reports = try #require(
