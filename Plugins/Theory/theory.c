@@ -38,11 +38,12 @@ int32_t theory_interval_name(int32_t semitones, char *out, size_t capacity) {
       "unison",       "minor second",  "major second", "minor third", "major third",
       "perfect fourth", "tritone",     "perfect fifth", "minor sixth", "major sixth",
       "minor seventh", "major seventh", "octave"};
-  int32_t size = semitones < 0 ? -semitones : semitones;
+  /* In 64 bits: -INT32_MIN does not fit in an int32_t (`patchbay validate` found it). */
+  int64_t size = semitones < 0 ? -(int64_t)semitones : semitones;
   if (size <= 12) return snprintf(out, capacity, "%s", names[size]);
-  int32_t octaves = size / 12, rest = size % 12;
-  if (rest == 0) return snprintf(out, capacity, "%d octaves", octaves);
-  return snprintf(out, capacity, "%s and %d octave%s", names[rest], octaves, octaves > 1 ? "s" : "");
+  long long octaves = size / 12, rest = size % 12;
+  if (rest == 0) return snprintf(out, capacity, "%lld octaves", octaves);
+  return snprintf(out, capacity, "%s and %lld octave%s", names[rest], octaves, octaves > 1 ? "s" : "");
 }
 
 /* Chord shapes as sets of pitch classes above the root (bit n: n semitones). */

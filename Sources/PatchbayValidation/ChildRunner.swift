@@ -90,7 +90,9 @@ public struct ChildRunner: Sendable {
       let how =
         process.terminationReason == .uncaughtSignal
         ? "crashed (\(signalName(process.terminationStatus)))"
-        : "exited with status \(process.terminationStatus)"
+        : process.terminationStatus == 3
+          ? "crashed"  // patchbay's exit code for a plugin that crashed it; the line follows
+          : "exited with status \(process.terminationStatus)"
       return Outcome(
         result: .fail("\(how) in \(last)" + (said.isEmpty ? "" : ": \(said)")),
         actions: actions, stoppedAt: stoppedAt)

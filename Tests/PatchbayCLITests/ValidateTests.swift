@@ -37,13 +37,28 @@ import Testing
     #expect(line?.contains(says) == true, "\(line ?? result.stdout)")
   }
 
+  /// An exported function that divides by its argument, called with 0 through libffi; and
+  /// Theory's, which crashed on interval_name(INT32_MIN) until the validator found it.
+  @Test func aFunctionThatCrashesOnAnEdgeFailsFunctionsEdges() async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed("badfunction"), "--seed", "3", "--only", "functions.edges")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("functions.edges", in: result.stdout))
+    #expect(line.contains("crashed in call percent(0)"), "\(line)")
+    #expect(line.contains("SIGFPE"), "\(line)")
+    let theory = try await CLI.run(
+      "validate", "\(CLI.directory)/libTheory.so", "--seed", "3", "--only", "functions.edges")
+    #expect(theory.exitCode == 0, "\(theory.stdout)")
+    #expect(Self.line("functions.edges", in: theory.stdout)?.hasPrefix("PASS") == true)
+  }
+
   @Test func aCrashFailsTheTestNamesTheCallAndIsShrunkToOneAction() async throws {
     let result = try await CLI.run(
       "validate", try Self.flawed("crashes"), "--seed", "3", "--only", "fuzz.actions")
     #expect(result.exitCode == 1)
     let line = try #require(Self.line("fuzz.actions", in: result.stdout))
     #expect(line.hasPrefix("FAIL  fuzz.actions "))
-    #expect(line.contains("in action 150: reduce add(n: 13)"), "\(line)")
+    #expect(line.contains("crashed in action 150: reduce add(n: 13)"), "\(line)")
     #expect(line.contains("SIGSEGV"), "\(line)")
     #expect(result.stdout.contains("reproduce: seed 3: add(n: 13)\n"), "\(result.stdout)")
   }
@@ -81,7 +96,7 @@ import Testing
     let good = try Self.flawed("good")
     let text = try await CLI.run("validate", good, "--seed", "5")
     #expect(text.exitCode == 0, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains(": 14 passed, 0 failed, 2 skipped"), "\(text.stdout)")
+    #expect(text.stdout.contains(": 15 passed, 0 failed, 2 skipped"), "\(text.stdout)")
     let json = try await CLI.run("validate", good, "--seed", "5", "--json", "--only", "render")
     #expect(json.exitCode == 0)
     let reports = try #require(

@@ -13,8 +13,10 @@
  *   spins        add(n: 17) never returns                                 → fuzz.actions (hung)
  *   misformats   format_action writes add(n:) one higher                  → schema.round-trip
  *   halfrefuses  add(n:) below -15 changes the count, then refuses        → schema.edges
+ *   badfunction  the exported percent(n) divides by n unchecked            → functions.edges
  *
- * State {count: int}; actions add(n: int) and reset.
+ * State {count: int}; actions add(n: int) and reset; one exported function,
+ * percent(int32 n) → int32, 100 / n (0 for n = 0, or -1 and INT32_MIN, which overflow).
  */
 #define _GNU_SOURCE
 #include <patchbay.h>
@@ -188,6 +190,17 @@ static const pb_feature_desc feature = {
     .vtable = &vtable,
 };
 
+/* 100 / n; unguarded under `badfunction` (n = 0 is SIGFPE, as is INT32_MIN / -1's kin). */
+static int32_t flawed_percent(int32_t n) {
+  if (strcmp(flaw, "badfunction") && (n == 0 || n == -1)) return 0;
+  volatile int32_t hundred = 100;
+  return hundred / n;
+}
+
+static const pb_function_desc percent = {sizeof(pb_function_desc), "percent", "int32(int32)",
+                                         "100 divided by n", (void (*)(void))flawed_percent};
+static const pb_function_desc *const functions[] = {&percent};
+
 static const pb_feature_desc *const features[] = {&feature};
 static const pb_plugin_desc plugin = {
     .magic = PATCHBAY_MAGIC,
@@ -199,6 +212,8 @@ static const pb_plugin_desc plugin = {
     .version = "1.0.0",
     .feature_count = 1,
     .features = features,
+    .function_count = 1,
+    .functions = functions,
 };
 
 /* The flaw: the loaded file's name up to its first dot. */
