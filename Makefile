@@ -75,7 +75,8 @@ BUNDLED_PLUGINS := Counter CounterAlt Home Practice Metronome Tuner MIDIMonitor 
   Studio PracticeRoom Echo Synth SynthFM Drums Theory
 SEED ?= 1
 validate-check: build
-	$(BIN)/patchbay validate $(BUNDLED_PLUGINS) --strictness 5 --seed $(SEED) >.build/validate.log \
+	$(BIN)/patchbay validate $(BUNDLED_PLUGINS) --strictness 5 --seed $(SEED) --provider Theory \
+	  >.build/validate.log \
 	  || { cat .build/validate.log; exit 1; }
 	@grep -c "^PASS" .build/validate.log | xargs -I{} echo "validate-check: {} tests passed on $(words $(BUNDLED_PLUGINS)) plugins, none failed"
 

@@ -45,6 +45,12 @@ struct Validate: ParsableCommand {
   @Option(help: "Seconds a test may run before it counts as hung.")
   var timeout = 300
 
+  @Option(
+    help: ArgumentHelp(
+      "A plugin whose functions the validated plugins import (repeatable).",
+      valueName: "plugin"))
+  var provider: [String] = []
+
   @Option(name: .customLong("child"), help: .hidden) var childTest: String?
   @Option(name: .customLong("keep"), help: .hidden) var keep: String?
 
@@ -75,8 +81,10 @@ struct Validate: ParsableCommand {
     }
     if let name = self.childTest { return try self.runChild(name) }
     let seed = self.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000
+    let providers = try self.provider.map { try self.search.loader.locate($0).path }
     let runner = ChildRunner(
-      executable: executableDirectory() + "/patchbay", timeout: .seconds(self.timeout))
+      executable: executableDirectory() + "/patchbay", timeout: .seconds(self.timeout),
+      providers: providers)
     let validator = Validator(runner: runner)
     var failed = false
     var reports: [WireValue] = []
@@ -111,7 +119,8 @@ struct Validate: ParsableCommand {
     }
     let keep = self.keep.map { $0.split(separator: ",").compactMap { Int($0) } }
     let context = ValidationContext(
-      pluginPath: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep
+      pluginPath: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep,
+      providers: self.provider
     ) { step in
       FileHandle.standardError.write(Data("step: \(step)\n".utf8))
     }

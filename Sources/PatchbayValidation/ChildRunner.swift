@@ -9,10 +9,13 @@ public struct ChildRunner: Sendable {
   public let executable: String
   /// How long a test may run before it counts as hung.
   public let timeout: Duration
+  /// The `--provider` plugins' paths, passed on to each child.
+  public let providers: [String]
 
-  public init(executable: String, timeout: Duration) {
+  public init(executable: String, timeout: Duration, providers: [String] = []) {
     self.executable = executable
     self.timeout = timeout
+    self.providers = providers
   }
 
   /// What a child run ended with: the test's result, or the crash or hang it became.
@@ -34,6 +37,7 @@ public struct ChildRunner: Sendable {
       "\(strictness)",
     ]
     if let keep { arguments += ["--keep", keep.map(String.init).joined(separator: ",")] }
+    for provider in self.providers { arguments += ["--provider", provider] }
     process.arguments = arguments
     let output = Pipe()
     let errors = Pipe()

@@ -1,5 +1,7 @@
+import Foundation
 import PatchbayEncoding
 import PatchbayFunctions
+import PatchbayHost
 import PatchbayLoader
 
 /// Functions: each export's signature, and calls with edge values through libffi.
@@ -13,6 +15,52 @@ extension ValidationSuite {
       // The loader refuses a plugin whose signature does not parse: a load is the check.
       return .pass(
         plugin.functions.map { "\($0.name) \($0.signature)" }.joined(separator: ", "))
+    },
+    ValidationTest(
+      "functions.imports", level: 2,
+      "the functions each feature imports resolve against the --provider plugins: provider, "
+        + "name and signature"
+    ) { context in
+      let plugin = try context.load()
+      let providers = try context.providers.map { path in
+        context.step("load the provider \(path)")
+        return try PluginLoader().load(path)
+      }
+      let imported = Lines()
+      let missing = Lines()
+      for feature in plugin.features {
+        // Whatever the feature asks for when it starts, answered from the providers.
+        let resolver: FunctionResolver = { provider, name, signature in
+          let asked = "\(provider).\(name) as \(signature)"
+          guard
+            let source = ([plugin] + providers).first(where: {
+              $0.id == provider || $0.name == provider || $0.feature(provider) != nil
+            })
+          else {
+            missing.add("\(asked): no provider '\(provider)' (give it with --provider)")
+            throw ValidationFailure("no provider")
+          }
+          guard let function = source.function(name) else {
+            missing.add("\(asked): \(source.name) exports no '\(name)'")
+            throw ValidationFailure("no function")
+          }
+          guard (try? FunctionSignature(parsing: signature)) == function.signature else {
+            missing.add("\(asked): \(source.name) exports it as \(function.signature)")
+            throw ValidationFailure("signature")
+          }
+          imported.add("\(provider).\(name)")
+          return function.pointer
+        }
+        context.step("create \(feature.id), resolving its imports")
+        _ = try? FeatureHandle(feature: feature, functions: resolver)
+      }
+      guard missing.all.isEmpty else {
+        throw ValidationFailure(
+          "imports that do not resolve: " + missing.all.joined(separator: "; "))
+      }
+      guard !imported.all.isEmpty else { return .skip("no feature imports a function") }
+      return .pass(
+        "\(imported.all.count) import(s) resolved: \(imported.all.joined(separator: ", "))")
     },
     ValidationTest(
       "functions.edges", level: 7,
@@ -79,4 +127,13 @@ private func edgeValues(_ type: FunctionSignature.ValueType) -> [WireValue] {
     return [.list([1, 2, 3]), .list([]), .list((0..<4_096).map { .int(Int64($0 % 256)) })]
   case .void, .pointer, .outString: return [.nil]
   }
+}
+
+/// Lines a resolver records from whichever thread the plugin resolves on.
+private final class Lines: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+
+  func add(_ line: String) { self.lock.withLock { self.lines.append(line) } }
+  var all: [String] { self.lock.withLock { self.lines } }
 }

@@ -13,16 +13,20 @@ public final class ValidationContext: @unchecked Sendable {
   /// Which of a test's generated actions to send, by index, instead of all of them: the
   /// runner passes these while it shrinks a failing sequence.
   public let keep: [Int]?
+  /// Plugins whose functions the plugin's imports resolve against (`--provider`), by path.
+  public let providers: [String]
   private let crumbs: (String) -> Void
 
   public init(
     pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
+    providers: [String] = [],
     breadcrumbs: @escaping (String) -> Void = { _ in }
   ) {
     self.pluginPath = pluginPath
     self.seed = seed
     self.strictness = strictness
     self.keep = keep
+    self.providers = providers
     self.crumbs = breadcrumbs
   }
 
