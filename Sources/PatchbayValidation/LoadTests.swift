@@ -72,17 +72,3 @@ func milliseconds(_ duration: Duration) -> String {
   let ms = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
   return ms < 10 ? String(format: "%.2f ms", ms) : String(format: "%.0f ms", ms)
 }
-
-/// Sends `actions` in order, each as bytes, leaving a breadcrumb; returns how many went.
-@discardableResult
-func sendEach(
-  _ actions: [WireValue], to handle: FeatureHandle, _ context: ValidationContext,
-  indices: [Int]? = nil
-) throws -> Int {
-  for index in indices ?? Array(actions.indices) {
-    context.step("reduce \(actions[index].actionText)", action: index)
-    handle.send(actions[index].bytes)
-  }
-  _ = try handle.snapshot()  // waits for the sends to be reduced
-  return (indices ?? Array(actions.indices)).count
-}
