@@ -21,6 +21,7 @@ let package = Package(
   products: [
     .executable(name: "patchbay", targets: ["PatchbayCLI"]),
     .executable(name: "patchbay-isolated", targets: ["patchbay-isolated"]),
+    .executable(name: "patchbay-probe", targets: ["patchbay-probe"]),
     // The host, for an app of your own: load plugins, run an app, play it, script it.
     .library(
       name: "PatchbayHost",
@@ -174,7 +175,24 @@ let package = Package(
     // `patchbay validate`: the checks a plugin author runs before shipping.
     .target(
       name: "PatchbayValidation",
-      dependencies: [sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI"] + host),
+      dependencies: [sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "GuardedBlock"]
+        + host),
+    // Memory a plugin may touch only while it is lent out (the validator's parameter block).
+    .target(name: "GuardedBlock"),
+    // Counts the locks and system calls one thread makes (libc's functions, replaced).
+    .target(name: "BlockingCallCounter"),
+    // The child the validator runs its realtime tests in: the counters replace malloc and
+    // libc's locks and I/O for the whole process, so the executable exports its symbols.
+    .executableTarget(
+      name: "patchbay-probe",
+      dependencies: [
+        "PatchbayValidation", "BlockingCallCounter", "RealtimeCheckSupport",
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ],
+      linkerSettings: [
+        .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux])),
+        .linkedLibrary("dl"),
+      ]),
     // The command line.
     .executableTarget(
       name: "PatchbayCLI",

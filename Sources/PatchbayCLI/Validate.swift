@@ -83,7 +83,8 @@ struct Validate: ParsableCommand {
     let seed = self.seed ?? UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000
     let providers = try self.provider.map { try self.search.loader.locate($0).path }
     let runner = ChildRunner(
-      executable: executableDirectory() + "/patchbay", timeout: .seconds(self.timeout),
+      executable: executableDirectory() + "/patchbay",
+      probe: executableDirectory() + "/patchbay-probe", timeout: .seconds(self.timeout),
       providers: providers)
     let validator = Validator(runner: runner)
     var failed = false
@@ -114,20 +115,13 @@ struct Validate: ParsableCommand {
 
   /// The child: one test, its result as JSON on stdout, breadcrumbs on stderr.
   private func runChild(_ name: String) throws {
-    guard let test = ValidationSuite.test(named: name), let path = self.plugins.first else {
-      throw ValidationError("--child \(name): no such test, or no plugin")
+    guard let path = self.plugins.first else {
+      throw ValidationError("--child \(name): no plugin")
     }
     let keep = self.keep.map { $0.split(separator: ",").compactMap { Int($0) } }
-    let context = ValidationContext(
-      pluginPath: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep,
-      providers: self.provider
-    ) { step in
-      FileHandle.standardError.write(Data("step: \(step)\n".utf8))
-    }
-    let result = test.run(context)
-    context.step("done")
-    let data = try JSONEncoder().encode(result)
-    FileHandle.standardOutput.write(data)
+    try ValidationChild.run(
+      name, plugin: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep,
+      providers: self.provider)
   }
 
   /// `PASS  load.descriptor           … (0.1 s)`

@@ -1,19 +1,23 @@
 import Foundation
 
-/// Runs one test in a child process (`patchbay validate --child TEST …`), so a crash or hang of
-/// the plugin fails that test and the run goes on. The child leaves a breadcrumb on stderr
+/// Runs one test in a child process (`patchbay validate --child TEST …`, or `patchbay-probe
+/// --child TEST …` for a test that counts calls), so a crash or hang of the plugin fails that
+/// test and the run goes on. The child leaves a breadcrumb on stderr
 /// before each call into the plugin (`step: action 17: reduce setStep(by: 5)`); the last one
 /// names the call a crash or hang happened in. Its result is JSON on stdout.
 public struct ChildRunner: Sendable {
   /// The `patchbay` executable to run the child as.
   public let executable: String
+  /// `patchbay-probe`, for the tests that run in it (``ValidationTest/inProbe``).
+  public let probe: String
   /// How long a test may run before it counts as hung.
   public let timeout: Duration
   /// The `--provider` plugins' paths, passed on to each child.
   public let providers: [String]
 
-  public init(executable: String, timeout: Duration, providers: [String] = []) {
+  public init(executable: String, probe: String, timeout: Duration, providers: [String] = []) {
     self.executable = executable
+    self.probe = probe
     self.timeout = timeout
     self.providers = providers
   }
@@ -30,12 +34,20 @@ public struct ChildRunner: Sendable {
   public func run(
     _ test: ValidationTest, plugin: String, seed: UInt64, strictness: Int, keep: [Int]? = nil
   ) -> Outcome {
+    let executable = test.inProbe ? self.probe : self.executable
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      return Outcome(
+        result: .fail(
+          "cannot find \(executable), the child this test runs in: build it with "
+            + "`swift build --product \(URL(fileURLWithPath: executable).lastPathComponent)`"),
+        actions: [:])
+    }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: self.executable)
-    var arguments = [
-      "validate", "--child", test.name, plugin, "--seed", "\(seed)", "--strictness",
-      "\(strictness)",
-    ]
+    process.executableURL = URL(fileURLWithPath: executable)
+    var arguments =
+      (test.inProbe ? [] : ["validate"]) + [
+        "--child", test.name, plugin, "--seed", "\(seed)", "--strictness", "\(strictness)",
+      ]
     if let keep { arguments += ["--keep", keep.map(String.init).joined(separator: ",")] }
     for provider in self.providers { arguments += ["--provider", provider] }
     process.arguments = arguments
@@ -59,7 +71,7 @@ public struct ChildRunner: Sendable {
       try process.run()
     } catch {
       return Outcome(
-        result: .fail("could not start \(self.executable): \(error)"), actions: [:])
+        result: .fail("could not start \(executable): \(error)"), actions: [:])
     }
     let (seconds, attoseconds) = self.timeout.components
     let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18

@@ -17,9 +17,9 @@ extension ValidationSuite {
         + "and 37.8 kHz, 1 and 2 channels, silent and under MIDI: no NaN, ∞, subnormal or "
         + "sample beyond ±4; events within the declared maximum"
     ) { context in
-      let plugin = try context.load()
-      let audio = plugin.features.filter(\.hasProcessor)
-      guard !audio.isEmpty else { return .skip("no feature has a processor") }
+      guard let (plugin, audio) = try context.processorFeatures() else {
+        return .skip("no feature has a processor")
+      }
       var periods = 0
       for feature in audio {
         for rate in [44_100, 48_000, 96_000, 37_800] {
@@ -35,7 +35,7 @@ extension ValidationSuite {
 }
 
 /// The sizes clap-validator renders, then random ones up to 2,048.
-private let fixedSizes = [1, 10, 17, 256, 1_024, 1_536, 2_027, 4_096]
+let clapValidatorPeriodSizes = [1, 10, 17, 256, 1_024, 1_536, 2_027, 4_096]
 
 /// Renders `feature`'s processor alone in an app of its own, with the safety checks off (they
 /// would mend what this looks for), through each period size twice: once silent, once with
@@ -60,7 +60,8 @@ private func renderPeriods(
   graph.safetyChecks = false
   try app.attach(graph)
   var random = context.random(UInt64(rate + channels))
-  let sizes = fixedSizes + (0..<context.scaled(8)).map { _ in 1 + Int(random.next() % 2_048) }
+  let sizes =
+    clapValidatorPeriodSizes + (0..<context.scaled(8)).map { _ in 1 + Int(random.next() % 2_048) }
   let actions = ActionGenerator(feature).sequence(sizes.count * 2, seed: context.seed)
   let mix = UnsafeMutablePointer<Float>.allocate(capacity: 4_096 * channels)
   defer { mix.deallocate() }

@@ -36,6 +36,13 @@ public final class ValidationContext: @unchecked Sendable {
     return try PluginLoader().load(self.pluginPath)
   }
 
+  /// The plugin, loaded, and those of its features that have a processor; nil when none has.
+  public func processorFeatures() throws -> (LoadedPlugin, [LoadedFeature])? {
+    let plugin = try self.load()
+    let audio = plugin.features.filter(\.hasProcessor)
+    return audio.isEmpty ? nil : (plugin, audio)
+  }
+
   /// Says what the test is about to call, for the runner: the last step before a crash or a
   /// hang is the one reported. `action` is the index of the action being sent, if any.
   public func step(_ text: String, action: Int? = nil) {

@@ -6,7 +6,8 @@
 /// ```
 public enum ValidationSuite {
   public static let all: [ValidationTest] =
-    load + lifecycle + schema + state + fuzz + determinism + render + processor + functions
+    load + lifecycle + schema + state + fuzz + determinism + render + processor + realtime
+    + parameters + threads + functions
 
   /// The tests a run at `strictness` runs, or the one named `only` whatever its level.
   public static func tests(strictness: Int, only: String?) -> [ValidationTest] {

@@ -14,15 +14,19 @@ public struct ValidationTest: Sendable {
   public let name: String
   public let level: Int
   public let summary: String
+  /// Whether it runs in `patchbay-probe`, the child that counts allocations, locks and system
+  /// calls (``RealtimeProbe``), instead of in `patchbay validate --child`.
+  public let inProbe: Bool
   let check: @Sendable (ValidationContext) throws -> ValidationResult
 
   public init(
-    _ name: String, level: Int, _ summary: String,
+    _ name: String, level: Int, inProbe: Bool = false, _ summary: String,
     check: @escaping @Sendable (ValidationContext) throws -> ValidationResult
   ) {
     self.name = name
     self.level = level
     self.summary = summary
+    self.inProbe = inProbe
     self.check = check
   }
 

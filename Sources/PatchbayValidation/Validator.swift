@@ -4,7 +4,8 @@ import Foundation
 /// sequence to the shortest one that still fails.
 ///
 /// ```swift
-/// let validator = Validator(runner: ChildRunner(executable: "/usr/bin/patchbay", timeout: .seconds(120)))
+/// let validator = Validator(runner: ChildRunner(
+///   executable: "/usr/bin/patchbay", probe: "/usr/bin/patchbay-probe", timeout: .seconds(120)))
 /// for line in validator.validate("libCounter.so", strictness: 5, seed: 7, only: nil) { … }
 /// ```
 public struct Validator: Sendable {

@@ -37,6 +37,48 @@ import Testing
     #expect(line?.contains(says) == true, "\(line ?? result.stdout)")
   }
 
+  /// The processor's flaws, each run by the one test meant for it: the allocation, lock and
+  /// system call counted by patchbay-probe on the audio thread; the host call from `process`;
+  /// the parameter block touched after the call, or written during it.
+  @Test(
+    arguments: [
+      ("allocates", "processor.realtime", "in 400 periods, process allocated 400 times"),
+      ("locks", "processor.realtime", "process locked (pthread_mutex_lock × 400)"),
+      ("prints", "processor.realtime", "process made system calls (fputs × 400)"),
+      ("sends", "threads", "process called host->send from the audio thread (64 host call(s)"),
+      (
+        "keepsblock", "processor.parameters",
+        "crashed in render, after period 0: patchbay: the plugin touched the parameter block "
+          + "while it was not lent out"
+      ),
+      (
+        "writesblock", "processor.parameters",
+        "crashed in process: dev.patchbay.fixture.flawed, period 0 of 1 frames: patchbay: the "
+          + "plugin wrote to the parameter block, which it may only read"
+      ),
+    ])
+  func eachProcessorFlawIsCaughtByItsTest(flaw: String, test: String, says: String) async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed(flaw), "--seed", "3", "--only", test)
+    #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+    let line = try #require(Self.line(test, in: result.stdout), "\(result.stdout)")
+    #expect(line.hasPrefix("FAIL  \(test) "), "\(line)")
+    #expect(line.contains(says), "\(line)")
+  }
+
+  /// A processor that reads what is in its buffer passes, with the cost of subnormal samples
+  /// there reported beside silence's.
+  @Test func aCleanProcessorPassesWithItsSubnormalCostReported() async throws {
+    let filters = try await CLI.run(
+      "validate", try Self.flawed("filters"), "--seed", "3", "--only", "processor.realtime")
+    #expect(filters.exitCode == 0, "\(filters.stdout)")
+    let line = try #require(Self.line("processor.realtime", in: filters.stdout))
+    #expect(
+      line.contains(
+        #/PASS  processor\.realtime +dev\.patchbay\.fixture\.flawed: 400 periods, none; subnormal input \d+\.\d\d× the time of silence/#
+      ), "\(line)")
+  }
+
   /// An exported function that divides by its argument, called with 0 through libffi; and
   /// Theory's, which crashed on interval_name(INT32_MIN) until the validator found it.
   @Test func aFunctionThatCrashesOnAnEdgeFailsFunctionsEdges() async throws {
@@ -121,7 +163,7 @@ import Testing
     let good = try Self.flawed("good")
     let text = try await CLI.run("validate", good, "--seed", "5")
     #expect(text.exitCode == 0, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains(": 15 passed, 0 failed, 3 skipped"), "\(text.stdout)")
+    #expect(text.stdout.contains(": 19 passed, 0 failed, 2 skipped"), "\(text.stdout)")
     let json = try await CLI.run("validate", good, "--seed", "5", "--json", "--only", "render")
     #expect(json.exitCode == 0)
     let reports = try #require(

@@ -14,15 +14,26 @@
  *   misformats   format_action writes add(n:) one higher                  → schema.round-trip
  *   halfrefuses  add(n:) below -15 changes the count, then refuses        → schema.edges
  *   badfunction  the exported percent(n) divides by n unchecked            → functions.edges
+ *   allocates    process mallocs and frees a small buffer                 → processor.realtime
+ *   locks        process locks and unlocks a mutex                        → processor.realtime
+ *   prints       process writes a line to standard error                  → processor.realtime
+ *   sends        process sends reset through host->send                   → threads
+ *   keepsblock   process keeps the parameter block's pointer; render reads it → processor.parameters
+ *   writesblock  process writes into the parameter block                  → processor.parameters
+ *   filters      process runs a one-pole filter over what is in its buffer: slow on
+ *                subnormal input without flush-to-zero        → processor.realtime's report
  *
  * State {count: int}; actions add(n: int) and reset; one exported function,
- * percent(int32 n) → int32, 100 / n (0 for n = 0, or -1 and INT32_MIN, which overflow).
+ * percent(int32 n) → int32, 100 / n (0 for n = 0, or -1 and INT32_MIN, which overflow). Its
+ * processor's parameter block is the count; it adds nothing to the output (silence stays
+ * silence).
  */
 #define _GNU_SOURCE
 #include <patchbay.h>
 #include <patchbay/sdk.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +44,8 @@
 static char flaw[32];
 static int64_t shared_count;
 static int64_t snapshots;
+/* keepsblock: the parameter block process got, kept past the call. */
+static const int64_t *kept_block;
 
 typedef struct flawed {
   const pb_host *host;
@@ -145,8 +158,10 @@ static pb_status flawed_snapshot(void *instance, const pb_writer *out) {
 
 static pb_status flawed_render(void *instance, const pb_writer *out) {
   char line[64];
+  int64_t count = *count_of(instance);
+  if (kept_block) count = *kept_block; /* keepsblock: the processor's copy, read too late */
   int length = snprintf(line, sizeof line, "%sCount: %lld", strcmp(flaw, "escapes") ? "" : "\x1b[1m",
-                        (long long)*count_of(instance));
+                        (long long)count);
   return pb_sdk_write_all(out, line, (size_t)length) ? PB_ERR_FAILED : PB_OK;
 }
 
@@ -174,6 +189,73 @@ static pb_status flawed_format_action(const pb_feature_desc *feature, const pb_h
 
 static void flawed_cancel_effects(void *instance) { (void)instance; }
 
+/* The processor: the count as its parameter block; it adds nothing, but for its flaw. */
+static void flawed_write_parameters(void *instance, void *block) {
+  int64_t count = *count_of(instance);
+  memcpy(block, &count, sizeof count);
+}
+
+typedef struct {
+  const pb_host *host;
+  uint8_t reset[16]; /* `reset`, encoded when the processor is made */
+  size_t reset_length;
+} flawed_processor;
+
+static size_t into_reset(void *context, const void *bytes, size_t length) {
+  flawed_processor *processor = context;
+  if (length > sizeof processor->reset - processor->reset_length) return 0;
+  memcpy(processor->reset + processor->reset_length, bytes, length);
+  processor->reset_length += length;
+  return length;
+}
+
+static void *flawed_processor_create(void *instance, const pb_processor_config *config) {
+  (void)config;
+  flawed_processor *processor = calloc(1, sizeof *processor);
+  if (!processor) return NULL;
+  processor->host = ((flawed *)instance)->host;
+  pb_writer writer = {sizeof(pb_writer), processor, into_reset};
+  pb_write_case(&writer, "reset", 0);
+  return processor;
+}
+
+static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void flawed_process(void *self, const pb_process *process) {
+  flawed_processor *processor = self;
+  if (!strcmp(flaw, "allocates")) {
+    char *volatile scratch = malloc(64);
+    free(scratch);
+  } else if (!strcmp(flaw, "locks")) {
+    pthread_mutex_lock(&process_lock);
+    pthread_mutex_unlock(&process_lock);
+  } else if (!strcmp(flaw, "prints")) {
+    fputs("flawed: a period\n", stderr);
+  } else if (!strcmp(flaw, "sends")) {
+    processor->host->send(processor->host, processor->reset, processor->reset_length);
+  } else if (!strcmp(flaw, "keepsblock")) {
+    kept_block = process->parameters;
+  } else if (!strcmp(flaw, "writesblock")) {
+    *(int64_t *)process->parameters = 0;
+  } else if (!strcmp(flaw, "filters")) {
+    size_t samples = (size_t)process->frame_count * process->channel_count;
+    float *output = process->output;
+    for (int pass = 0; pass < 8; pass++)
+      for (size_t i = 1; i < samples; i++) output[i] = 0.5f * output[i] + 0.25f * output[i - 1];
+  }
+}
+
+static void flawed_processor_destroy(void *processor) { free(processor); }
+
+static const pb_processor_desc processor = {
+    .struct_size = sizeof(pb_processor_desc),
+    .parameter_size = sizeof(int64_t),
+    .write_parameters = flawed_write_parameters,
+    .create = flawed_processor_create,
+    .process = flawed_process,
+    .destroy = flawed_processor_destroy,
+};
+
 PB_SDK_ACTIONS(actions, PB_SDK_ACTION("add", "Adds n", PB_SDK_FIELD("n", "int")),
                PB_SDK_ACTION0("reset", "Back to zero"));
 
@@ -188,6 +270,7 @@ static const pb_feature_desc feature = {
     .action_count = PB_SDK_COUNT(actions),
     .actions = actions,
     .vtable = &vtable,
+    .processor = &processor,
 };
 
 /* 100 / n; unguarded under `badfunction` (n = 0 is SIGFPE, as is INT32_MIN / -1's kin). */

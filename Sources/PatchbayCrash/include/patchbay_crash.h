@@ -98,4 +98,34 @@ static inline void pb_watch_period(void) {
                    __atomic_load_n(&pb_watch_periods, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * Which thread renders audio, and the host calls a plugin makes from it.
+ *
+ * A processor may call only `host->now`, `events->push` and `midi_out->push` from `process`
+ * (patchbay/core.h: [audio-thread]). Every other host function (`send`, `error`, `log`,
+ * `get_service` and the services') asks, with one thread-local load, whether it runs on a
+ * thread rendering audio, and if so counts the call here before doing its work: the app can
+ * name the plugin, and `patchbay validate` fails it.
+ *
+ *   pb_audio_thread_mark(1);                  // the thread that calls process, before its first period
+ *   …
+ *   if (pb_audio_thread_is_current()) pb_audio_misuse_note("host->send");   // in a host function
+ *   pb_audio_misuse_count();                  // 1
+ *   pb_audio_misuse_first();                  // "host->send"
+ */
+/* Says that the calling thread renders audio (1), or no longer does (0). */
+void pb_audio_thread_mark(int rendering);
+
+/* Whether the calling thread renders audio. */
+int pb_audio_thread_is_current(void);
+
+/* Counts a host call from the audio thread; `function` (a string that lives as long as the
+ * process, such as a literal) is kept if it is the first. Allocates nothing, locks nothing. */
+void pb_audio_misuse_note(const char *function);
+
+/* Calls counted since the last reset, and the first one's name (NULL before any). */
+unsigned long pb_audio_misuse_count(void);
+const char *pb_audio_misuse_first(void);
+void pb_audio_misuse_reset(void);
+
 #endif

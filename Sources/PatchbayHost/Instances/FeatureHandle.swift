@@ -93,6 +93,12 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     unsafeMutableAddress { self.storage.mutableAddress }
   }
 
+  /// Runs `work` on the executor with the plugin's instance: for a part of the host that
+  /// makes the instance's processor calls itself (`patchbay validate`). [any thread]
+  package func withInstance<Result>(_ work: (any PluginInstance) -> Result) -> Result {
+    self.executor.sync { work(self.owned.implementation.instance) }
+  }
+
   /// The feature this handle runs now (a swap changes it).
   public var feature: LoadedFeature { self.executor.sync { self.owned.implementation.feature } }
 

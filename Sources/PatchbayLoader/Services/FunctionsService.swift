@@ -13,6 +13,7 @@ extension HostTable {
       to: pb_functions_service(
         struct_size: UInt32(MemoryLayout<pb_functions_service>.size),
         resolve: { host, provider, name, signature in
+          HostTable.audit("functions->resolve")
           guard let context = HostTable.context(host) else { return nil }
           let provider = provider.map { String(cString: $0) } ?? ""
           let name = name.map { String(cString: $0) } ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayABI
+import PatchbayCrash
 
 /// Makes `pb_host` tables: the host functions and services every plugin instance is given
 /// (patchbay/host.h). `send` is here; `error` and `log` are in `LogService.swift`, and each
@@ -40,6 +41,7 @@ enum HostTable {
   static let getService:
     @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {
       _, id in
+      HostTable.audit("host->get_service")
       switch id.map({ String(cString: $0) }) {
       case PB_SERVICE_CLOCK?: return UnsafeRawPointer(clockService)
       case PB_SERVICE_NAVIGATION?: return UnsafeRawPointer(navigationService)
@@ -53,8 +55,18 @@ enum HostTable {
   /// `host->send`: the action goes to the instance's queue (``HostContext/deliver(_:)``).
   static let send: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<UInt8>?, Int) -> Void = {
     host, bytes, length in
+    HostTable.audit("host->send")
     guard let context = Self.context(host) else { return }
     let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
     context.deliver(copy)
+  }
+
+  /// Counts a call of the host function `function` made from a thread rendering audio, where
+  /// a processor may call none but `host->now` and the pushes (patchbay_crash.h): one
+  /// thread-local load otherwise.
+  @inline(__always)
+  static func audit(_ function: StaticString) {
+    guard pb_audio_thread_is_current() != 0 else { return }
+    pb_audio_misuse_note(UnsafeRawPointer(function.utf8Start).assumingMemoryBound(to: CChar.self))
   }
 }

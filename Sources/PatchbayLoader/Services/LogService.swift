@@ -5,6 +5,7 @@ extension HostTable {
   /// (outside any call) it is logged instead (``HostContext/report(_:)``).
   static let error: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> Void = {
     host, message in
+    HostTable.audit("host->error")
     Self.context(host)?.report(message.map { String(cString: $0) } ?? "(no reason given)")
   }
 
@@ -13,6 +14,7 @@ extension HostTable {
   static let log:
     @convention(c) (UnsafePointer<pb_host>?, pb_log_level, UnsafePointer<CChar>?) -> Void = {
       host, level, message in
+      HostTable.audit("host->log")
       Self.context(host)?.log(level, message.map { String(cString: $0) } ?? "")
     }
 }

@@ -8,6 +8,7 @@ extension HostTable {
       to: pb_midi_service(
         struct_size: UInt32(MemoryLayout<pb_midi_service>.size),
         listen: { host, channels in
+          HostTable.audit("midi->listen")
           HostTable.context(host)?.midiChannels.store(channels, ordering: .relaxed)
         }))
     return service

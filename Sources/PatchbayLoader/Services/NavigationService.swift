@@ -11,6 +11,7 @@ extension HostTable {
       to: pb_navigation_service(
         struct_size: UInt32(MemoryLayout<pb_navigation_service>.size),
         navigate: { host, kind, node, state, length in
+          HostTable.audit("navigation->navigate")
           guard let context = HostTable.context(host) else { return }
           let node = node.map { String(cString: $0) } ?? ""
           let state = state.map { Array(UnsafeBufferPointer(start: $0, count: length)) }
