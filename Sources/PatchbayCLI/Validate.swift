@@ -51,6 +51,12 @@ struct Validate: ParsableCommand {
       valueName: "plugin"))
   var provider: [String] = []
 
+  @Flag(
+    help: ArgumentHelp(
+      "Load the plugin isolated, in a process of its own, for every test (the isolation test "
+        + "compares the two at strictness 6 and up)."))
+  var isolated = false
+
   @Option(name: .customLong("child"), help: .hidden) var childTest: String?
   @Option(name: .customLong("keep"), help: .hidden) var keep: String?
 
@@ -95,7 +101,7 @@ struct Validate: ParsableCommand {
         Terminal.out("\(name) (\(path)): strictness \(self.strictness), seed \(seed)")
       }
       let lines = validator.validate(
-        path, strictness: self.strictness, seed: seed, only: self.only
+        path, strictness: self.strictness, seed: seed, only: self.only, isolated: self.isolated
       ) { line in
         if !self.json { Terminal.out(Self.text(line)) }
       }
@@ -121,7 +127,7 @@ struct Validate: ParsableCommand {
     let keep = self.keep.map { $0.split(separator: ",").compactMap { Int($0) } }
     try ValidationChild.run(
       name, plugin: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep,
-      providers: self.provider)
+      providers: self.provider, isolated: self.isolated)
   }
 
   /// `PASS  load.descriptor           … (0.1 s)`

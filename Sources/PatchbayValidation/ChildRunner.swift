@@ -32,7 +32,8 @@ public struct ChildRunner: Sendable {
   }
 
   public func run(
-    _ test: ValidationTest, plugin: String, seed: UInt64, strictness: Int, keep: [Int]? = nil
+    _ test: ValidationTest, plugin: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
+    isolated: Bool = false
   ) -> Outcome {
     let executable = test.inProbe ? self.probe : self.executable
     guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -50,6 +51,7 @@ public struct ChildRunner: Sendable {
       ]
     if let keep { arguments += ["--keep", keep.map(String.init).joined(separator: ",")] }
     for provider in self.providers { arguments += ["--provider", provider] }
+    if isolated { arguments.append("--isolated") }
     process.arguments = arguments
     let output = Pipe()
     let errors = Pipe()

@@ -8,7 +8,8 @@ import PatchbayLoader
 extension ValidationSuite {
   static let functions: [ValidationTest] = [
     ValidationTest(
-      "functions.signatures", level: 1, "each exported function's signature parses"
+      "functions.signatures", level: 1, inProcessOnly: true,
+      "each exported function's signature parses"
     ) { context in
       let plugin = try context.load()
       guard !plugin.functions.isEmpty else { return .skip("the plugin exports no function") }
@@ -17,7 +18,7 @@ extension ValidationSuite {
         plugin.functions.map { "\($0.name) \($0.signature)" }.joined(separator: ", "))
     },
     ValidationTest(
-      "functions.imports", level: 2,
+      "functions.imports", level: 2, inProcessOnly: true,
       "the functions each feature imports resolve against the --provider plugins: provider, "
         + "name and signature"
     ) { context in
@@ -63,7 +64,7 @@ extension ValidationSuite {
         "\(imported.all.count) import(s) resolved: \(imported.all.joined(separator: ", "))")
     },
     ValidationTest(
-      "functions.edges", level: 7,
+      "functions.edges", level: 7, inProcessOnly: true,
       "each exported function called through libffi with every parameter at its edges "
         + "(0, ±1, the type's limits, NaN, ±∞, empty and long strings and buffers): no crash"
     ) { context in

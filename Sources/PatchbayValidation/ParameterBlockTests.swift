@@ -3,7 +3,7 @@
 extension ValidationSuite {
   static let parameters: [ValidationTest] = [
     ValidationTest(
-      "processor.parameters", level: 3,
+      "processor.parameters", level: 3, inProcessOnly: true,
       "the parameter block is read only inside process: lent out read-only for the call and "
         + "taken back after it, a write in process or a touch after it (reduce, render, "
         + "snapshot, a thread of the plugin's) faults and fails"

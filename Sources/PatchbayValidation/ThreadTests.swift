@@ -5,7 +5,7 @@ import PatchbayCrash
 extension ValidationSuite {
   static let threads: [ValidationTest] = [
     ValidationTest(
-      "threads", level: 3,
+      "threads", level: 3, inProcessOnly: true,
       "the [main-thread] calls on one thread, process on an audio thread of its own; from "
         + "process the plugin calls no host function but host->now and the pushes"
     ) { context in

@@ -13,13 +13,14 @@ public enum ValidationChild {
   /// Runs `name` on the plugin at `path`. Throws when there is no such test.
   public static func run(
     _ name: String, plugin path: String, seed: UInt64, strictness: Int, keep: [Int]?,
-    providers: [String]
+    providers: [String], isolated: Bool = false
   ) throws {
     guard let test = ValidationSuite.test(named: name) else {
       throw ValidationFailure("--child \(name): no such test")
     }
     let context = ValidationContext(
-      pluginPath: path, seed: seed, strictness: strictness, keep: keep, providers: providers
+      pluginPath: path, seed: seed, strictness: strictness, keep: keep, providers: providers,
+      isolated: isolated
     ) { step in
       FileHandle.standardError.write(Data("step: \(step)\n".utf8))
     }
@@ -28,7 +29,8 @@ public enum ValidationChild {
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))
   }
 
-  /// Parses `--child TEST PLUGIN --seed N --strictness N [--keep 1,2] [--provider P]…` and
+  /// Parses `--child TEST PLUGIN --seed N --strictness N [--keep 1,2] [--provider P]…
+  /// [--isolated]` and
   /// runs the test, with the host's crash reports installed (a crash in a plugin call is one
   /// line and exit status 3, as in `patchbay`); the exit status (2 with one line on standard
   /// error for bad arguments).
@@ -41,6 +43,7 @@ public enum ValidationChild {
     var strictness = 5
     var keep: [Int]?
     var providers: [String] = []
+    var isolated = false
     func value(_ option: String) throws -> String {
       guard let value = rest.popFirst() else {
         throw ValidationFailure("\(option) needs a value")
@@ -56,6 +59,7 @@ public enum ValidationChild {
         case "--keep":
           keep = try value(argument).split(separator: ",").compactMap { Int($0) }
         case "--provider": providers.append(try value(argument))
+        case "--isolated": isolated = true
         default:
           guard plugin == nil, !argument.hasPrefix("--") else {
             throw ValidationFailure("unexpected argument '\(argument)'")
@@ -68,7 +72,7 @@ public enum ValidationChild {
       }
       try self.run(
         test, plugin: plugin, seed: seed, strictness: strictness, keep: keep,
-        providers: providers)
+        providers: providers, isolated: isolated)
       return 0
     } catch {
       let message = (error as? ValidationFailure)?.message ?? "\(error)"

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayLoader
 
 /// What a test runs against: the plugin's file, the seed, the strictness, and the breadcrumbs
@@ -15,11 +16,14 @@ public final class ValidationContext: @unchecked Sendable {
   public let keep: [Int]?
   /// Plugins whose functions the plugin's imports resolve against (`--provider`), by path.
   public let providers: [String]
+  /// Whether the plugin is loaded isolated, in a process of its own (`patchbay-isolated`), as
+  /// `[plugins] isolate` loads it.
+  public let isolated: Bool
   private let crumbs: (String) -> Void
 
   public init(
     pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
-    providers: [String] = [],
+    providers: [String] = [], isolated: Bool = false,
     breadcrumbs: @escaping (String) -> Void = { _ in }
   ) {
     self.pluginPath = pluginPath
@@ -27,13 +31,19 @@ public final class ValidationContext: @unchecked Sendable {
     self.strictness = strictness
     self.keep = keep
     self.providers = providers
+    self.isolated = isolated
     self.crumbs = breadcrumbs
   }
 
   /// Loads the plugin (a new generation each call: the loader copies the file first).
   public func load() throws -> LoadedPlugin {
-    self.step("load \(self.pluginPath)")
-    return try PluginLoader().load(self.pluginPath)
+    self.step("load \(self.pluginPath)" + (self.isolated ? " (isolated)" : ""))
+    var loader = PluginLoader()
+    if self.isolated {
+      loader.isolated = ["all"]
+      loader.isolator = ProcessIsolator(options: IsolationOptions())
+    }
+    return try loader.load(self.pluginPath)
   }
 
   /// The plugin, loaded, and those of its features that have a processor; nil when none has.

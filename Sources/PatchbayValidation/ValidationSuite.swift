@@ -7,7 +7,7 @@
 public enum ValidationSuite {
   public static let all: [ValidationTest] =
     load + lifecycle + schema + state + fuzz + determinism + render + processor + realtime
-    + parameters + threads + functions
+    + parameters + threads + functions + isolation
 
   /// The tests a run at `strictness` runs, or the one named `only` whatever its level.
   public static func tests(strictness: Int, only: String?) -> [ValidationTest] {

@@ -17,16 +17,21 @@ public struct ValidationTest: Sendable {
   /// Whether it runs in `patchbay-probe`, the child that counts allocations, locks and system
   /// calls (``RealtimeProbe``), instead of in `patchbay validate --child`.
   public let inProbe: Bool
+  /// Whether it checks what only a plugin in this process shows (the calls its processor
+  /// makes, the memory it touches, the functions it exports, which run in their caller's
+  /// process), so an isolated run cannot be compared with it.
+  public let inProcessOnly: Bool
   let check: @Sendable (ValidationContext) throws -> ValidationResult
 
   public init(
-    _ name: String, level: Int, inProbe: Bool = false, _ summary: String,
-    check: @escaping @Sendable (ValidationContext) throws -> ValidationResult
+    _ name: String, level: Int, inProbe: Bool = false, inProcessOnly: Bool = false,
+    _ summary: String, check: @escaping @Sendable (ValidationContext) throws -> ValidationResult
   ) {
     self.name = name
     self.level = level
     self.summary = summary
     self.inProbe = inProbe
+    self.inProcessOnly = inProcessOnly || inProbe
     self.check = check
   }
 

@@ -22,30 +22,49 @@ public struct Validator: Sendable {
     public let duration: Duration
   }
 
-  /// Runs the tests for `strictness` (or the one named `only`), calling `report` after each.
+  /// Runs the tests for `strictness` (or the one named `only`), calling `report` after each;
+  /// `isolated`: with the plugin in a process of its own.
   public func validate(
-    _ plugin: String, strictness: Int, seed: UInt64, only: String?,
+    _ plugin: String, strictness: Int, seed: UInt64, only: String?, isolated: Bool = false,
     report: (Line) -> Void = { _ in }
   ) -> [Line] {
-    ValidationSuite.tests(strictness: strictness, only: only).map { test in
+    var lines: [Line] = []
+    for test in ValidationSuite.tests(strictness: strictness, only: only) {
       let start = ContinuousClock.now
-      var outcome = self.runner.run(test, plugin: plugin, seed: seed, strictness: strictness)
+      if test.name == "isolation" {
+        let result = self.compareIsolated(plugin, strictness: strictness, seed: seed, ran: lines)
+        lines.append(Line(test: test, result: result, duration: ContinuousClock.now - start))
+        report(lines[lines.count - 1])
+        continue
+      }
+      if isolated, test.inProcessOnly {
+        let result = ValidationResult.skip(
+          "it checks what only a plugin loaded in this process shows (its processor's calls and "
+            + "memory, its functions): run it without --isolated")
+        lines.append(Line(test: test, result: result, duration: ContinuousClock.now - start))
+        report(lines[lines.count - 1])
+        continue
+      }
+      var outcome = self.runner.run(
+        test, plugin: plugin, seed: seed, strictness: strictness, isolated: isolated)
       if outcome.result.status == .fail, let stoppedAt = outcome.stoppedAt,
         test.name == "fuzz.actions"
       {
-        outcome = self.shrink(test, plugin, seed, strictness, failing: outcome, at: stoppedAt)
+        outcome = self.shrink(
+          test, plugin, seed, strictness, failing: outcome, at: stoppedAt, isolated: isolated)
       }
       let line = Line(test: test, result: outcome.result, duration: ContinuousClock.now - start)
       report(line)
-      return line
+      lines.append(line)
     }
+    return lines
   }
 
   /// The shortest run of the actions up to `index` that still fails: the failing action alone
   /// first, then the run with chunks left out (delta debugging), within ``shrinkBudget``.
   func shrink(
     _ test: ValidationTest, _ plugin: String, _ seed: UInt64, _ strictness: Int,
-    failing: ChildRunner.Outcome, at index: Int
+    failing: ChildRunner.Outcome, at index: Int, isolated: Bool
   ) -> ChildRunner.Outcome {
     var best = failing
     var kept = Array(0...index)
@@ -54,7 +73,8 @@ public struct Validator: Sendable {
       guard runs < self.shrinkBudget else { return false }
       runs += 1
       let outcome = self.runner.run(
-        test, plugin: plugin, seed: seed, strictness: strictness, keep: candidate)
+        test, plugin: plugin, seed: seed, strictness: strictness, keep: candidate,
+        isolated: isolated)
       guard outcome.result.status == .fail else { return false }
       best = outcome
       return true

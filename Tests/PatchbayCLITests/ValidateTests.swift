@@ -79,6 +79,26 @@ import Testing
       ), "\(line)")
   }
 
+  /// The suite run again isolated: a plugin that needs a socket (which the isolated plugin's
+  /// sandbox refuses) passes in the host's process and fails isolated, and the isolation test
+  /// names the tests that differ; the good fixture gives the same results both ways.
+  @Test func isolationComparesTheSuiteRunIsolated() async throws {
+    let network = try await CLI.run(
+      "validate", try Self.flawed("needsnetwork"), "--seed", "3", "--only", "isolation")
+    #expect(network.exitCode == 1, "\(network.stdout)")
+    let line = try #require(Self.line("isolation", in: network.stdout))
+    #expect(line.hasPrefix("FAIL  isolation "), "\(line)")
+    #expect(line.contains("state.round-trip is PASS in this process, FAIL isolated ("), "\(line)")
+    #expect(line.contains("SIGABRT"), "\(line)")
+    let good = try await CLI.run(
+      "validate", try Self.flawed("good"), "--seed", "3", "--only", "isolation")
+    #expect(good.exitCode == 0, "\(good.stdout)")
+    #expect(
+      good.stdout.contains(
+        "PASS  isolation                      16 test(s) gave the same results isolated"),
+      "\(good.stdout)")
+  }
+
   /// An exported function that divides by its argument, called with 0 through libffi; and
   /// Theory's, which crashed on interval_name(INT32_MIN) until the validator found it.
   @Test func aFunctionThatCrashesOnAnEdgeFailsFunctionsEdges() async throws {

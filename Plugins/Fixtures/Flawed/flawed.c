@@ -20,6 +20,8 @@
  *   sends        process sends reset through host->send                   → threads
  *   keepsblock   process keeps the parameter block's pointer; render reads it → processor.parameters
  *   writesblock  process writes into the parameter block                  → processor.parameters
+ *   needsnetwork add(n:) opens a UDP socket and aborts when it cannot: fine in the host's
+ *                process, not in an isolated plugin's sandbox                → isolation
  *   filters      process runs a one-pole filter over what is in its buffer: slow on
  *                subnormal input without flush-to-zero        → processor.realtime's report
  *
@@ -37,7 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #define FLAWED_ID "dev.patchbay.fixture.flawed"
 
@@ -129,6 +133,11 @@ static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t len
   if (!strcmp(flaw, "crashes") && n == 13) {
     volatile int *nowhere = NULL;
     return (pb_status)*nowhere;
+  }
+  if (!strcmp(flaw, "needsnetwork")) {
+    int sock = socket(AF_INET, SOCK_DGRAM, 0);
+    if (sock < 0) abort();
+    close(sock);
   }
   if (!strcmp(flaw, "spins") && n == 17)
     for (volatile int forever = 1; forever;) {}
