@@ -99,6 +99,22 @@ import Testing
       "\(good.stdout)")
   }
 
+  /// The probe's own arguments, as the runner passes them: a test it does not know, a missing
+  /// value and an extra argument each get one line and exit status 2.
+  @Test(
+    arguments: [
+      (["--child", "nosuch", "x.so"], "patchbay-probe: --child nosuch: no such test"),
+      (["--child", "render", "x.so", "--seed"], "patchbay-probe: --seed needs a value"),
+      (["--child", "render", "x.so", "y.so"], "patchbay-probe: unexpected argument 'y.so'"),
+      (["x.so"], "patchbay-probe: usage: --child TEST PLUGIN [--seed N] [--strictness N]"),
+    ])
+  func theProbeRefusesBadArgumentsInOneLine(arguments: [String], says: String) async throws {
+    let result = try await CLI.run(executable: "patchbay-probe", arguments: arguments)
+    #expect(result.exitCode == 2)
+    #expect(result.stderr == says + "\n", "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+
   /// An exported function that divides by its argument, called with 0 through libffi; and
   /// Theory's, which crashed on interval_name(INT32_MIN) until the validator found it.
   @Test func aFunctionThatCrashesOnAnEdgeFailsFunctionsEdges() async throws {
