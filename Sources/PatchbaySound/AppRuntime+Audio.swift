@@ -35,6 +35,10 @@ extension AppRuntime {
       guard let graph = self.audioGraph else { return }
       for (_, slot) in graph.slots {
         if let frame = slot.takeFault() { self.reportMuted(slot, atFrame: frame, in: graph) }
+        if let misuse = slot.takeMisuse(), !slot.misuseReported {
+          slot.misuseReported = true
+          self.reportMisuse(slot, misuse.first)
+        }
         guard let handle = slot.handle, slot.descriptor.event_action != nil else { continue }
         while let event = slot.events.pop() {
           let (status, bytes) = slot.instance.eventAction(event)
@@ -65,6 +69,17 @@ extension AppRuntime {
       "its processor wrote NaN or infinite samples in \(graph.period(at: frame)). They were "
         + "not played, and the processor is muted from then on while the others play; fix its "
         + "process function, then swap it in.")
+  }
+
+  /// Says, once, that `slot`'s processor called `function` (a host function other than `now`)
+  /// from the audio thread. [app queue]
+  private func reportMisuse(_ slot: ProcessorSlot, _ function: String) {
+    self.reportAudio(
+      feature: slot.featureID, path: self.path(of: slot),
+      "its processor called \(function) from the audio thread, where a processor may call only "
+        + "host->now, events->push and midi_out->push. The call went through, but it can lock "
+        + "or allocate there and make the sound drop out; push an event for the reducer "
+        + "instead, then swap it in.")
   }
 
   /// Says that a period's mix had NaN or infinite samples that no processor was found writing

@@ -39,6 +39,10 @@ final class ProcessorSlot: @unchecked Sendable {
   unowned(unsafe) var sentMIDI: SentMIDI?
   /// What a crash in `process` names: the feature and its file, the instance, the call.
   let crashContext: UnsafeMutablePointer<pb_crash_context>
+  /// Host calls its `process` made (the audio thread counts them); read on the app queue.
+  let misuse: UnsafeMutablePointer<pb_audio_misuse>
+  /// Whether the app said so already (once a processor). [app queue]
+  var misuseReported = false
   /// Where it renders when it is not heard (another node is soloed), instead of the mix; set
   /// before the slot plays.
   var unheard: UnsafeMutablePointer<Float>?
@@ -79,6 +83,8 @@ final class ProcessorSlot: @unchecked Sendable {
     self.output = .allocate(capacity: 1)
     self.output.initialize(to: pb_event_output(context: nil, push: ProcessorSlot.push))
     self.crashContext = .allocate(capacity: 1)
+    self.misuse = .allocate(capacity: 1)
+    self.misuse.initialize(to: pb_audio_misuse(count: 0, first: nil))
     self.crashContext.initialize(
       to: pb_crash_context(
         feature: crashLabels?.feature ?? Self.cString("a processor"),
@@ -146,6 +152,7 @@ final class ProcessorSlot: @unchecked Sendable {
     self.heldNotes?.deallocate()
     self.unheard?.deallocate()
     self.crashContext.deallocate()
+    self.misuse.deallocate()
   }
 
   /// Publishes the parameters for the instance's state now. [app queue]
@@ -198,7 +205,9 @@ final class ProcessorSlot: @unchecked Sendable {
       midi_out: self.midiOutput.map { UnsafePointer($0) })
     // Two stores around the call: a crash inside it names the processor (PatchbayCrash).
     if checks { pb_crash_note(self.crashContext) }
+    pb_audio_thread_misuse_into(self.misuse)
     self.descriptor.process?(self.processor, self.process)
+    pb_audio_thread_misuse_into(nil)
     if checks { pb_crash_note(nil) }
     let samples = frames * channels
     guard checkSamples, pb_samples_any_nonfinite(mix, samples) else { return false }
@@ -206,6 +215,15 @@ final class ProcessorSlot: @unchecked Sendable {
     self.muted = true
     self.fault.store(faultFrame + 1, ordering: .releasing)
     return true
+  }
+
+  /// How many host calls `process` made since the last take, and the first one's name
+  /// (`host->send`). [app queue]
+  func takeMisuse() -> (count: Int, first: String)? {
+    var first: UnsafePointer<CChar>?
+    let count = pb_audio_misuse_take(self.misuse, &first)
+    guard count > 0 else { return nil }
+    return (Int(count), first.map { String(cString: $0) } ?? "a host function")
   }
 
   /// The steady frame of the period in which the processor was muted, the first time the app

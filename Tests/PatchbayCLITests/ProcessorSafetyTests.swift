@@ -145,4 +145,38 @@ import Testing
         "in its own code, outside any call from the host (a thread the plugin started): "
           + "feature dev.patchbay.fixture-hostile-plugin ("), "\(result.stderr)")
   }
+
+  /// A processor that calls `host->send` from `process` every period (the Flawed fixture as
+  /// `sends.so`): the app says so once, naming the feature, the instance and the call, and the
+  /// render goes on.
+  @Test func aHostCallFromTheAudioThreadIsSaidOnceNamingTheProcessor() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sends-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("sends.so").path
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureFlawed.so", toPath: plugin)
+    let config = folder.appendingPathComponent("sends.toml").path
+    try """
+    [app]
+    root = "counter"
+    [plugins]
+    load = ["\(plugin)"]
+    [[feature]]
+    key = "counter"
+    id = "dev.patchbay.fixture.flawed"
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("sends.wav").path
+    let result = try await CLI.run("render", config, "--out", out, "--seconds", "0.2")
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("75 periods"), "\(result.stdout)")
+    let said: String =
+      "dev.patchbay.fixture.flawed: error: counter: its processor called host->send from the "
+      + "audio thread, where a processor may call only host->now, events->push and "
+      + "midi_out->push. The call went through, but it can lock or allocate there and make "
+      + "the sound drop out; push an event for the reducer instead, then swap it in."
+    let reports = result.stderr.split(separator: "\n").filter { $0.contains("audio thread") }
+    #expect(reports.map(String.init) == [said], "\(result.stderr)")
+  }
 }

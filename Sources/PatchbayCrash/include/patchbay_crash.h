@@ -123,6 +123,22 @@ int pb_audio_thread_is_current(void);
  * process, such as a literal) is kept if it is the first. Allocates nothing, locks nothing. */
 void pb_audio_misuse_note(const char *function);
 
+/* Where this thread's host calls are counted too, for the app to name the processor making
+ * them: a record per processor, set around its `process` call (two stores); NULL for none.
+ *
+ *   pb_audio_thread_misuse_into(&slot->misuse);  process(…);  pb_audio_thread_misuse_into(NULL);
+ *   const char *first;
+ *   unsigned long calls = pb_audio_misuse_take(&slot->misuse, &first);  // on the app queue
+ */
+typedef struct pb_audio_misuse {
+  unsigned long count;
+  const char *first;
+} pb_audio_misuse;
+void pb_audio_thread_misuse_into(pb_audio_misuse *record);
+
+/* The calls `record` counted since the last take (0 for none), and the first one's name. */
+unsigned long pb_audio_misuse_take(pb_audio_misuse *record, const char **first);
+
 /* Calls counted since the last reset, and the first one's name (NULL before any). */
 unsigned long pb_audio_misuse_count(void);
 const char *pb_audio_misuse_first(void);
