@@ -1,36 +1,34 @@
-/* Which thread renders audio, and the host calls made from it. See patchbay_crash.h. */
+/* Host calls a processor makes from the audio thread. See patchbay_crash.h. */
 #include "patchbay_crash.h"
 
 #include <stddef.h>
 
-static _Thread_local int rendering __attribute__((tls_model("initial-exec")));
-static _Thread_local pb_audio_misuse *record __attribute__((tls_model("initial-exec")));
+const char *const pb_process_call = "process";
+
 static unsigned long misuses;
 static const char *first_misuse;
 
-void pb_audio_thread_mark(int on) { rendering = on; }
-
-int pb_audio_thread_is_current(void) { return rendering; }
-
-void pb_audio_thread_misuse_into(pb_audio_misuse *into) { record = into; }
+/* Adds one call to `misuse`, keeping `function` if it is the first. */
+static void count(unsigned long *calls, const char **first, const char *function) {
+  const char *none = NULL;
+  __atomic_compare_exchange_n(first, &none, function, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+  __atomic_fetch_add(calls, 1, __ATOMIC_RELEASE);
+}
 
 void pb_audio_misuse_note(const char *function) {
-  const char *none = NULL;
-  __atomic_compare_exchange_n(&first_misuse, &none, function, 0, __ATOMIC_RELEASE,
-                              __ATOMIC_RELAXED);
-  __atomic_fetch_add(&misuses, 1, __ATOMIC_RELEASE);
-  if (record) {
-    none = NULL;
-    __atomic_compare_exchange_n(&record->first, &none, function, 0, __ATOMIC_RELEASE,
-                                __ATOMIC_RELAXED);
-    __atomic_fetch_add(&record->count, 1, __ATOMIC_RELEASE);
+  count(&misuses, &first_misuse, function);
+  const pb_crash_context *noted = pb_crash_noted;
+  if (noted && noted->call == pb_process_call) {
+    /* The context is the first member of its processor's note. */
+    pb_processor_note *note = (pb_processor_note *)(void *)noted;
+    count(&note->misuse.count, &note->misuse.first, function);
   }
 }
 
-unsigned long pb_audio_misuse_take(pb_audio_misuse *from, const char **first) {
-  unsigned long count = __atomic_exchange_n(&from->count, 0, __ATOMIC_ACQUIRE);
-  if (first) *first = __atomic_load_n(&from->first, __ATOMIC_ACQUIRE);
-  return count;
+unsigned long pb_audio_misuse_take(pb_audio_misuse *misuse, const char **first) {
+  unsigned long calls = __atomic_exchange_n(&misuse->count, 0, __ATOMIC_ACQUIRE);
+  if (first) *first = __atomic_load_n(&misuse->first, __ATOMIC_ACQUIRE);
+  return calls;
 }
 
 unsigned long pb_audio_misuse_count(void) { return __atomic_load_n(&misuses, __ATOMIC_ACQUIRE); }

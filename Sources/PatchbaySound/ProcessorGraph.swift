@@ -163,7 +163,6 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// clipped. [audio-thread]
   public func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
     self.gate.enter()
-    pb_audio_thread_mark(1)  // host calls from here on are a processor's: counted as misuse
     let checks = self.safetyChecks
     let diagnosing = checks && self.diagnosing > 0
     var caught = false
@@ -171,7 +170,6 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
       if checks {
         self.guardMix(mix, samples: frames * self.format.channels, at: steadyTime, caught: caught)
       }
-      pb_audio_thread_mark(0)
       self.gate.leave()
     }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)

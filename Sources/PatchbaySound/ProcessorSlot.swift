@@ -39,8 +39,9 @@ final class ProcessorSlot: @unchecked Sendable {
   unowned(unsafe) var sentMIDI: SentMIDI?
   /// What a crash in `process` names: the feature and its file, the instance, the call.
   let crashContext: UnsafeMutablePointer<pb_crash_context>
-  /// Host calls its `process` made (the audio thread counts them); read on the app queue.
-  let misuse: UnsafeMutablePointer<pb_audio_misuse>
+  /// The crash context's note, with the count of host calls `process` made beside it (a host
+  /// function counts them there; the app queue takes them).
+  let note: UnsafeMutablePointer<pb_processor_note>
   /// Whether the app said so already (once a processor). [app queue]
   var misuseReported = false
   /// Where it renders when it is not heard (another node is soloed), instead of the mix; set
@@ -82,13 +83,15 @@ final class ProcessorSlot: @unchecked Sendable {
     self.process.initialize(to: pb_process())
     self.output = .allocate(capacity: 1)
     self.output.initialize(to: pb_event_output(context: nil, push: ProcessorSlot.push))
-    self.crashContext = .allocate(capacity: 1)
-    self.misuse = .allocate(capacity: 1)
-    self.misuse.initialize(to: pb_audio_misuse(count: 0, first: nil))
-    self.crashContext.initialize(
-      to: pb_crash_context(
-        feature: crashLabels?.feature ?? Self.cString("a processor"),
-        instance: crashLabels?.instance, call: Self.cString("process"), action: nil))
+    self.note = .allocate(capacity: 1)
+    self.note.initialize(
+      to: pb_processor_note(
+        crash: pb_crash_context(
+          feature: crashLabels?.feature ?? Self.cString("a processor"),
+          instance: crashLabels?.instance, call: pb_process_call, action: nil),
+        misuse: pb_audio_misuse(count: 0, first: nil)))
+    self.crashContext = UnsafeMutableRawPointer(self.note).assumingMemoryBound(
+      to: pb_crash_context.self)
     self.midiOutput =
       descriptor.max_midi_output > 0
       ? UnsafeMutablePointer<pb_midi_output>.allocate(capacity: 1) : nil
@@ -151,8 +154,7 @@ final class ProcessorSlot: @unchecked Sendable {
     self.midiOutput?.deallocate()
     self.heldNotes?.deallocate()
     self.unheard?.deallocate()
-    self.crashContext.deallocate()
-    self.misuse.deallocate()
+    self.note.deallocate()
   }
 
   /// Publishes the parameters for the instance's state now. [app queue]
@@ -205,9 +207,7 @@ final class ProcessorSlot: @unchecked Sendable {
       midi_out: self.midiOutput.map { UnsafePointer($0) })
     // Two stores around the call: a crash inside it names the processor (PatchbayCrash).
     if checks { pb_crash_note(self.crashContext) }
-    pb_audio_thread_misuse_into(self.misuse)
     self.descriptor.process?(self.processor, self.process)
-    pb_audio_thread_misuse_into(nil)
     if checks { pb_crash_note(nil) }
     let samples = frames * channels
     guard checkSamples, pb_samples_any_nonfinite(mix, samples) else { return false }
@@ -221,7 +221,7 @@ final class ProcessorSlot: @unchecked Sendable {
   /// (`host->send`). [app queue]
   func takeMisuse() -> (count: Int, first: String)? {
     var first: UnsafePointer<CChar>?
-    let count = pb_audio_misuse_take(self.misuse, &first)
+    let count = pb_audio_misuse_take(&self.note.pointee.misuse, &first)
     guard count > 0 else { return nil }
     return (Int(count), first.map { String(cString: $0) } ?? "a host function")
   }

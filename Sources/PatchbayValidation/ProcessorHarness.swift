@@ -40,6 +40,9 @@ final class ProcessorHarness: @unchecked Sendable {
   private let midiOut: UnsafeMutablePointer<pb_midi_output>
   /// Events and MIDI the processor pushed in the last period (the push functions count).
   private let pushes: UnsafeMutablePointer<Int>
+  /// What a crash inside `process` is reported as (the feature and its file, "process"), with
+  /// the count of host calls it made beside it.
+  private let note: UnsafeMutablePointer<pb_processor_note>
   /// Counts around each `process` call, on the audio thread (the realtime probe's).
   private let watch: (@Sendable (Bool) -> Void)?
 
@@ -89,6 +92,12 @@ final class ProcessorHarness: @unchecked Sendable {
     self.events.initialize(to: pb_event_output(context: self.pushes, push: Self.push))
     self.midiOut = .allocate(capacity: 1)
     self.midiOut.initialize(to: pb_midi_output(context: self.pushes, push: Self.pushMIDI))
+    self.note = .allocate(capacity: 1)
+    self.note.initialize(
+      to: pb_processor_note(
+        crash: pb_crash_context(
+          feature: feature.code.crashLabel, instance: nil, call: pb_process_call, action: nil),
+        misuse: pb_audio_misuse(count: 0, first: nil)))
     self.writeParameters(context)
     let thread = Thread { [unowned self] in self.audioThread() }
     thread.name = "validate-audio"
@@ -144,6 +153,7 @@ final class ProcessorHarness: @unchecked Sendable {
     self.events.deallocate()
     self.midiOut.deallocate()
     self.pushes.deallocate()
+    self.note.deallocate()
   }
 
   /// The audio thread: one `process` call a request, the block lent out read-only for it and
@@ -168,9 +178,9 @@ final class ProcessorHarness: @unchecked Sendable {
       if let block = self.block { pb_guarded_open(block, 0) }
       let start = DispatchTime.now().uptimeNanoseconds
       watch?(true)
-      pb_audio_thread_mark(1)
+      pb_crash_note(UnsafeRawPointer(self.note).assumingMemoryBound(to: pb_crash_context.self))
       process?(self.processor, self.call)
-      pb_audio_thread_mark(0)
+      pb_crash_note(nil)
       watch?(false)
       self.duration = DispatchTime.now().uptimeNanoseconds - start
       if let block = self.block { pb_guarded_close(block) }

@@ -66,6 +66,21 @@ import Testing
     #expect(line.contains(says), "\(line)")
   }
 
+  /// A processor that crashes on the validator's audio thread is named as the host names it
+  /// live: the Hostile fixture's `crash` (seed 10's first action) under the threads test.
+  @Test func aProcessorCrashingOnTheAudioThreadIsNamedWithItsCall() async throws {
+    let result = try await CLI.run(
+      "validate", "\(CLI.directory)/libTestFixtureHostile.so", "--seed", "10", "--only",
+      "threads")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("threads", in: result.stdout))
+    #expect(
+      line.contains(
+        "crashed in process: dev.patchbay.fixture-hostile, period 0 of 1 frames: patchbay: a "
+          + "plugin crashed the app with SIGSEGV (invalid memory access) in its process: "
+          + "feature dev.patchbay.fixture-hostile ("), "\(line)")
+  }
+
   /// A processor that reads what is in its buffer passes, with the cost of subnormal samples
   /// there reported beside silence's.
   @Test func aCleanProcessorPassesWithItsSubnormalCostReported() async throws {

@@ -99,47 +99,52 @@ static inline void pb_watch_period(void) {
 }
 
 /*
- * Which thread renders audio, and the host calls a plugin makes from it.
+ * Host calls a processor makes from the audio thread.
  *
  * A processor may call only `host->now`, `events->push` and `midi_out->push` from `process`
  * (patchbay/core.h: [audio-thread]). Every other host function (`send`, `error`, `log`,
- * `get_service` and the services') asks, with one thread-local load, whether it runs on a
- * thread rendering audio, and if so counts the call here before doing its work: the app can
- * name the plugin, and `patchbay validate` fails it.
+ * `get_service` and the services') asks whether it runs inside a `process` call and if so
+ * counts the call before doing its work: the app names the processor, and `patchbay validate`
+ * fails it. The audio thread pays nothing for it: a processor's crash context (the one it
+ * notes around each call with pb_crash_note, when the safety checks are on) sits in a
+ * pb_processor_note beside the count, with pb_process_call as its call, and a host function
+ * finds the count from the noted context.
  *
- *   pb_audio_thread_mark(1);                  // the thread that calls process, before its first period
- *   …
- *   if (pb_audio_thread_is_current()) pb_audio_misuse_note("host->send");   // in a host function
- *   pb_audio_misuse_count();                  // 1
- *   pb_audio_misuse_first();                  // "host->send"
- */
-/* Says that the calling thread renders audio (1), or no longer does (0). */
-void pb_audio_thread_mark(int rendering);
-
-/* Whether the calling thread renders audio. */
-int pb_audio_thread_is_current(void);
-
-/* Counts a host call from the audio thread; `function` (a string that lives as long as the
- * process, such as a literal) is kept if it is the first. Allocates nothing, locks nothing. */
-void pb_audio_misuse_note(const char *function);
-
-/* Where this thread's host calls are counted too, for the app to name the processor making
- * them: a record per processor, set around its `process` call (two stores); NULL for none.
- *
- *   pb_audio_thread_misuse_into(&slot->misuse);  process(…);  pb_audio_thread_misuse_into(NULL);
+ *   note->crash = (pb_crash_context){label, instance, pb_process_call, NULL};
+ *   pb_crash_note(&note->crash);  process(processor, &period);  pb_crash_note(NULL);
+ *   // in host->send, called from that process:
+ *   if (pb_audio_thread_is_current()) pb_audio_misuse_note("host->send");
+ *   // on the app queue:
  *   const char *first;
- *   unsigned long calls = pb_audio_misuse_take(&slot->misuse, &first);  // on the app queue
+ *   unsigned long calls = pb_audio_misuse_take(&note->misuse, &first);   // 1, "host->send"
  */
 typedef struct pb_audio_misuse {
   unsigned long count;
   const char *first;
 } pb_audio_misuse;
-void pb_audio_thread_misuse_into(pb_audio_misuse *record);
 
-/* The calls `record` counted since the last take (0 for none), and the first one's name. */
-unsigned long pb_audio_misuse_take(pb_audio_misuse *record, const char **first);
+typedef struct pb_processor_note {
+  pb_crash_context crash; /* first: pb_crash_noted points here during `process` */
+  pb_audio_misuse misuse;
+} pb_processor_note;
 
-/* Calls counted since the last reset, and the first one's name (NULL before any). */
+/* "process": the call of every processor's crash context, by address. */
+extern const char *const pb_process_call;
+
+/* Whether the calling thread is inside a processor's `process` call. */
+static inline int pb_audio_thread_is_current(void) {
+  return pb_crash_noted && pb_crash_noted->call == pb_process_call;
+}
+
+/* Counts a host call made inside `process`, in the processor's note and in the process-wide
+ * count; `function` (a string that lives as long as the process, such as a literal) is kept if
+ * it is the first. Allocates nothing, locks nothing. */
+void pb_audio_misuse_note(const char *function);
+
+/* The calls `misuse` counted since the last take (0 for none), and the first one's name. */
+unsigned long pb_audio_misuse_take(pb_audio_misuse *misuse, const char **first);
+
+/* The process-wide count since the last reset, and the first call's name (NULL before any). */
 unsigned long pb_audio_misuse_count(void);
 const char *pb_audio_misuse_first(void);
 void pb_audio_misuse_reset(void);
