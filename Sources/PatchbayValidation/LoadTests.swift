@@ -21,17 +21,31 @@ extension ValidationSuite {
           + "\(plugin.functions.count) function(s); loaded in \(milliseconds(took))")
     },
     ValidationTest(
-      "load.again", level: 2, "loaded 10 times, each load declares the same features and actions"
+      "load.again", level: 2,
+      "loaded, used and dropped 10 times: each load declares the same features and actions, "
+        + "and its instances start from the same state"
     ) { context in
       let first = try context.load()
+      let initial = try first.features.map { try context.instance(of: $0).snapshot() }
       for load in 2...10 {
+        // Each load is a new generation; the one before is dropped (the host never dlcloses a
+        // plugin, so this is what unloading it is).
         let again = try context.load()
         guard surface(again) == surface(first) else {
           throw ValidationFailure(
             "load \(load) declares \(surface(again)), the first declared \(surface(first))")
         }
+        for (feature, state) in zip(again.features, initial) {
+          guard try context.instance(of: feature).snapshot() == state else {
+            throw ValidationFailure(
+              "\(feature.id): an instance of load \(load) starts from another state than the "
+                + "first load's: state kept in a global that outlives a load?")
+          }
+        }
       }
-      return .pass("10 loads, one surface: \(first.features.map(\.id).joined(separator: ", "))")
+      return .pass(
+        "10 loads, one surface and one initial state: "
+          + first.features.map(\.id).joined(separator: ", "))
     },
     ValidationTest(
       "load.generations", level: 2,

@@ -28,6 +28,7 @@ import Testing
       ("escapes", "render", "holds the control character U+1B"),
       ("misformats", "schema.round-trip", "parses, then formats as"),
       ("halfrefuses", "schema.edges", "was refused"),
+      ("remembers", "load.again", "an instance of load 2 starts from another state"),
     ])
   func eachFlawIsCaughtByItsTest(flaw: String, test: String, says: String) async throws {
     let result = try await CLI.run("validate", try Self.flawed(flaw), "--seed", "3")

@@ -22,6 +22,8 @@
  *   writesblock  process writes into the parameter block                  → processor.parameters
  *   needsnetwork add(n:) opens a UDP socket and aborts when it cannot: fine in the host's
  *                process, not in an isolated plugin's sandbox                → isolation
+ *   remembers    each load counts itself in the process's environment and starts its
+ *                instances from that count                                 → load.again
  *   filters      process runs a one-pole filter over what is in its buffer: slow on
  *                subnormal input without flush-to-zero        → processor.realtime's report
  *
@@ -48,6 +50,8 @@
 static char flaw[32];
 static int64_t shared_count;
 static int64_t snapshots;
+/* remembers: how many loads of it the process has seen, this one included. */
+static int64_t loads_seen;
 /* keepsblock: the parameter block process got, kept past the call. */
 static const int64_t *kept_block;
 
@@ -93,6 +97,7 @@ static void *flawed_create(const pb_feature_desc *feature, const pb_host *host,
   flawed *self = calloc(1, sizeof *self);
   if (!self) return NULL;
   self->host = host;
+  if (!strcmp(flaw, "remembers")) self->count = loads_seen;
   if (state && strcmp(flaw, "anystate")) {
     pb_reader in = {state, length, 0, NULL};
     const char *label;
@@ -320,6 +325,14 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
     if (length >= sizeof flaw) length = sizeof flaw - 1;
     memcpy(flaw, name, length);
     flaw[length] = 0;
+  }
+  if (!strcmp(flaw, "remembers")) {
+    /* A global that outlives the load: the environment. */
+    const char *before = getenv("FLAWED_LOADS");
+    loads_seen = (before ? atoll(before) : 0) + 1;
+    char text[24];
+    snprintf(text, sizeof text, "%lld", (long long)loads_seen);
+    setenv("FLAWED_LOADS", text, 1);
   }
   return &plugin;
 }
