@@ -1,18 +1,30 @@
 import PatchbayCrash
+import PatchbayLoader
 
-/// Threads: each call on the thread its header annotation names, and the processor calling
-/// back into the host only where it may.
+/// Threads: each call on the thread its header annotation names, and the plugin calling back
+/// into the host only from where it may.
 extension ValidationSuite {
   static let threads: [ValidationTest] = [
     ValidationTest(
       "threads", level: 3, inProcessOnly: true,
-      "the [main-thread] calls on one thread, process on an audio thread of its own; from "
-        + "process the plugin calls no host function but host->now and the pushes"
+      "the [main-thread] calls on one thread, process on an audio thread of its own; the plugin "
+        + "calls [main-thread] host functions only from the host's calls, and from process no "
+        + "host function but host->now and the pushes"
     ) { context in
-      guard let (_, audio) = try context.processorFeatures() else {
-        return .skip("no feature has a processor")
+      let plugin = try context.load()
+      var actions = 0
+      for feature in plugin.features {
+        let instance = try context.instance(of: feature)
+        let sequence = ActionGenerator(feature).sequence(context.scaled(64), seed: context.seed)
+        for (index, action) in sequence.enumerated() {
+          context.step("reduce \(action.actionText)", action: index)
+          instance.send(action.bytes)
+          actions += 1
+        }
+        try checkHostErrors(feature, context)
       }
       var periods = 0
+      let audio = plugin.features.filter(\.hasProcessor)
       for feature in audio {
         let harness = try ProcessorHarness(feature, context, sampleRate: 48_000, channels: 1)
         defer { harness.close() }
@@ -20,6 +32,7 @@ extension ValidationSuite {
         let count = context.scaled(64)
         try harness.workout(count, context)
         periods += count
+        try checkHostErrors(feature, context)
         let misuses = pb_audio_misuse_count()
         if misuses > 0 {
           let first = pb_audio_misuse_first().map { String(cString: $0) } ?? "a host function"
@@ -30,8 +43,19 @@ extension ValidationSuite {
         }
       }
       return .pass(
-        "\(periods) period(s) of \(audio.map(\.id).joined(separator: ", ")) on an audio "
-          + "thread, no host call from it")
+        "\(actions) action(s), no [main-thread] host call from another thread"
+          + (audio.isEmpty
+            ? "" : "; \(periods) period(s) on an audio thread, no host call from it"))
     }
   ]
+}
+
+/// Fails when the host refused a [main-thread] host function the plugin called from a thread
+/// of its own (the host logs it and goes on).
+private func checkHostErrors(_ feature: LoadedFeature, _ context: ValidationContext) throws {
+  let offThread = context.takeHostErrors().filter { $0.contains("called from another thread") }
+  guard let first = offThread.first else { return }
+  throw ValidationFailure(
+    "\(feature.id): a [main-thread] host function was called from a thread of the plugin's "
+      + "own (\(offThread.count) time(s)): \(first)")
 }

@@ -1,7 +1,9 @@
 import Foundation
+import PatchbayABI
 import PatchbayHost
 import PatchbayIsolation
 import PatchbayLoader
+import Synchronization
 
 /// What a test runs against: the plugin's file, the seed, the strictness, and the breadcrumbs
 /// it leaves so that the runner can name the call a crash or hang happened in.
@@ -20,6 +22,9 @@ public final class ValidationContext: @unchecked Sendable {
   /// `[plugins] isolate` loads it.
   public let isolated: Bool
   private let crumbs: (String) -> Void
+  /// The errors the host logged about the instances this context made (a plugin's misuse of
+  /// a host function, such as a [main-thread] one called from another thread).
+  private let errors = Mutex<[String]>([])
 
   public init(
     pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
@@ -70,7 +75,17 @@ public final class ValidationContext: @unchecked Sendable {
     of feature: LoadedFeature, restoring state: [UInt8]? = nil
   ) throws(FeatureCallError) -> FeatureHandle {
     self.step("create \(feature.id)" + (state.map { " from \($0.count) state bytes" } ?? ""))
-    return try FeatureHandle(feature: feature, restoring: state)
+    return try FeatureHandle(feature: feature, restoring: state) { [weak self] level, text in
+      if level == PB_LOG_ERROR { self?.errors.withLock { $0.append(text) } }
+    }
+  }
+
+  /// The errors the host logged about this context's instances since the last call.
+  public func takeHostErrors() -> [String] {
+    self.errors.withLock { errors in
+      defer { errors = [] }
+      return errors
+    }
   }
 }
 

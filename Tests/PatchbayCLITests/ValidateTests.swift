@@ -38,8 +38,9 @@ import Testing
     #expect(line?.contains(says) == true, "\(line ?? result.stdout)")
   }
 
-  /// The processor's flaws, each run by the one test meant for it: the allocation, lock and
-  /// system call counted by patchbay-probe on the audio thread; the host call from `process`;
+  /// The processor's and the threads' flaws, each run by the one test meant for it: the
+  /// allocation, lock and system call counted by patchbay-probe on the audio thread; the host
+  /// call from `process`; a [main-thread] host function called from the plugin's own thread;
   /// the parameter block touched after the call, or written during it.
   @Test(
     arguments: [
@@ -47,6 +48,11 @@ import Testing
       ("locks", "processor.realtime", "process locked (pthread_mutex_lock × 400)"),
       ("prints", "processor.realtime", "process made system calls (fputs × 400)"),
       ("sends", "threads", "process called host->send from the audio thread (64 host call(s)"),
+      (
+        "offthread", "threads",
+        "a [main-thread] host function was called from a thread of the plugin's own (36 "
+          + "time(s)): patchbay.shared/1 called from another thread: call it from create or reduce"
+      ),
       (
         "keepsblock", "processor.parameters",
         "crashed in render, after period 0: patchbay: the plugin touched the parameter block "
@@ -68,13 +74,13 @@ import Testing
   }
 
   /// A processor that crashes on the validator's audio thread is named as the host names it
-  /// live: the Hostile fixture's `crash` (seed 10's first action) under the threads test.
+  /// live: the Hostile fixture's `crash` (seed 10's first action, sent before the first period).
   @Test func aProcessorCrashingOnTheAudioThreadIsNamedWithItsCall() async throws {
     let result = try await CLI.run(
       "validate", "\(CLI.directory)/libTestFixtureHostile.so", "--seed", "10", "--only",
-      "threads")
+      "processor.parameters")
     #expect(result.exitCode == 1)
-    let line = try #require(Self.line("threads", in: result.stdout))
+    let line = try #require(Self.line("processor.parameters", in: result.stdout))
     #expect(
       line.contains(
         "crashed in process: dev.patchbay.fixture-hostile, period 0 of 1 frames: patchbay: a "

@@ -22,6 +22,8 @@
  *   writesblock  process writes into the parameter block                  → processor.parameters
  *   needsnetwork add(n:) opens a UDP socket and aborts when it cannot: fine in the host's
  *                process, not in an isolated plugin's sandbox                → isolation
+ *   offthread    add(n:) starts a thread that publishes the count through shared->publish,
+ *                a [main-thread] function                                  → threads
  *   remembers    each load counts itself in the process's environment and starts its
  *                instances from that count                                 → load.again
  *   filters      process runs a one-pole filter over what is in its buffer: slow on
@@ -37,6 +39,7 @@
 #include <patchbay/sdk.h>
 
 #include <dlfcn.h>
+#include <patchbay/shared.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +125,29 @@ static void *flawed_create(const pb_feature_desc *feature, const pb_host *host,
 
 static void flawed_destroy(void *instance) { free(instance); }
 
+/* offthread: what the thread it starts publishes, and through which host. */
+typedef struct {
+  const pb_host *host;
+  uint8_t value[16];
+  size_t length;
+} publication;
+
+static size_t into_publication(void *context, const void *bytes, size_t length) {
+  publication *it = context;
+  if (length > sizeof it->value - it->length) return 0;
+  memcpy(it->value + it->length, bytes, length);
+  it->length += length;
+  return length;
+}
+
+static void *publish_off_thread(void *argument) {
+  publication *it = argument;
+  const pb_shared_service *shared = it->host->get_service(it->host, PB_SERVICE_SHARED);
+  if (shared) shared->publish(it->host, "flawed.count", it->value, it->length);
+  free(it);
+  return NULL;
+}
+
 static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t length) {
   flawed *self = instance;
   char why[160];
@@ -138,6 +164,17 @@ static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t len
   if (!strcmp(flaw, "crashes") && n == 13) {
     volatile int *nowhere = NULL;
     return (pb_status)*nowhere;
+  }
+  if (!strcmp(flaw, "offthread")) {
+    publication *it = calloc(1, sizeof *it);
+    pthread_t thread;
+    pb_writer writer = {sizeof(pb_writer), it, into_publication};
+    if (it && (it->host = self->host, pb_write_int(&writer, n) == 0) &&
+        pthread_create(&thread, NULL, publish_off_thread, it) == 0) {
+      pthread_join(thread, NULL);
+    } else {
+      free(it);
+    }
   }
   if (!strcmp(flaw, "needsnetwork")) {
     int sock = socket(AF_INET, SOCK_DGRAM, 0);
