@@ -100,56 +100,30 @@ void pb_blocking_reset(void) {
   (real_##name ? real_##name                                                                   \
                : (real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, #name)))
 
-typedef int (*mutex_fn)(pthread_mutex_t *);
-typedef int (*rwlock_fn)(pthread_rwlock_t *);
-typedef int (*cond_fn)(pthread_cond_t *);
-typedef int (*sem_fn)(sem_t *);
-
-#define MUTEX(name)                                                                            \
-  static mutex_fn real_##name;                                                                 \
-  int name(pthread_mutex_t *mutex) {                                                           \
-    COUNT(name);                                                                               \
-    return LOOKUP(name)(mutex);                                                                \
-  }
-#define RWLOCK(name)                                                                           \
-  static rwlock_fn real_##name;                                                                \
-  int name(pthread_rwlock_t *lock) {                                                           \
+/* A lock function of one argument, `int name(type *)`, counted. */
+#define ONE_ARGUMENT_LOCK(name, type)                                                          \
+  static int (*real_##name)(type *);                                                           \
+  int name(type *lock) {                                                                       \
     COUNT(name);                                                                               \
     return LOOKUP(name)(lock);                                                                 \
   }
-#define COND(name)                                                                             \
-  static cond_fn real_##name;                                                                  \
-  int name(pthread_cond_t *cond) {                                                             \
-    COUNT(name);                                                                               \
-    return LOOKUP(name)(cond);                                                                 \
-  }
-#define SEM(name)                                                                              \
-  static sem_fn real_##name;                                                                   \
-  int name(sem_t *sem) {                                                                       \
-    COUNT(name);                                                                               \
-    return LOOKUP(name)(sem);                                                                  \
-  }
 
-MUTEX(pthread_mutex_lock)
-MUTEX(pthread_mutex_trylock)
-RWLOCK(pthread_rwlock_rdlock)
-RWLOCK(pthread_rwlock_wrlock)
-RWLOCK(pthread_rwlock_tryrdlock)
-RWLOCK(pthread_rwlock_trywrlock)
-COND(pthread_cond_signal)
-COND(pthread_cond_broadcast)
-SEM(sem_wait)
-SEM(sem_post)
+ONE_ARGUMENT_LOCK(pthread_mutex_lock, pthread_mutex_t)
+ONE_ARGUMENT_LOCK(pthread_mutex_trylock, pthread_mutex_t)
+ONE_ARGUMENT_LOCK(pthread_rwlock_rdlock, pthread_rwlock_t)
+ONE_ARGUMENT_LOCK(pthread_rwlock_wrlock, pthread_rwlock_t)
+ONE_ARGUMENT_LOCK(pthread_rwlock_tryrdlock, pthread_rwlock_t)
+ONE_ARGUMENT_LOCK(pthread_rwlock_trywrlock, pthread_rwlock_t)
+ONE_ARGUMENT_LOCK(pthread_spin_lock, pthread_spinlock_t)
+ONE_ARGUMENT_LOCK(pthread_cond_signal, pthread_cond_t)
+ONE_ARGUMENT_LOCK(pthread_cond_broadcast, pthread_cond_t)
+ONE_ARGUMENT_LOCK(sem_wait, sem_t)
+ONE_ARGUMENT_LOCK(sem_post, sem_t)
 
 REAL(pthread_mutex_timedlock, int (*)(pthread_mutex_t *, const struct timespec *))
 int pthread_mutex_timedlock(pthread_mutex_t *mutex, const struct timespec *until) {
   COUNT(pthread_mutex_timedlock);
   return LOOKUP(pthread_mutex_timedlock)(mutex, until);
-}
-REAL(pthread_spin_lock, int (*)(pthread_spinlock_t *))
-int pthread_spin_lock(pthread_spinlock_t *lock) {
-  COUNT(pthread_spin_lock);
-  return LOOKUP(pthread_spin_lock)(lock);
 }
 REAL(pthread_cond_wait, int (*)(pthread_cond_t *, pthread_mutex_t *))
 int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {

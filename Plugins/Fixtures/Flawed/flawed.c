@@ -128,23 +128,13 @@ static void flawed_destroy(void *instance) { free(instance); }
 /* offthread: what the thread it starts publishes, and through which host. */
 typedef struct {
   const pb_host *host;
-  uint8_t value[16];
-  size_t length;
+  pb_sdk_buffer value;
 } publication;
-
-static size_t into_publication(void *context, const void *bytes, size_t length) {
-  publication *it = context;
-  if (length > sizeof it->value - it->length) return 0;
-  memcpy(it->value + it->length, bytes, length);
-  it->length += length;
-  return length;
-}
 
 static void *publish_off_thread(void *argument) {
   publication *it = argument;
   const pb_shared_service *shared = it->host->get_service(it->host, PB_SERVICE_SHARED);
-  if (shared) shared->publish(it->host, "flawed.count", it->value, it->length);
-  free(it);
+  if (shared) shared->publish(it->host, "flawed.count", it->value.bytes, it->value.length);
   return NULL;
 }
 
@@ -166,15 +156,12 @@ static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t len
     return (pb_status)*nowhere;
   }
   if (!strcmp(flaw, "offthread")) {
-    publication *it = calloc(1, sizeof *it);
+    publication it = {self->host, {0}};
+    pb_writer writer = {sizeof(pb_writer), &it.value, pb_sdk_buffer_write};
     pthread_t thread;
-    pb_writer writer = {sizeof(pb_writer), it, into_publication};
-    if (it && (it->host = self->host, pb_write_int(&writer, n) == 0) &&
-        pthread_create(&thread, NULL, publish_off_thread, it) == 0) {
+    if (pb_write_int(&writer, n) == 0 && pthread_create(&thread, NULL, publish_off_thread, &it) == 0)
       pthread_join(thread, NULL);
-    } else {
-      free(it);
-    }
+    free(it.value.bytes);
   }
   if (!strcmp(flaw, "needsnetwork")) {
     int sock = socket(AF_INET, SOCK_DGRAM, 0);
@@ -248,24 +235,15 @@ static void flawed_write_parameters(void *instance, void *block) {
 
 typedef struct {
   const pb_host *host;
-  uint8_t reset[16]; /* `reset`, encoded when the processor is made */
-  size_t reset_length;
+  pb_sdk_buffer reset; /* `reset`, encoded when the processor is made */
 } flawed_processor;
-
-static size_t into_reset(void *context, const void *bytes, size_t length) {
-  flawed_processor *processor = context;
-  if (length > sizeof processor->reset - processor->reset_length) return 0;
-  memcpy(processor->reset + processor->reset_length, bytes, length);
-  processor->reset_length += length;
-  return length;
-}
 
 static void *flawed_processor_create(void *instance, const pb_processor_config *config) {
   (void)config;
   flawed_processor *processor = calloc(1, sizeof *processor);
   if (!processor) return NULL;
   processor->host = ((flawed *)instance)->host;
-  pb_writer writer = {sizeof(pb_writer), processor, into_reset};
+  pb_writer writer = {sizeof(pb_writer), &processor->reset, pb_sdk_buffer_write};
   pb_write_case(&writer, "reset", 0);
   return processor;
 }
@@ -283,7 +261,7 @@ static void flawed_process(void *self, const pb_process *process) {
   } else if (!strcmp(flaw, "prints")) {
     fputs("flawed: a period\n", stderr);
   } else if (!strcmp(flaw, "sends")) {
-    processor->host->send(processor->host, processor->reset, processor->reset_length);
+    processor->host->send(processor->host, processor->reset.bytes, processor->reset.length);
   } else if (!strcmp(flaw, "keepsblock")) {
     kept_block = process->parameters;
   } else if (!strcmp(flaw, "writesblock")) {
@@ -296,7 +274,11 @@ static void flawed_process(void *self, const pb_process *process) {
   }
 }
 
-static void flawed_processor_destroy(void *processor) { free(processor); }
+static void flawed_processor_destroy(void *self) {
+  flawed_processor *processor = self;
+  free(processor->reset.bytes);
+  free(processor);
+}
 
 static const pb_processor_desc processor = {
     .struct_size = sizeof(pb_processor_desc),
