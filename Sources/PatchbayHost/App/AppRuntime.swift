@@ -294,11 +294,13 @@ public final class AppRuntime: @unchecked Sendable {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     var quietChecks = 0
-    while clock.now < deadline {
+    while true {
+      // Checked before the deadline: a task that wakes late, on a loaded machine, still
+      // sees a quiet app as settled.
       quietChecks = self.isQuiet ? quietChecks + 1 : 0
       if quietChecks >= 2 { return true }
+      if clock.now >= deadline { return false }
       try? await Task.sleep(for: .milliseconds(2))
     }
-    return false
   }
 }

@@ -89,7 +89,8 @@ func makeDemoApp() throws -> AppRuntime {
   @Test func settleWaitsForEffects() async throws {
     let app = try makeDemoApp()
     try app.send("counter", "incrementLater(ms: 30)")
-    let settled = await app.settle(timeout: .seconds(30))  // generous: CI machines stall
+    // The bound stops a hang only: a loaded machine can hold the effect off for seconds.
+    let settled = await app.settle(timeout: .seconds(300))
     #expect(settled)
     let state = try app.stateValue().json()
     #expect(try app.state("counter")[field: "count"] == 1, "\(state)")

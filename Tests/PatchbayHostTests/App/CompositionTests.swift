@@ -21,7 +21,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     let app = try makeFullDemoApp()
     try app.send("home", "down")
     try app.send("home", "open")
-    #expect(await app.settle())
+    #expect(await app.settle(timeout: .seconds(300)))
     #expect(app.navigation.stack.map(\.node) == ["echo"])
     #expect(app.currentPath == "echo#1")
   }
@@ -34,7 +34,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     try app.send("practice/quiz", "answer(5)")
     try app.send("practice/quiz", "answer(42)")
     try app.send("practice/quiz", "answer(5)")
-    #expect(await app.settle())
+    #expect(await app.settle(timeout: .seconds(300)))
     #expect(try app.state("practice")[field: "attempts"] == 1)
     #expect(try app.state("practice")[field: "best"] == 3)
     #expect(try app.state("practice/quiz")[field: "question"] == 0)  // started over
@@ -42,7 +42,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     #expect(try app.state("results") == .record(fields: ("score", 3), ("outOf", 3)))
     #expect(try app.renderCurrent() == "You scored 3 of 3. Perfect!")
     try app.send("results", "home")
-    #expect(await app.settle())
+    #expect(await app.settle(timeout: .seconds(300)))
     #expect(app.navigation.stack.isEmpty)
     #expect(app.paths == ["home", "home/tallies#a", "home/tallies#b"])
   }
@@ -63,7 +63,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     }
     try app.follow(route: "/echo")
     try app.send("home", "open")  // home is under the echo screen; it pushes counter on top
-    #expect(await app.settle())
+    #expect(await app.settle(timeout: .seconds(300)))
     #expect(app.navigation.stack.map(\.node) == ["echo", "counter"])
     #expect(failures.value.isEmpty)
   }
@@ -103,7 +103,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func theParentObservesItsElementsByID() async throws {
     let app = try makeFullDemoApp()
     try app.send("home/tallies#b", "decrement")
-    #expect(await app.settle())
+    #expect(await app.settle(timeout: .seconds(300)))
     #expect(try app.state("home")[field: "lastTally"] == "b: decrement")
   }
 
@@ -115,7 +115,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
     #expect(handle.isQuiet == false)
     try app.remove(from: "home/tallies", id: "a")
     // Cancelled with the instance: the effect ends long before its ten minutes.
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(300)  // stops a hang only
     while !handle.isQuiet && ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(5))
     }

@@ -62,6 +62,10 @@ import Testing
       #expect(report.generation == index + 1)
       targets.insert(Int(bitPattern: trampoline.target))
     }
+    // The caller called through the swaps; a loaded machine may have run it little, so it
+    // runs until it has made more calls than there were swaps (a bound stops a hang only).
+    let deadline = ContinuousClock.now + .seconds(300)
+    while calls.load(ordering: .relaxed) <= 100, ContinuousClock.now < deadline { usleep(1_000) }
     running.store(false, ordering: .relaxed)
     while !caller.isFinished { usleep(1_000) }
     #expect(targets.count == 100)  // each swap moved it to its generation's code

@@ -172,7 +172,7 @@ import Testing
   }
 }
 
-func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
   while !condition() {
     if ContinuousClock.now >= deadline { return false }

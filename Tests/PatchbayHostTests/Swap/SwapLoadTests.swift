@@ -34,7 +34,7 @@ import Testing
       reports.append(try app.swap("counter", to: swap.isMultiple(of: 2) ? "CounterAlt" : "Counter"))
     }
     while sent.load(ordering: .acquiring) < pairs { try await Task.sleep(for: .milliseconds(1)) }
-    #expect(await app.settle(timeout: .seconds(60)))
+    #expect(await app.settle(timeout: .seconds(300)))
 
     let expected = (0..<pairs).reduce(0) { $0 + $1 % 7 + 1 }
     // 50 swaps: Counter again.

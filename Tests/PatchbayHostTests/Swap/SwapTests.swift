@@ -76,7 +76,7 @@ import Testing
     #expect(try app.instance("counter").isQuiet == false)
     try app.swap("counter", to: "CounterAlt")
     #expect(try app.state("counter")[field: "waiting"] == 0)  // migrate drops the cancelled one
-    #expect(await app.settle(timeout: .seconds(30)))
+    #expect(await app.settle(timeout: .seconds(300)))
   }
 
   @Test func swapsAreRecordedAndReplayed() async throws {

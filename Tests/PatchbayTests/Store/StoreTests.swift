@@ -158,7 +158,7 @@ private struct OptionalParent: Reducer {
         let finished = self.finished
         return .run { _ in
           do {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(3_600))
             finished("slept")
           } catch {
             finished("cancelled")
