@@ -146,9 +146,10 @@ dev: deps
 
 # TCA-style features on Patchbay with an import swap: their tests pass, and fail (XCTest and Swift
 # Testing, exit code and diff) when a reducer is broken. A package of its own, so its test
-# target links nothing but the Patchbay and PatchbayTesting products.
-import-swap-check: deps
-	bash Tests/ImportSwap/check.sh
+# target links nothing but the Patchbay and PatchbayTesting products; built in the root's build
+# folder, where the SDK and swift-syntax are built already (about 2 minutes less per make test).
+import-swap-check: build
+	IMPORT_SWAP_SCRATCH=$(CURDIR)/.build bash Tests/ImportSwap/check.sh
 
 # The ABI and host benchmarks load the release builds of the plugins.
 bench: deps

@@ -2,15 +2,21 @@
 # Features and tests written as TCA writes them, on Patchbay by changing one import line: the
 # tests must pass as written, and fail — exit non-zero, print the diff, under XCTest and Swift
 # Testing alike — when a reducer is broken. Run by `make test` (target import-swap-check).
+#
+# IMPORT_SWAP_SCRATCH names a build folder to build in: make passes the root's (.build), where
+# the SDK and swift-syntax are built already, so this package costs only its own targets.
 set -euo pipefail
 cd "$(dirname "$0")"
 LOG=.build/check.log
+mkdir -p .build
+scratch=()
+[ -n "${IMPORT_SWAP_SCRATCH:-}" ] && scratch=(--scratch-path "$IMPORT_SWAP_SCRATCH")
 
 echo "import-swap: building the features and their tests"
-swift build --build-tests
+swift build "${scratch[@]}" --build-tests
 
 echo "import-swap: the tests pass as written"
-swift test --skip-build
+swift test "${scratch[@]}" --skip-build
 
 # mutate FILE FROM TO EXPECT...: replaces FROM by TO in FILE (exactly once), rebuilds, runs the
 # tests, and requires them to fail with every EXPECT (an extended regex) in the output.
@@ -32,8 +38,8 @@ if text.count(old) != 1:
 open(path, "w").write(text.replace(old, new))
 PY
   echo "import-swap: breaking $file: '${from%%$'\n'*}'"
-  swift build --build-tests >/dev/null
-  if swift test --skip-build >"$LOG" 2>&1; then
+  swift build "${scratch[@]}" --build-tests >/dev/null
+  if swift test "${scratch[@]}" --skip-build >"$LOG" 2>&1; then
     cat "$LOG"
     echo "import-swap: FAIL: the tests passed against a broken reducer ($file)" >&2
     exit 1
@@ -76,6 +82,6 @@ mutate Sources/CaseStudies/ChordLookup.swift \
   "Test theCancelButtonCancelsTheLookup\(\) recorded an issue"
 
 echo "import-swap: the restored features pass again"
-swift build --build-tests >/dev/null
-swift test --skip-build >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }
+swift build "${scratch[@]}" --build-tests >/dev/null
+swift test "${scratch[@]}" --skip-build >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }
 echo "import-swap: ok: TCA-style tests pass unchanged on Patchbay, and fail when their reducers break"
