@@ -22,6 +22,10 @@ BENCH_BIN = $(shell $(SWIFT) build --package-path Benchmarks --show-bin-path)
 # The project's own code builds without a warning: its manifests make every warning an error
 # when this is set (a plugin package that depends on the SDK builds it as its toolchain likes).
 export PATCHBAY_WARNINGS_AS_ERRORS := 1
+# SwiftPM orders some compiler flags (a dependency's traits) by a hash that differs in every
+# run; fixed, the SDK built here stays built for a `patchbay new` plugin's make, and back
+# (its Makefile exports the same two variables).
+export SWIFT_DETERMINISTIC_HASHING := 1
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
 
 .PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
@@ -124,13 +128,21 @@ template-check: build
 	fi
 	$(BIN)/patchbay inspect $(TEMPLATE_DIR)/Hello/.build/debug/libHello.so --json \
 	  | grep -q '"id": "com.example.hello"'
-	@# Its Makefile builds in this checkout's build folder instead (the SDK built already).
-	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello inspect >$(TEMPLATE_DIR)/make.log 2>&1 \
-	  || { cat $(TEMPLATE_DIR)/make.log; exit 1; }
+	@# Its Makefile builds in this checkout's build folder instead (the SDK built already), in
+	@# a clean environment as a user's shell runs it (not this make's exports); how long that
+	@# first build took is printed (docs/PLUGINS.md gives the figure; make bench does not time it).
+	@start=$$(date +%s%N); \
+	env -i PATH="$$PATH" HOME="$$HOME" make --no-print-directory -C $(TEMPLATE_DIR)/Hello inspect \
+	  >$(TEMPLATE_DIR)/make.log 2>&1 || { cat $(TEMPLATE_DIR)/make.log; exit 1; }; \
+	echo "template-check: first make inspect in the new plugin: $$((($$(date +%s%N) - start) / 1000000)) ms"
 	grep -q "^Hello 0.1.0 (com.example.hello-plugin)" $(TEMPLATE_DIR)/make.log
+	@# Its test target: one TestStore test, run by its make test.
+	env -i PATH="$$PATH" HOME="$$HOME" make --no-print-directory -C $(TEMPLATE_DIR)/Hello test \
+	  >$(TEMPLATE_DIR)/test.log 2>&1 || { cat $(TEMPLATE_DIR)/test.log; exit 1; }
+	grep -q "Test run with 1 test.* passed" $(TEMPLATE_DIR)/test.log
 	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello validate VALIDATE_FLAGS="--seed 1" \
 	  >$(TEMPLATE_DIR)/validate.log 2>&1 || { cat $(TEMPLATE_DIR)/validate.log; exit 1; }
-	@echo "template-check: patchbay new → swift build, make → patchbay inspect, validate: ok"
+	@echo "template-check: patchbay new → swift build, make → patchbay inspect, make test, validate: ok"
 
 # The development loop end to end on the package template-check made: save a source file while
 # the app runs with --rebuild; the plugin is rebuilt and swapped, state kept (Tests/DevLoop).

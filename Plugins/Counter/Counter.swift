@@ -79,7 +79,8 @@ public struct Counter {
   }
 
   /// Reads back the state of its alternative implementation: schema 2 is `CounterAlt`'s
-  /// `{value, stride, history, waiting}`, so a swap there and back keeps the count. (`@Feature`
+  /// `{value, stride, history, waiting}`, so a swap there and back keeps the count and the
+  /// delayed increments in flight (their effects go on across a swap). (`@Feature`
   /// sees this function and marks the feature as one that migrates.)
   public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
     guard schemaVersion == 2 else {
@@ -91,7 +92,10 @@ public struct Counter {
       throw PluginFeatureError(
         "a schema 2 counter state has integer 'value' and 'stride'; found \(state.json())")
     }
-    return .record(fields: ("count", .int(value)), ("step", .int(stride)), ("pending", .int(0)))
+    let waiting: Int64
+    if case .int(let value)? = state[field: "waiting"] { waiting = value } else { waiting = 0 }
+    return .record(
+      fields: ("count", .int(value)), ("step", .int(stride)), ("pending", .int(waiting)))
   }
 
   public static func render(_ state: State) -> String {

@@ -4,9 +4,9 @@ import PatchbayPlugin
 /// (schema 2) and view. Swap it in while the app runs — `swap counter CounterAlt` — and the
 /// count carries over through ``migrate(from:_:)``.
 ///
-/// Schema 2 keeps the value, the step (as `stride`), and the last five values (`history`);
-/// a delayed increment in flight is not kept, because a swap cancels the effect that would
-/// finish it.
+/// Schema 2 keeps the value, the step (as `stride`), the last five values (`history`), and
+/// the delayed increments in flight (`waiting`): a swap keeps the effects that will finish
+/// them, and their `delayedIncrement` reaches this code.
 @Feature
 public struct CounterAlt {
   public static let id = "dev.patchbay.counter"
@@ -87,8 +87,7 @@ public struct CounterAlt {
     }
   }
 
-  /// Schema 1 is `Counter`'s `{count, step, pending}`; `pending` is dropped (see the type's
-  /// documentation).
+  /// Schema 1 is `Counter`'s `{count, step, pending}`.
   public static func migrate(from schemaVersion: UInt32, _ state: WireValue) throws -> WireValue {
     guard schemaVersion == 1 else {
       throw PluginFeatureError(
@@ -99,9 +98,11 @@ public struct CounterAlt {
       throw PluginFeatureError(
         "a schema 1 counter state has integer 'count' and 'step'; found \(state.json())")
     }
+    let pending: Int64
+    if case .int(let value)? = state[field: "pending"] { pending = value } else { pending = 0 }
     return .record(
       fields: ("value", .int(count)), ("stride", .int(step)), ("history", .list([])),
-      ("waiting", .int(0)))
+      ("waiting", .int(pending)))
   }
 
   public static func render(_ state: State) -> String {

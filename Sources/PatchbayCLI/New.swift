@@ -90,15 +90,17 @@ struct New: ParsableCommand {
 func findPatchbayCheckout() -> URL? {
   var folder = URL(fileURLWithPath: executableDirectory())
   while folder.path != "/" {
-    let manifest = folder.appendingPathComponent("Package.swift")
-    if let text = try? String(contentsOf: manifest, encoding: .utf8),
-      text.contains("name: \"Patchbay\"")
-    {
-      return folder
-    }
+    if isPatchbayCheckout(folder) { return folder }
     folder.deleteLastPathComponent()
   }
   return nil
+}
+
+/// Whether `folder` holds a Patchbay checkout (its `Package.swift` names the package Patchbay).
+func isPatchbayCheckout(_ folder: URL) -> Bool {
+  let manifest = folder.appendingPathComponent("Package.swift")
+  let text = try? String(contentsOf: manifest, encoding: .utf8)
+  return text?.contains("name: \"Patchbay\"") == true
 }
 
 /// The files of a new plugin package.
@@ -116,6 +118,7 @@ struct PluginTemplate {
     [
       ("Package.swift", self.manifest),
       ("Sources/\(self.name)/\(self.name).swift", self.feature),
+      ("Tests/\(self.name)Tests/\(self.name)Tests.swift", self.test),
       ("Makefile", self.makefile),
       (".gitignore", ".build/\nPackage.resolved\n"),
     ]
@@ -125,19 +128,33 @@ struct PluginTemplate {
   /// macros) are built already: seconds, where a build of its own takes over a minute.
   var makefile: String {
     """
-    # Build and inspect this plugin with the Patchbay checkout at PATCHBAY.
+    # Build, test and inspect this plugin with the Patchbay checkout at PATCHBAY.
     #   make           builds in the checkout's build folder, where the SDK and the swift-syntax
     #                  its macros need are built already (seconds); the plugin lands beside the
-    #                  checkout's own plugins, in $(BUILD)/lib\(self.name).so
+    #                  checkout's own plugins, in $(BUILD)/lib\(self.name).so, and loads beside them
+    #   make test      builds, then runs the tests in Tests/ (TestStore, as in TCA)
     #   make inspect   builds, then lists what the plugin declares
     #   make validate  builds, then runs `patchbay validate` on it (VALIDATE_FLAGS="--strictness 10")
+    #   make dev APP=app.toml
+    #                  runs the app; saving a source file here rebuilds the plugin and swaps it
+    #                  in, state kept (patchbay run --watch --rebuild)
     #   swift build    builds in .build here instead, the SDK and swift-syntax first (a minute
     #                  or two the first time, on two cores)
     PATCHBAY := \(self.patchbayRoot)
     BUILD := $(PATCHBAY)/.build/debug
+    # Built as the checkout's make builds (the same flags, the same plan), the SDK already in
+    # $(PATCHBAY)/.build is used as it is, whichever of the two makes ran last. Warnings as
+    # errors applies to the checkout's own code only: this plugin's manifest does not read it.
+    # Deterministic hashing keeps SwiftPM's order of compiler flags the same in every run.
+    export PATCHBAY_WARNINGS_AS_ERRORS := 1
+    export SWIFT_DETERMINISTIC_HASHING := 1
 
     build:
     \tswift build --scratch-path $(PATCHBAY)/.build
+
+    test:
+    \tswift build --scratch-path $(PATCHBAY)/.build --build-tests
+    \tswift test --scratch-path $(PATCHBAY)/.build --skip-build
 
     inspect: build
     \t$(BUILD)/patchbay inspect $(BUILD)/lib\(self.name).so
@@ -145,7 +162,10 @@ struct PluginTemplate {
     validate: build
     \t$(BUILD)/patchbay validate $(BUILD)/lib\(self.name).so $(VALIDATE_FLAGS)
 
-    .PHONY: build inspect validate
+    dev: build
+    \t$(BUILD)/patchbay run $(APP) --watch --rebuild
+
+    .PHONY: build test inspect validate dev
 
     """
   }
@@ -169,7 +189,17 @@ struct PluginTemplate {
         .target(
           name: "\(self.name)",
           dependencies: [.product(name: "PatchbaySDK", package: "PatchbaySDK")]
-        )
+        ),
+        // The feature's tests: TestStore sends actions and asserts the state, as in TCA.
+        // PatchbayTestReporting routes a failed assertion to the test framework.
+        .testTarget(
+          name: "\(self.name)Tests",
+          dependencies: [
+            "\(self.name)",
+            .product(name: "PatchbaySDK", package: "PatchbaySDK"),
+            .product(name: "PatchbayTestReporting", package: "PatchbaySDK"),
+          ]
+        ),
       ],
       swiftLanguageModes: [.v6]
     )
@@ -221,6 +251,26 @@ struct PluginTemplate {
     #plugin(
       id: "\(self.featureID)-plugin", name: "\(self.name)", version: "0.1.0",
       features: [\(self.name).self])
+
+    """
+  }
+
+  var test: String {
+    """
+    import PatchbayPlugin
+    import PatchbayTesting
+    import Testing
+    import \(self.name)
+
+    /// \(self.name), tested the TCA way: send an action, say how the state changes.
+    @Suite struct \(self.name)Tests {
+      @Test func pingsCountAndTheMessageIsKept() async {
+        let store = TestStore(initialState: \(self.name).initialState) { \(self.name)() }
+        await store.send(.setMessage(text: "hello")) { $0.message = "hello" }
+        await store.send(.ping) { $0.pings = 1 }
+        await store.send(.ping) { $0.pings = 2 }
+      }
+    }
 
     """
   }

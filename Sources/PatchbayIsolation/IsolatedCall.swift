@@ -15,6 +15,8 @@ import PatchbayLoader
 /// | parseAction, formatAction | feature, bytes | bytes |
 /// | migrate | feature, schema, limit, state | bytes? |
 /// | runningEffects, cancelEffects, destroy | instance | count / — |
+/// | cancelEffectsKeyed | instance, key | — |
+/// | resumeEffects | instance | — (the status says whether it did) |
 /// | createProcessor | instance, rate, channels, frames | processor index |
 /// | writeParameters | instance | block |
 /// | eventAction | instance, event | bytes |
@@ -24,12 +26,13 @@ package enum IsolatedCall: UInt8, Sendable {
   case create, reduce, snapshot, render, parseAction, formatAction, migrate
   case runningEffects, cancelEffects, destroy
   case createProcessor, writeParameters, eventAction, destroyProcessor
+  case cancelEffectsKeyed, resumeEffects
 }
 
 /// What an isolated plugin said to the host during a call (or, in the channel's ring,
 /// outside one), replayed on the host's side into the instance's ``HostContext``: its
-/// `host->error` reasons, log lines, sends, navigation requests and the MIDI channels it
-/// listens to.
+/// `host->error` reasons, log lines, sends, navigation requests, the MIDI channels it
+/// listens to, and its effects' cancellations ("patchbay.effects/1").
 package enum PluginNote: Sendable, Equatable {
   case error(String)
   case log(pb_log_level, String)
@@ -37,6 +40,10 @@ package enum PluginNote: Sendable, Equatable {
   case navigate(NavigationNote)
   case midiChannels(UInt16)
   case share(SharedRequest)
+  /// `send_from`: an action from an effect filed under `keys`.
+  case sendFrom(keys: String, [UInt8])
+  /// `cancelled`: the instance cancelled the effects filed under a key.
+  case cancelled(String)
 
   /// A navigation request in the ABI's terms: kind, node, state.
   package struct NavigationNote: Sendable, Equatable {
@@ -77,6 +84,13 @@ package enum PluginNote: Sendable, Equatable {
       out.put(UInt8(7))
       out.put(name)
       out.put(optional: action.map { Array($0.utf8) })
+    case .sendFrom(let keys, let bytes):
+      out.put(UInt8(8))
+      out.put(keys)
+      out.put(bytes: bytes)
+    case .cancelled(let key):
+      out.put(UInt8(9))
+      out.put(key)
     }
   }
 
@@ -99,6 +113,10 @@ package enum PluginNote: Sendable, Equatable {
       let name = try reader.string()
       let action = try reader.optionalBytes().map { String(decoding: $0, as: UTF8.self) }
       return .share(.subscribe(name: name, action: action))
+    case 8:
+      let keys = try reader.string()
+      return .sendFrom(keys: keys, try reader.bytes())
+    case 9: return .cancelled(try reader.string())
     default: throw WireReader.Truncated()
     }
   }

@@ -35,6 +35,7 @@ final class IsolatedFeature: FeatureCode, @unchecked Sendable {
   /// the plugin's process (``IsolatedProcessor``).
   let processor: pb_processor_desc?
   var migrates: Bool { self.description.migrates }
+  var cancelsByKey: Bool { self.description.cancelsByKey ?? false }
 
   func create(state: [UInt8]?, context: HostContext, label: CrashLabel?) -> (any PluginInstance)? {
     let instance = IsolatedInstance(

@@ -133,6 +133,16 @@ final class IsolatedInstance: PluginInstance {
     _ = self.call("cancel_effects", .cancelEffects) { _ in }
   }
 
+  var cancelsByKey: Bool { self.feature.cancelsByKey }
+
+  func cancelEffects(key: String) {
+    _ = self.call("cancel_effects_keyed", .cancelEffectsKeyed, write: { $0.put(key) }) { _ in }
+  }
+
+  func resumeEffects() -> pb_status {
+    self.call("resume_effects", .resumeEffects) { _ in }?.0 ?? PB_ERR_FAILED
+  }
+
   func destroy() {
     _ = self.call("destroy", .destroy) { _ in }
     self.plugin.forget(self.id)

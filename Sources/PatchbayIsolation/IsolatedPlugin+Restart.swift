@@ -65,6 +65,8 @@ extension IsolatedPlugin {
       }
       if let failure = self.recreate(instance) {
         instance.broken = failure
+      } else {
+        self.resume(instance)
       }
     }
     for processor in self.processors.values {
@@ -87,6 +89,38 @@ extension IsolatedPlugin {
       processor.bind(self.child.channel, index: index)
     }
     return nil
+  }
+
+  /// Has the recreated `instance` start the effects its state calls for (`resume_effects`):
+  /// the effects of the process that ended are gone. Says so when the feature has no resume.
+  /// [lock]
+  func resume(_ instance: IsolatedInstance) {
+    var out = WireWriter(
+      into: pb_channel_request(self.child.channel),
+      capacity: Int(self.child.channel.pointee.message_capacity))
+    out.put(IsolatedCall.resumeEffects.rawValue)
+    out.put(instance.id)
+    var length: UInt32 = 0
+    let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
+    guard
+      Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length)) == PB_CHANNEL_OK
+    else { return }
+    var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+    guard let status = try? reply.read(UInt32.self), let count = try? reply.read(UInt32.self)
+    else { return }
+    var notes: [PluginNote] = []
+    for _ in 0..<count {
+      guard let note = try? PluginNote.read(from: &reply) else { break }
+      notes.append(note)
+    }
+    apply(notes, to: instance.context)
+    if status == PB_ERR_UNSUPPORTED.rawValue {
+      instance.context.log(
+        PB_LOG_WARNING,
+        "\(self.description.id)\(instance.label.map { " (\($0))" } ?? ""): any effects it ran "
+          + "ended with its process; to start them again after a restart, give the feature a "
+          + "resume (PluginFeature.resume, or resume_effects in C)")
+    }
   }
 
   /// Creates `instance` again in the new process, from its last state. [lock]

@@ -39,6 +39,8 @@ func apply(_ notes: [PluginNote], to context: HostContext) {
     case .error(let text): context.report(text)
     case .log(let level, let text): context.log(level, text)
     case .send(let bytes): context.deliver(bytes)
+    case .sendFrom(let keys, let bytes): context.deliver(bytes, keys: keys)
+    case .cancelled(let key): context.cancelled(key: key)
     case .navigate(let request):
       let navigation: NavigationRequest
       switch pb_navigation_kind(rawValue: request.kind) {

@@ -14,6 +14,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
     package var migrates: Bool
     /// The processor's parameter bytes and most events a period; nil without one.
     package var processor: Processor?
+    /// Whether its instances cancel effects by key (ABI 2.4); nil from older children.
+    package var cancelsByKey: Bool?
   }
 
   package struct Action: Codable, Sendable, Equatable {
@@ -73,7 +75,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
             maxMIDIOutput: $0.max_midi_output,
             writesParameters: $0.write_parameters != nil,
             turnsEventsIntoActions: $0.event_action != nil)
-        })
+        },
+        cancelsByKey: feature.code.cancelsByKey)
     }
     self.functions = plugin.functions.map(\.name)
     self.error = nil

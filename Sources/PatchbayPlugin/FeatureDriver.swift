@@ -78,7 +78,9 @@ public final class FeatureDriver: @unchecked Sendable {
           snapshot: { instance.snapshot() },
           render: { instance.render() },
           cancelEffects: { instance.cancelEffects() },
-          runningEffects: { instance.runtime.runningEffects }
+          runningEffects: { instance.runtime.runningEffects },
+          cancelEffectsKeyed: { instance.runtime.cancelEffects(key: $0) },
+          resumeEffects: { instance.resumeEffects() }
         )
         box.audio = audio?(instance)
         return box

@@ -11,6 +11,9 @@ public final class FeatureInstanceBox {
   let render: () -> String
   let cancelEffects: () -> Void
   let runningEffects: () -> Int
+  let cancelEffectsKeyed: (String) -> Void
+  /// Starts the feature's `resume` effects; false when it has none (`resume` returned nil).
+  let resumeEffects: () -> Bool
   /// The processor side, for an ``AudioFeature``.
   @usableFromInline var audio: InstanceAudio?
 
@@ -20,13 +23,17 @@ public final class FeatureInstanceBox {
     snapshot: @escaping () -> [UInt8]?,
     render: @escaping () -> String,
     cancelEffects: @escaping () -> Void,
-    runningEffects: @escaping () -> Int
+    runningEffects: @escaping () -> Int,
+    cancelEffectsKeyed: @escaping (String) -> Void,
+    resumeEffects: @escaping () -> Bool
   ) {
     self.reduce = reduce
     self.snapshot = snapshot
     self.render = render
     self.cancelEffects = cancelEffects
     self.runningEffects = runningEffects
+    self.cancelEffectsKeyed = cancelEffectsKeyed
+    self.resumeEffects = resumeEffects
   }
 }
 
@@ -61,7 +68,10 @@ final class FeatureInstance<Feature: PluginFeature> {
     self.runtime = ReducerRuntime(
       initialState: state, reducer: Feature(),
       withDependencies: prepare,
-      requests: { payload in host.handle(request: payload, from: Feature.id) }
+      requests: { payload in host.handle(request: payload, from: Feature.id) },
+      generations: EffectGenerations(
+        cancelled: { key in host.effectCancelled(key) },
+        sendFrom: { action, keys in sendToHost(Feature.self, action, host: host, keys: keys) })
     ) { action in
       sendToHost(Feature.self, action, host: host)
     }
@@ -120,14 +130,31 @@ final class FeatureInstance<Feature: PluginFeature> {
   func cancelEffects() {
     self.runtime.cancelEffects()
   }
+
+  /// Starts the effects ``PluginFeature/resume(_:)`` gives for the state; false when it gives
+  /// nil (the earlier generation's effects go on).
+  @inlinable
+  func resumeEffects() -> Bool {
+    guard let effect = Feature.resume(self.runtime.state) else { return false }
+    self.runtime.start(effect)
+    return true
+  }
 }
 
+/// Sends an effect's action to the host; `keys`, the keys of a cancellable effect's ids, go
+/// with it when the host runs an earlier generation of the instance.
 @usableFromInline
 func sendToHost<Feature: PluginFeature>(
-  _: Feature.Type, _ action: Feature.Action, host: HostConnection
+  _: Feature.Type, _ action: Feature.Action, host: HostConnection,
+  keys: () -> [String] = { [] }
 ) {
   do {
-    host.send(try WireValueEncoder().encodeAction(action).bytes)
+    let bytes = try WireValueEncoder().encodeAction(action).bytes
+    if host.generations > 1, case let keys = keys(), !keys.isEmpty {
+      host.send(bytes, keys: keys)
+    } else {
+      host.send(bytes)
+    }
   } catch {
     host.log(PB_LOG_ERROR, "\(Feature.id): an effect's action could not be encoded: \(error)")
   }

@@ -19,7 +19,7 @@ enum FeatureVTable {
       guard let feature, let host, let driver = DriverRegistry.driver(for: feature) else {
         return nil
       }
-      let connection = HostConnection(host: host)
+      let connection = HostConnection(instanceHost: host)
       let bytes = state.map { _ in Self.bytes(state, length) }
       guard let instance = driver.create(connection, bytes) else { return nil }
       return Unmanaged.passRetained(instance).toOpaque()
@@ -110,6 +110,19 @@ enum FeatureVTable {
     UInt32(clamping: Self.instance(pointer)?.runningEffects() ?? 0)
   }
 
+  static let cancelEffectsKeyed:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int) -> Void = {
+      pointer, key, length in
+      guard let instance = Self.instance(pointer), let key else { return }
+      let bytes = UnsafeRawBufferPointer(start: key, count: length)
+      instance.cancelEffectsKeyed(String(decoding: bytes, as: UTF8.self))
+    }
+
+  static let resumeEffects: @convention(c) (UnsafeMutableRawPointer?) -> pb_status = { pointer in
+    guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+    return instance.resumeEffects() ? PB_OK : PB_ERR_UNSUPPORTED
+  }
+
   /// The vtable of a feature, with or without `migrate`.
   static func make(migrates: Bool) -> pb_feature_vtable {
     pb_feature_vtable(
@@ -123,7 +136,9 @@ enum FeatureVTable {
       format_action: Self.formatAction,
       cancel_effects: Self.cancelEffects,
       migrate: migrates ? Self.migrate : nil,
-      running_effects: Self.runningEffects
+      running_effects: Self.runningEffects,
+      cancel_effects_keyed: Self.cancelEffectsKeyed,
+      resume_effects: Self.resumeEffects
     )
   }
 }

@@ -62,6 +62,19 @@ where State: Codable, Action: Codable & SendableMetatype {
   static func shared(_ state: State) -> [SharedValue]
   /// Shared values it reads, each as an action (see ``SharedSubscription``). Default: none.
   static var subscriptions: [SharedSubscription] { get }
+  /// The long-lived effects `state` calls for, started by the new code after a swap, a
+  /// rollback or a restart after a crash: the lifecycle hook, as TCA's `.task` action is.
+  ///
+  /// ```swift
+  /// static func resume(_ state: State) -> Effect<Action>? {
+  ///   state.isRunning ? .run { send in … }.cancellable(id: CancelID.tick) : Effect.none
+  /// }
+  /// ```
+  ///
+  /// Default: nil. The old code's effects then go on across a swap, their actions reaching the
+  /// new code (docs/SWAP.md, "Effects across a swap"). Return an effect (`.none` included) to
+  /// have the old ones cancelled and yours started instead: for effects whose code you edit.
+  static func resume(_ state: State) -> Effect<Action>?
 
   init()
 }
@@ -75,6 +88,7 @@ extension PluginFeature {
   public static var imports: [FunctionImport] { [] }
   public static func shared(_ state: State) -> [SharedValue] { [] }
   public static var subscriptions: [SharedSubscription] { [] }
+  public static func resume(_ state: State) -> Effect<Action>? { nil }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

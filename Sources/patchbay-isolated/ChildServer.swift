@@ -156,6 +156,9 @@ final class ChildServer: @unchecked Sendable {
         executor: self.executor, log: self.logger(instance: id),
         functions: { try functions.resolve($0, $1, $2) })
       context.owned.inbox = inbox
+      // The host knows the instance's earlier generations, not this process: the plugin tells
+      // every cancellation and keyed send, and the host's context drops what nobody needs.
+      context.generations.store(2, ordering: .relaxed)
       guard let code = feature.code.create(state: state, context: context, label: label) else {
         if let errors = context.takeErrors() { self.notes.append(.error(errors)) }
         out.put(optional: nil)
@@ -222,6 +225,18 @@ final class ChildServer: @unchecked Sendable {
       instance.code.cancelEffects()
       self.finish(instance)
       return PB_OK
+
+    case .cancelEffectsKeyed:
+      let instance = try self.instance(try request.read(UInt64.self))
+      instance.code.cancelEffects(key: try request.string())
+      self.finish(instance)
+      return PB_OK
+
+    case .resumeEffects:
+      let instance = try self.instance(try request.read(UInt64.self))
+      let status = instance.code.resumeEffects()
+      self.finish(instance)
+      return status
 
     case .destroy:
       let id = try request.read(UInt64.self)
@@ -332,6 +347,8 @@ final class ChildServer: @unchecked Sendable {
     switch note {
     case .error(let text), .log(_, let text): text.utf8.count
     case .send(let bytes): bytes.count
+    case .sendFrom(let keys, let bytes): keys.utf8.count + bytes.count
+    case .cancelled(let key): key.utf8.count
     case .navigate(let request): request.node.utf8.count + (request.state?.count ?? 0)
     case .midiChannels: 0
     case .share(.publish(let name, let value)): name.utf8.count + value.count
@@ -355,7 +372,15 @@ final class ChildServer: @unchecked Sendable {
       (self.server, self.instance) = (server, instance)
     }
 
-    func pluginSent(_ action: [UInt8]) { self.server.say(.send(action), instance: self.instance) }
+    func pluginSent(_ action: [UInt8], from context: HostContext, keys: String?) {
+      let note: PluginNote = keys.map { .sendFrom(keys: $0, action) } ?? .send(action)
+      self.server.say(note, instance: self.instance)
+    }
+
+    /// The instance cancelled `key`: the host cancels it in the earlier generations it runs.
+    func earlierGenerationsCancel(key: String) {
+      self.server.say(.cancelled(key), instance: self.instance)
+    }
 
     func requestNavigation(_ request: NavigationRequest) -> Bool {
       let note: PluginNote.NavigationNote

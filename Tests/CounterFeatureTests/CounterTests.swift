@@ -44,7 +44,7 @@ import Testing
     let migrated = try Counter.migrate(
       from: 2, .record(fields: ("value", 9), ("stride", 2), ("history", .list([1])), ("waiting", 1))
     )
-    #expect(migrated == .record(fields: ("count", 9), ("step", 2), ("pending", 0)))
+    #expect(migrated == .record(fields: ("count", 9), ("step", 2), ("pending", 1)))
     #expect(throws: PluginFeatureError.self) { try Counter.migrate(from: 5, migrated) }
   }
 

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The development loop end to end, as `make dev` runs it: an app runs with --rebuild; a
-# plugin's source is saved with an error (the build fails, the app keeps running), then with a
-# change; the plugin is rebuilt, --watch swaps it, and the new code runs with the old state.
-# Run by `make test` (target dev-check) on the package `make template-check` made.
+# The development loop end to end, as `make dev` runs it, by both routes a plugin is built:
+#   own       `swift build` in the plugin's folder (its own .build)
+#   checkout  the plugin's make, which builds in the checkout's .build: the plugin then loads
+#             beside the bundled Swift plugins (here, Counter), linking the one SDK
+# An app runs with --rebuild; the plugin's source is saved with an error (the build fails, the
+# app keeps running), then with a change; the plugin is rebuilt, --watch swaps it, and the new
+# code runs with the old state. Run by `make test` (target dev-check) on the package
+# `make template-check` made.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(cd "$ROOT" && swift build --show-bin-path)
@@ -18,15 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$WORK/app.toml" <<TOML
-[app]
-root = "hello"
-[plugins]
-load = ["$PLUGIN/.build/debug/libHello.so"]
-[[feature]]
-key = "hello"
-id = "com.example.hello"
-TOML
 cat >"$WORK/dev.script" <<'SCRIPT'
 send hello ping
 send hello ping
@@ -64,31 +59,64 @@ open(path, "w").write(text.replace(old, new))
 PY
 }
 
-echo "dev-check: building Hello as generated"
-(cd "$PLUGIN" && swift build >/dev/null)
+# loop ROUTE: the whole loop, with the plugin built by ROUTE (own or checkout).
+loop() {
+  local route=$1 plugin load
+  cp "$WORK/Hello.swift.orig" "$SOURCE"
+  : >"$WORK/stderr"
+  if [ "$route" = own ]; then
+    echo "dev-check [$route]: building Hello as generated (swift build in its folder)"
+    (cd "$PLUGIN" && swift build >/dev/null)
+    plugin="$PLUGIN/.build/debug/libHello.so"
+    load="\"$plugin\""
+  else
+    echo "dev-check [$route]: building Hello with its make (in the checkout's .build), as a user's shell runs it"
+    env -i PATH="$PATH" HOME="$HOME" make --no-print-directory -C "$PLUGIN" build >/dev/null
+    plugin="$BIN/libHello.so"
+    load="\"$plugin\", \"$BIN/libCounter.so\""
+  fi
+  cat >"$WORK/app.toml" <<TOML
+[app]
+root = "hello"
+[plugins]
+load = [$load]
+[[feature]]
+key = "hello"
+id = "com.example.hello"
+TOML
 
-"$BIN/patchbay" run "$WORK/app.toml" --rebuild --script "$WORK/dev.script" \
-  >"$WORK/stdout" 2>"$WORK/stderr" &
-APP=$!
-wait_for "rebuild: watching the sources of Hello" 120
+  # A clean environment: what a user's shell has, not make's exports.
+  env -i PATH="$PATH" HOME="$HOME" "$BIN/patchbay" run "$WORK/app.toml" --rebuild \
+    --script "$WORK/dev.script" >"$WORK/stdout" 2>"$WORK/stderr" &
+  APP=$!
+  wait_for "rebuild: watching the sources of" 120
+  if ! grep -q "rebuild: watching the sources of.*Hello" "$WORK/stderr"; then
+    cat "$WORK/stderr"
+    echo "dev-check [$route]: FAIL: Hello's sources are not watched" >&2
+    exit 1
+  fi
 
-echo "dev-check: saving a change that does not compile"
-replace "state.pings += 1" "state.pings += oops"
-wait_for "rebuild: Hello failed; the running code stays" 600
-kill -0 "$APP" # still running
+  echo "dev-check [$route]: saving a change that does not compile"
+  replace "state.pings += 1" "state.pings += oops"
+  wait_for "rebuild: Hello failed; the running code stays" 600
+  kill -0 "$APP" # still running
 
-echo "dev-check: saving ping adding 10"
-replace "state.pings += oops" "state.pings += 10"
-saved=$(now_ms)
-wait_for "watch: swapped com.example.hello" 600
-running=$(now_ms)
-status=0
-wait "$APP" || status=$?
-APP=
-if [ "$status" != 0 ]; then
-  cat "$WORK/stdout" "$WORK/stderr"
-  echo "dev-check: FAIL: the script ended with $status (expected pings 2 → 12 on the new code)" >&2
-  exit 1
-fi
-grep -E "^(rebuild|watch):" "$WORK/stderr"
-echo "dev-check: saved → new code running with the old state in $((running - saved)) ms: ok"
+  echo "dev-check [$route]: saving ping adding 10"
+  replace "state.pings += oops" "state.pings += 10"
+  saved=$(now_ms)
+  wait_for "watch: swapped com.example.hello" 600
+  running=$(now_ms)
+  status=0
+  wait "$APP" || status=$?
+  APP=
+  if [ "$status" != 0 ]; then
+    cat "$WORK/stdout" "$WORK/stderr"
+    echo "dev-check [$route]: FAIL: the script ended with $status (expected pings 2 → 12 on the new code)" >&2
+    exit 1
+  fi
+  grep -E "^(rebuild|watch):" "$WORK/stderr"
+  echo "dev-check [$route]: saved → new code running with the old state in $((running - saved)) ms: ok"
+}
+
+loop own
+loop checkout

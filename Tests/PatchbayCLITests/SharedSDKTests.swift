@@ -81,6 +81,12 @@ import Testing
         "\(folder.path)/libTuner.so: needs libPatchbaySDK.so from its folder (build "),
       "\(result.stderr)")
     #expect(result.stderr.contains("but this app already runs \(CLI.directory)/libPatchbaySDK.so"))
-    #expect(result.stderr.contains("rebuild it against the host's"))
+    // What to do: build it where the running SDK was built.
+    let build = try #require(CLI.directory.range(of: "/.build/"))
+    let buildFolder = String(CLI.directory[..<build.upperBound].dropLast())
+    #expect(
+      result.stderr.contains(
+        "build this one where that one was built (swift build --scratch-path \(buildFolder); "),
+      "\(result.stderr)")
   }
 }

@@ -8,6 +8,8 @@
  *   small         pb_plugin_desc.struct_size is too small
  *   smallfeature  pb_feature_desc.struct_size is too small
  *   noreduce      the vtable's reduce is NULL
+ *   vtable23      a vtable built against ABI 2.3: it ends before cancel_effects_keyed
+ *   smallvtable   pb_feature_vtable.struct_size is too small
  *   duplicate     two features share an id
  *   counterid     declares dev.patchbay.counter, as the Counter plugin does
  *   createfails   create reports an error and returns NULL
@@ -182,6 +184,15 @@ static const pb_feature_vtable vtable_bad_state = {
 static const pb_feature_vtable vtable_no_reduce = {
     sizeof(pb_feature_vtable), fixture_create, fixture_destroy, NULL, fixture_snapshot,
     fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
+/* A vtable built against ABI 2.3 (it ends before cancel_effects_keyed), and one that ends
+ * before what every 2.x vtable has. */
+static const pb_feature_vtable vtable_23 = {
+    offsetof(pb_feature_vtable, cancel_effects_keyed), fixture_create, fixture_destroy,
+    fixture_reduce, fixture_snapshot, fixture_render, fixture_parse, fixture_format,
+    fixture_cancel, NULL, NULL};
+static const pb_feature_vtable vtable_small = {
+    offsetof(pb_feature_vtable, migrate), fixture_create, fixture_destroy, fixture_reduce,
+    fixture_snapshot, fixture_render, fixture_parse, fixture_format, fixture_cancel, NULL, NULL};
 
 #define FEATURE(name, feature_id, size, table)                                                 \
   static const pb_feature_desc name = {size, feature_id, "Fixture", NULL, 1, 0, NULL, table};
@@ -192,6 +203,8 @@ static const pb_feature_vtable vtable_no_reduce = {
 FEATURE(valid, "dev.patchbay.fixture", sizeof(pb_feature_desc), &fixture_vtable)
 FEATURE(small_feature, "dev.patchbay.fixture", 12, &fixture_vtable)
 FEATURE(no_reduce, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_no_reduce)
+FEATURE(vtable23, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_23)
+FEATURE(small_vtable, "dev.patchbay.fixture", sizeof(pb_feature_desc), &vtable_small)
 FEATURE(counter_id, "dev.patchbay.counter", sizeof(pb_feature_desc), &fixture_vtable)
 FEATURE(create_fails, "dev.patchbay.fixture-create-fails", sizeof(pb_feature_desc), &fixture_vtable)
 FEATURE(refuses, "dev.patchbay.fixture-refuses", sizeof(pb_feature_desc), &vtable_refuses)
@@ -240,6 +253,8 @@ static const pb_feature_desc *const small_action_features[] = {&small_action_fea
 static const pb_feature_desc *const field_unnamed_features[] = {&field_unnamed_feature};
 static const pb_feature_desc *const small_features[] = {&small_feature};
 static const pb_feature_desc *const no_reduce_features[] = {&no_reduce};
+static const pb_feature_desc *const vtable23_features[] = {&vtable23};
+static const pb_feature_desc *const small_vtable_features[] = {&small_vtable};
 static const pb_feature_desc *const duplicate_features[] = {&valid, &valid};
 static const pb_feature_desc *const counter_features[] = {&counter_id};
 static const pb_feature_desc *const create_fails_features[] = {&create_fails};
@@ -345,6 +360,8 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "small")) plugin.struct_size = 16;
   if (!strcmp(name, "smallfeature")) plugin = descriptor(1, small_features);
   if (!strcmp(name, "noreduce")) plugin = descriptor(1, no_reduce_features);
+  if (!strcmp(name, "vtable23")) plugin = descriptor(1, vtable23_features);
+  if (!strcmp(name, "smallvtable")) plugin = descriptor(1, small_vtable_features);
   if (!strcmp(name, "duplicate")) plugin = descriptor(2, duplicate_features);
   if (!strcmp(name, "counterid")) plugin = descriptor(1, counter_features);
   if (!strcmp(name, "createfails")) plugin = descriptor(1, create_fails_features);

@@ -1,10 +1,11 @@
 import Foundation
 import PatchbayPlugin
 
-/// A Swift plugin that exports `Tally` under an id taken from its file name, so copies of
-/// one build are distinct plugins: `libStartup7.so` exports `dev.patchbay.fixture.startup7`.
-/// The startup benchmark loads ten of them (real Swift plugins of real size), which a build of
-/// ten separate packages would otherwise have to provide.
+/// A Swift plugin whose file name says what it exports, so copies of one build are distinct
+/// plugins. `libStartup7.so` exports `Tally` as `dev.patchbay.fixture.startup7`: the startup
+/// benchmark loads ten of them (real Swift plugins of real size), which a build of ten
+/// separate packages would otherwise have to provide. `libTicker.so`, `libTickerRenamed.so`
+/// and `libTickerResuming.so` export three builds of one ticker (Ticker.swift).
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
 /// its name is the path /proc/self/maps gives for this image. When that cannot be read, the
@@ -13,13 +14,19 @@ import PatchbayPlugin
 public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   guard let path = loadedPath(), let name = fileStem(path) else {
     FileHandle.standardError.write(
-      Data("NumberedFixture: cannot tell which file this image was loaded from (dladdr)\n".utf8))
+      Data("NumberedFixture: /proc/self/maps does not name this image's file\n".utf8))
     return nil
+  }
+  let features: [FeatureDriver]
+  switch name {
+  case "ticker": features = [.feature(Ticker.self)]
+  case "tickerrenamed": features = [.feature(TickerRenamed.self)]
+  case "tickerresuming": features = [.feature(TickerResuming.self)]
+  default: features = [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")]
   }
   return PluginExport.entry(
     id: "dev.patchbay.fixture.\(name)-plugin", name: "Fixture \(name)", version: "1.0.0",
-    features: [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")],
-    hostABIMajor: hostABIMajor
+    features: features, hostABIMajor: hostABIMajor
   )
 }
 
@@ -33,12 +40,13 @@ private func fileStem(_ path: String) -> String? {
 }
 
 /// The path this image was opened as: the line of /proc/self/maps whose address range holds
-/// this image's header (`#dsohandle`).
+/// this image's header (`#dsohandle`). The file is read to its end: it has no size to read
+/// by, and a process with many plugins loaded (a test run) has a long one.
 private func loadedPath() -> String? {
   let address = UInt(bitPattern: #dsohandle)
-  guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else {
-    return nil
-  }
+  guard let file = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+  defer { try? file.close() }
+  let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
   for line in maps.split(separator: "\n") {
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []

@@ -172,4 +172,15 @@ struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   @usableFromInline
   var description: String { String(describing: self.base.base) }
+
+  /// The id as text that stays the same across builds of the code: its type's full name and
+  /// its value (`Timer.CancelID.tick`, `"search"`, `Rows.ID(value: 3)`), scopes joined with
+  /// `/`. Another generation of a plugin names the same id with the same key after a swap.
+  @usableFromInline
+  var key: String {
+    if let scoped = self.base.base as? ScopedEffectID {
+      return scoped.scope.key + "/" + scoped.id.key
+    }
+    return String(reflecting: self.base.base)
+  }
 }

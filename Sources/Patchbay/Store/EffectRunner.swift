@@ -12,16 +12,22 @@ struct EffectRunner<Action>: Sendable {
   @usableFromInline let handleRequest: @Sendable (any Sendable) -> Void
   /// Where effects continue after their first suspension; nil for the global executor.
   @usableFromInline let executor: SettlingExecutor?
+  /// Where a cancellable effect's actions go, with its ids, when the receiver wants them (a
+  /// plugin's host names the effect when the action reaches code that lacks it); nil: to
+  /// `enqueue`.
+  @usableFromInline let enqueueFromEffect: (@Sendable (Action, [EffectID]) -> Void)?
 
   @usableFromInline
   init(
     tasks: EffectTasks,
     enqueue: @escaping @Sendable (Action) -> Void,
+    enqueueFromEffect: (@Sendable (Action, [EffectID]) -> Void)? = nil,
     handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
     executor: SettlingExecutor? = nil
   ) {
     self.tasks = tasks
     self.enqueue = enqueue
+    self.enqueueFromEffect = enqueueFromEffect
     self.handleRequest = handleRequest
     self.executor = executor
   }
@@ -77,7 +83,12 @@ struct EffectRunner<Action>: Sendable {
     let tasks = self.tasks
     guard !tasks.closed.load(ordering: .acquiring) else { return nil }
     let lifetime = EffectLifetime()
-    let send = Send<Action>(send: self.enqueue)
+    let send: Send<Action>
+    if let enqueueFromEffect = self.enqueueFromEffect, !ids.isEmpty {
+      send = Send { enqueueFromEffect($0, ids) }
+    } else {
+      send = Send(send: self.enqueue)
+    }
     let task: Task<Void, Never>
     if let executor = self.executor {
       task = Task.immediate(priority: priority, executorPreference: executor) {

@@ -20,6 +20,15 @@ package final class EffectTasks: Sendable {
   private let registry = Mutex(Registry())
   private let running = Atomic<Int>(0)
   @usableFromInline let closed = Atomic<Bool>(false)
+  /// Told of every id ``cancel(id:)`` cancels: a plugin tells its host, which cancels the
+  /// same id in the instance's earlier generations (patchbay/host.h, "patchbay.effects/1").
+  @usableFromInline let cancelled: (@Sendable (EffectID) -> Void)?
+
+  /// Effects with nobody to tell of cancellations, or `cancelled`.
+  @usableFromInline
+  init(cancelled: (@Sendable (EffectID) -> Void)? = nil) {
+    self.cancelled = cancelled
+  }
 
   /// How many effects are running now.
   @usableFromInline
@@ -78,6 +87,17 @@ package final class EffectTasks: Sendable {
   func cancel(id: EffectID) {
     let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
       guard let tokens = registry.tokensByID[id] else { return [] }
+      return tokens.compactMap { registry.cancel($0, running: self.running) }
+    }
+    for task in tasks { task.cancel() }
+    self.cancelled?(id)
+  }
+
+  /// Cancels every running effect filed under an id whose ``EffectID/key`` is `key`: what a
+  /// later generation of a plugin instance cancelled.
+  package func cancel(key: String) {
+    let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
+      let tokens = registry.tokensByID.filter { $0.key.key == key }.values.flatMap { $0 }
       return tokens.compactMap { registry.cancel($0, running: self.running) }
     }
     for task in tasks { task.cancel() }

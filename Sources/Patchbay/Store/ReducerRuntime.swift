@@ -23,21 +23,33 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutablePointer<State>
   @usableFromInline let reducer: any Reducer<State, Action>
   @usableFromInline let dependencies: DependencyValues?
-  @usableFromInline let effects = EffectTasks()
+  @usableFromInline let effects: EffectTasks
   @usableFromInline let runner: EffectRunner<Action>
 
   /// Creates a runtime; effects send their actions to `send`.
   ///
   /// Reducers and effects see the caller's dependencies, updated by `prepareDependencies`
   /// when given (which costs a task-local push per action).
+  ///
+  /// A plugin passes `generations` to let its effects outlive its code: the keys of ids it
+  /// cancels go to `cancelled`, and a cancellable effect's actions go to `sendFrom` with the
+  /// keys of its ids (``EffectID/key``).
   @inlinable
   package init<R: Reducer<State, Action>>(
     initialState: State,
     reducer: R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
     requests handleRequest: @escaping @Sendable (any Sendable) -> Void = unhandledRequest,
+    generations: EffectGenerations<Action>? = nil,
     send: @escaping @Sendable (Action) -> Void
   ) {
+    var cancelled: (@Sendable (EffectID) -> Void)?
+    var sendFrom: (@Sendable (Action, [EffectID]) -> Void)?
+    if let generations {
+      cancelled = { id in generations.cancelled { id.key } }
+      sendFrom = { action, ids in generations.sendFrom(action) { ids.map(\.key) } }
+    }
+    self.effects = EffectTasks(cancelled: cancelled)
     self.storage = UnsafeMutablePointer<State>.allocate(capacity: 1)
     self.storage.initialize(to: initialState)
     if let prepareDependencies {
@@ -47,7 +59,10 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
     } else {
       (self.reducer, self.dependencies) = (reducer._compiled(), nil)
     }
-    self.runner = EffectRunner(tasks: self.effects, enqueue: send, handleRequest: handleRequest)
+    self.runner = EffectRunner(
+      tasks: self.effects, enqueue: send,
+      enqueueFromEffect: sendFrom,
+      handleRequest: handleRequest)
   }
 
   deinit {
@@ -85,5 +100,41 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
   @usableFromInline
   package func cancelEffects() {
     self.effects.cancelAll()
+  }
+
+  /// Cancels the running effects filed under an id whose key is `key` (``EffectID/key``).
+  @usableFromInline
+  package func cancelEffects(key: String) {
+    self.effects.cancel(key: key)
+  }
+
+  /// Starts `effect` as if a reducer had returned it.
+  @inlinable
+  package func start(_ effect: Effect<Action>) {
+    if let dependencies = self.dependencies {
+      DependencyValues.$_current.withValue(dependencies) { self.runner.start(effect) }
+    } else {
+      self.runner.start(effect)
+    }
+  }
+}
+
+/// Where a plugin's runtime tells its host about effects that may outlive its code
+/// (``ReducerRuntime/init(initialState:reducer:withDependencies:requests:generations:send:)``).
+/// Keys are made only when asked for: the host wants them only after a swap.
+@usableFromInline
+package struct EffectGenerations<Action>: Sendable {
+  /// The key of an id the runtime cancelled.
+  @usableFromInline let cancelled: @Sendable (() -> String) -> Void
+  /// An action a cancellable effect sent, with the keys of its ids.
+  @usableFromInline let sendFrom: @Sendable (Action, () -> [String]) -> Void
+
+  @usableFromInline
+  package init(
+    cancelled: @escaping @Sendable (() -> String) -> Void,
+    sendFrom: @escaping @Sendable (Action, () -> [String]) -> Void
+  ) {
+    self.cancelled = cancelled
+    self.sendFrom = sendFrom
   }
 }

@@ -10,21 +10,23 @@ import PatchbayHost
 /// // then --watch sees libCounter.so finished and swaps it, state kept
 /// ```
 ///
-/// Each plugin file is traced to the package that builds it (the folder holding the `.build`
-/// it lies in) and to its product (`libCounter.so` → `Counter`). `swift package describe`
-/// says which targets, and so which folders, make the product. inotify watches those folders
-/// (every subfolder too); a source file saved there runs `swift build` in the package: the
-/// whole package, with no other options, as `make dev` built it. SwiftPM re-plans the build
-/// (seconds) whenever a build names another product, or other options, than the last one.
-/// Saves during a build start one more build when it ends.
+/// Each plugin file is traced to the package that builds it and the build folder it was built
+/// in (``PluginOrigin``: a `patchbay new` package built by its make lies in the checkout's
+/// `.build`), and to its product (`libCounter.so` → `Counter`). `swift package describe` says
+/// which targets, and so which folders, make the product. inotify watches those folders (every
+/// subfolder too); a source file saved there runs `swift build` in the package, into that
+/// build folder: the whole package, as its make built it. SwiftPM re-plans the build (seconds)
+/// whenever a build names another product, or other options, than the last one. Saves during
+/// a build start one more build when it ends.
 final class PluginRebuilder: @unchecked Sendable {
   /// A product the app loaded, and what builds it.
   struct Product: Equatable {
     let name: String
-    let package: String
-    let configuration: String
+    /// The package that builds it, and the build folder it is built in.
+    let origin: PluginOrigin
     /// The folders of the targets the product is made of, with their subfolders.
     let folders: [String]
+    var package: String { self.origin.package }
   }
 
   private(set) var products: [Product] = []
@@ -49,17 +51,19 @@ final class PluginRebuilder: @unchecked Sendable {
     var described: [String: PackageLayout?] = [:]
     for plugin in Set(self.plugins).sorted() {
       let file = URL(fileURLWithPath: plugin).lastPathComponent
-      guard let (package, configuration) = Self.package(building: plugin) else {
+      guard let origin = PluginOrigin(plugin: plugin) else {
         self.report(
           "rebuild: \(file) is not in a package's .build folder; rebuild it yourself (swift build)")
         continue
       }
       let name = String(file.dropFirst(3).dropLast(3))  // lib<Name>.so
-      if described[package] == nil { described[package] = PackageLayout(package: package) }
-      guard let description = described[package] ?? nil,
-        let product = description.product(name, configuration: configuration)
+      if described[origin.package] == nil {
+        described[origin.package] = PackageLayout(package: origin.package)
+      }
+      guard let description = described[origin.package] ?? nil,
+        let product = description.product(name, origin: origin)
       else {
-        self.report("rebuild: \(package) has no product \(name) (swift package describe)")
+        self.report("rebuild: \(origin.package) has no product \(name) (swift package describe)")
         continue
       }
       self.products.append(product)
@@ -84,24 +88,6 @@ final class PluginRebuilder: @unchecked Sendable {
     }
   }
 
-  /// The package folder and configuration of a plugin file built by SwiftPM:
-  /// `<package>/.build/<triple>/debug/libCounter.so` (or `.build/debug/…`).
-  static func package(building plugin: String) -> (String, String)? {
-    var folder = URL(fileURLWithPath: plugin).resolvingSymlinksInPath().deletingLastPathComponent()
-    let configuration = folder.lastPathComponent
-    guard configuration == "debug" || configuration == "release" else { return nil }
-    while folder.path != "/" {
-      if folder.lastPathComponent == ".build" {
-        let package = folder.deletingLastPathComponent()
-        let manifest = package.appendingPathComponent("Package.swift").path
-        return FileManager.default.fileExists(atPath: manifest)
-          ? (package.path, configuration) : nil
-      }
-      folder.deleteLastPathComponent()
-    }
-    return nil
-  }
-
   /// Source files were saved: queue the products they belong to. On the queue.
   private func saved(_ paths: [String]) {
     let sources = paths.filter {
@@ -118,12 +104,12 @@ final class PluginRebuilder: @unchecked Sendable {
     self.buildNext()
   }
 
-  /// Starts the next pending build, unless one is running: one build of a package covers
-  /// every product of it that waits. On the queue.
+  /// Starts the next pending build, unless one is running: one build of a package (in one
+  /// build folder) covers every product of it that waits. On the queue.
   private func buildNext() {
     guard !self.building, let first = self.pending.first else { return }
-    let batch = self.pending.filter { $0.package == first.package }
-    self.pending.removeAll { $0.package == first.package }
+    let batch = self.pending.filter { $0.origin == first.origin }
+    self.pending.removeAll { $0.origin == first.origin }
     self.building = true
     DispatchQueue.global().async {
       let line = Self.build(batch)
@@ -135,17 +121,20 @@ final class PluginRebuilder: @unchecked Sendable {
     }
   }
 
-  /// Runs `swift build` in the package of `products` (one package); one line saying how it
-  /// went (the compiler's errors follow it when it failed).
+  /// Runs `swift build` in the package of `products` (one package, one build folder), as its
+  /// plugins were built (``PluginOrigin``); one line saying how it went (the compiler's errors
+  /// follow it when it failed).
   static func build(_ products: [Product]) -> String {
     let names = products.map(\.name).joined(separator: ", ")
+    let origin = products[0].origin
     let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      [swift, "build"]
-      + (products.contains { $0.configuration == "release" } ? ["-c", "release"] : [])
-    process.currentDirectoryURL = URL(fileURLWithPath: products[0].package)
+    process.arguments = [swift] + origin.buildArguments
+    process.environment = ProcessInfo.processInfo.environment.merging(origin.buildEnvironment) {
+      _, new in new
+    }
+    process.currentDirectoryURL = URL(fileURLWithPath: origin.package)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output
@@ -165,57 +154,5 @@ final class PluginRebuilder: @unchecked Sendable {
         + errors.joined(separator: "\n")
     }
     return "rebuild: \(names) in \(String(format: "%.1f", seconds)) s"
-  }
-}
-
-/// What `swift package describe --type json` says of a package: its products' targets and
-/// their folders.
-struct PackageLayout {
-  let package: String
-  /// Each target's folder (relative to the package) and the products it is part of.
-  let targets: [(path: String, products: [String])]
-
-  init?(package: String) {
-    let process = Process()
-    let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [swift, "package", "describe", "--type", "json"]
-    process.currentDirectoryURL = URL(fileURLWithPath: package)
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-      let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let targets = json["targets"] as? [[String: Any]]
-    else { return nil }
-    self.package = package
-    self.targets = targets.compactMap { target in
-      guard let path = target["path"] as? String else { return nil }
-      return (path, target["product_memberships"] as? [String] ?? [])
-    }
-  }
-
-  /// The product named `name`, with the folders of its targets and their subfolders.
-  func product(_ name: String, configuration: String) -> PluginRebuilder.Product? {
-    let roots = self.targets.filter { $0.products.contains(name) }.map {
-      URL(fileURLWithPath: self.package).appendingPathComponent($0.path).standardizedFileURL
-    }
-    guard !roots.isEmpty else { return nil }
-    var folders: Set<String> = []
-    for root in roots {
-      folders.insert(root.path)
-      let walker = FileManager.default.enumerator(
-        at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
-      while let url = walker?.nextObject() as? URL {
-        if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-          folders.insert(url.standardizedFileURL.path)
-        }
-      }
-    }
-    return PluginRebuilder.Product(
-      name: name, package: self.package, configuration: configuration, folders: folders.sorted())
   }
 }

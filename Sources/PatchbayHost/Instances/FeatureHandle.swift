@@ -31,6 +31,11 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   package struct Owned {
     /// The plugin generation running now; a swap replaces it.
     package var implementation: Implementation
+    /// Earlier generations a swap replaced whose effects still run: their actions reach
+    /// `implementation` (FeatureHandle+EarlierGenerations.swift).
+    var retired: [Implementation] = []
+    /// Actions of earlier generations' effects that `implementation` was seen to have.
+    var carriedActions: Set<[UInt8]> = []
     /// Actions sent while one is being reduced (the plugin's own sends): the instance's FIFO.
     var pending = Deque<([UInt8], ActionSource)>()
     var isReducing = false
@@ -84,7 +89,10 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   }
 
   deinit {
-    self.executor.sync { self.owned.implementation.destroy() }
+    self.executor.sync {
+      self.owned.retired.forEach { $0.destroy() }
+      self.owned.implementation.destroy()
+    }
   }
 
   /// The executor-owned state, in place. [executor]
@@ -124,10 +132,13 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     }
   }
 
-  /// An action the plugin sent (`host->send`, from its effects): received unless effects
-  /// are muted. [executor]
-  package func pluginSent(_ action: [UInt8]) {
+  /// An action the plugin sent (`host->send`, from its effects, or an earlier generation's
+  /// that a swap left running): received unless effects are muted. [executor]
+  package func pluginSent(_ action: [UInt8], from context: HostContext, keys: String?) {
     guard !self.effectsMuted.load(ordering: .relaxed) else { return }
+    if context !== self.owned.implementation.context {
+      guard self.carriesOver(action, from: context, keys: keys) else { return }
+    }
     self.receive(action, from: .effect)
   }
 
@@ -137,8 +148,16 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
       self.owned.pending.append((action, source))
       return
     }
+    self.holdingSends { self.reduce(action, from: source) }
+    if !self.owned.retired.isEmpty { self.reapRetired() }
+  }
+
+  /// Runs `body`, holding what the plugin sends during it in the instance's FIFO, then
+  /// reduces what was held, in order. [executor]
+  func holdingSends(_ body: () -> Void) {
+    guard !self.owned.isReducing else { return body() }
     self.owned.isReducing = true
-    self.reduce(action, from: source)
+    body()
     while let (next, source) = self.owned.pending.popFirst() {
       self.reduce(next, from: source)
     }
@@ -248,10 +267,19 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     }
   }
 
-  /// Cancels the instance's effects; the state is kept.
+  /// Cancels the instance's effects, and those its earlier generations still run; the state
+  /// is kept.
   public func cancelEffects() {
-    self.executor.sync { self.owned.implementation.instance.cancelEffects() }
+    self.executor.sync {
+      self.owned.retired.forEach { $0.destroy() }
+      self.owned.retired.removeAll()
+      self.reapRetired()
+      self.owned.implementation.instance.cancelEffects()
+    }
   }
+
+  /// How many earlier generations of the instance still run effects after a swap.
+  public var earlierGenerations: Int { self.executor.sync { self.owned.retired.count } }
 
   /// How many actions the instance has reduced. [any thread]
   public var reducedCount: UInt64 { self.reduced.load(ordering: .relaxed) }
@@ -260,11 +288,13 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   public var failures: [String] { self.executor.sync { self.owned.failures } }
 
   /// Whether the instance is quiet: nothing queued or being reduced, and no effect of its
-  /// plugin running (as the plugin's optional `running_effects` reports; 0 without it).
+  /// plugin running (as the plugin's optional `running_effects` reports; 0 without it), in
+  /// this generation or an earlier one a swap left running.
   public var isQuiet: Bool {
     self.executor.sync {
-      !self.owned.isReducing && self.owned.pending.isEmpty
-        && self.owned.implementation.instance.runningEffects == 0
+      self.reapRetired()
+      return !self.owned.isReducing && self.owned.pending.isEmpty
+        && self.owned.implementation.instance.runningEffects == 0 && self.owned.retired.isEmpty
     }
   }
 }

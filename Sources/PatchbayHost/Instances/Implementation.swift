@@ -86,6 +86,12 @@ package final class Implementation {
     return try Implementation(feature: feature, restoring: state, context: context, label: label)
   }
 
+  /// Whether this instance may go on running its effects after `next` replaced it: it runs
+  /// some, and both can cancel by key (so the new code's cancellations reach it).
+  func canRetire(for next: Implementation) -> Bool {
+    self.instance.cancelsByKey && next.instance.cancelsByKey && self.instance.runningEffects > 0
+  }
+
   /// Cancels the instance's effects and frees it; its late sends are dropped. Once.
   func destroy() {
     self.context.owned.inbox = nil

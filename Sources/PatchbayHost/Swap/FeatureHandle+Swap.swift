@@ -16,10 +16,15 @@ extension FeatureHandle {
   ///
   /// It runs as one job: no action reduces while it does (effects' actions wait their turn).
   /// For each instance: snapshot → `migrate` when the schemas differ → `create` the new
-  /// instance from that state. Only when every instance has its new one are the old ones'
-  /// effects cancelled (an effect's late send is dropped) and the old instances destroyed.
-  /// On a failure the new instances are destroyed and the old ones go on as if nothing
+  /// instance from that state. Only when every instance has its new one does the new code
+  /// run. On a failure the new instances are destroyed and the old ones go on as if nothing
   /// happened, effects included.
+  ///
+  /// The old code's running effects live on (docs/SWAP.md, "Effects across a swap"): a timer
+  /// keeps ticking, and its actions reach the new code. The old instance is kept until its
+  /// last effect ends; when the new code cancels an id, the old one's effects with that id
+  /// are cancelled too. A feature whose new code restarts its effects itself
+  /// (`resume_effects`, `PluginFeature.resume`) has the old ones cancelled instead.
   static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature)
     throws(FeatureCallError)
   {
@@ -35,12 +40,12 @@ extension FeatureHandle {
       throw error
     }
     for (handle, next) in zip(handles, created) {
-      handle.replace(with: next)
+      handle.replace(with: next, keepingEffects: true)
     }
   }
 
   /// Replaces the instance with one of the same code created from `state` (its schema's
-  /// bytes); on a refusal the old one goes on. [executor]
+  /// bytes); on a refusal the old one goes on. The old state's effects are cancelled. [executor]
   func restore(_ state: [UInt8]) throws(FeatureCallError) {
     let current = self.owned.implementation
     let context = HostContext(
@@ -48,14 +53,30 @@ extension FeatureHandle {
       functions: current.context.resolveFunction)
     self.replace(
       with: try Implementation(
-        feature: current.feature, restoring: state, context: context, label: self.label))
+        feature: current.feature, restoring: state, context: context, label: self.label),
+      keepingEffects: false)
   }
 
-  /// Destroys the implementation and runs `next` from now on. [executor]
-  private func replace(with next: Implementation) {
-    self.owned.implementation.destroy()
+  /// Runs `next` from now on. The old implementation is destroyed, or, with
+  /// `keepingEffects`, kept while its effects run (``Owned/retired``) unless `next` restarts
+  /// them itself. [executor]
+  private func replace(with next: Implementation, keepingEffects: Bool) {
+    let old = self.owned.implementation
     next.context.owned.inbox = self
     self.owned.implementation = next
     self.owned.parsedActions.removeAll()
+    self.owned.carriedActions.removeAll()
+    var resumed = false
+    self.holdingSends { resumed = next.instance.resumeEffects() == PB_OK }
+    if keepingEffects, !resumed, old.canRetire(for: next) {
+      self.owned.retired.append(old)
+    } else {
+      old.destroy()
+    }
+    if resumed || !keepingEffects {
+      self.owned.retired.forEach { $0.destroy() }
+      self.owned.retired.removeAll()
+    }
+    self.reapRetired()
   }
 }

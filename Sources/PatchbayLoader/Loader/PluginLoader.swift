@@ -273,11 +273,16 @@ public struct PluginLoader: Sendable {
     guard let vtablePointer = descriptor.pointee.vtable else {
       throw PluginLoadError(file: file, "feature '\(id)' has no vtable.")
     }
+    let size = Int(vtablePointer.pointee.struct_size)
     try requireSize(
-      vtablePointer.pointee.struct_size, of: pb_feature_vtable.self, named: "pb_feature_vtable",
-      file: file, in: "feature '\(id)'"
-    )
-    let vtable = vtablePointer.pointee
+      UInt32(size), of: pb_feature_vtable.self, named: "pb_feature_vtable",
+      file: file, in: "feature '\(id)'", minimum: Self.vtableSize23)
+    // No field past struct_size is read: a 2.3 vtable has no cancel_effects_keyed.
+    var vtable = pb_feature_vtable()
+    withUnsafeMutableBytes(of: &vtable) { copy in
+      copy.copyMemory(
+        from: UnsafeRawBufferPointer(start: vtablePointer, count: min(size, copy.count)))
+    }
     let functions: [(String, Bool)] = [
       ("create", vtable.create != nil), ("destroy", vtable.destroy != nil),
       ("reduce", vtable.reduce != nil), ("snapshot", vtable.snapshot != nil),
@@ -297,6 +302,12 @@ public struct PluginLoader: Sendable {
       plugin: plugin, descriptor: descriptor, vtable: vtable, processor: processor,
       actions: actions)
   }
+}
+
+extension PluginLoader {
+  /// The size of an ABI 2.0–2.3 vtable: everything before `cancel_effects_keyed` (2.4).
+  static let vtableSize23 = MemoryLayout<pb_feature_vtable>.offset(
+    of: \pb_feature_vtable.cancel_effects_keyed)!
 }
 
 /// Refuses a struct whose `struct_size` is smaller than this ABI version's layout of it.

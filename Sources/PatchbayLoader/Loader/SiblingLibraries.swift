@@ -76,11 +76,23 @@ struct SiblingLibraries: Sendable {
       throw PluginLoadError(
         file: file,
         "needs \(library.name) from its folder (build \(library.build.prefix(12))), but this app "
-          + "already runs \(running.path) (build \(running.build.prefix(12))). Plugins of one "
-          + "app must be built against one Patchbay SDK: rebuild it against the host's "
-          + "(swift build), or restart the app to use a rebuilt SDK."
+          + "already runs \(running.path) (build \(running.build.prefix(12))). The plugins of "
+          + "one app link one SDK: build this one where that one was built"
+          + (Self.buildFolder(of: running.path).map {
+            " (swift build --scratch-path \($0); a `patchbay new` package's make does)"
+          } ?? "") + ", or restart the app to use the rebuilt SDK."
       )
     }
+  }
+
+  /// The SwiftPM build folder (`…/.build`) a library lies in, if it lies in one.
+  static func buildFolder(of library: String) -> String? {
+    var folder = URL(fileURLWithPath: library).deletingLastPathComponent()
+    while folder.path != "/" {
+      if folder.lastPathComponent == ".build" { return folder.path }
+      folder.deleteLastPathComponent()
+    }
+    return nil
   }
 
   /// Links each library into `folder` under its needed name; returns the links made.

@@ -24,6 +24,9 @@ package protocol FeatureCode: AnyObject, Sendable {
   var processor: pb_processor_desc? { get }
   /// Whether the feature can migrate state of another schema.
   var migrates: Bool { get }
+  /// Whether its instances cancel effects by key (`cancel_effects_keyed`, ABI 2.4): then the
+  /// effects of an instance a swap replaced go on, reachable by the new code's cancellations.
+  var cancelsByKey: Bool { get }
   /// "id (original file)": what crash and hang reports name. Lives as long as the process.
   var crashLabel: UnsafePointer<CChar> { get }
 
@@ -49,6 +52,16 @@ package protocol PluginInstance: AnyObject {
   /// How many effects run now (the optional `running_effects`; 0 without it).
   var runningEffects: Int { get }
   func cancelEffects()
+  /// Cancels the effects filed under `key`, the stable text of a cancellation id that a later
+  /// generation cancelled (the optional `cancel_effects_keyed`; nothing without it).
+  func cancelEffects(key: String)
+  /// Whether ``cancelEffects(key:)`` does anything (the plugin has `cancel_effects_keyed`, and
+  /// so reports its own cancellations through "patchbay.effects/1").
+  var cancelsByKey: Bool { get }
+  /// Starts the long-lived effects the state calls for, in an instance created from another
+  /// generation's state (the optional `resume_effects`): PB_OK when it did,
+  /// PB_ERR_UNSUPPORTED when it has none (then the earlier generation's effects go on).
+  func resumeEffects() -> pb_status
   /// Cancels the effects and frees the instance. The last call.
   func destroy()
 
@@ -70,4 +83,7 @@ package protocol PluginInstance: AnyObject {
 
 extension PluginInstance {
   package func takeCrash() -> String? { nil }
+  package func cancelEffects(key: String) {}
+  package var cancelsByKey: Bool { false }
+  package func resumeEffects() -> pb_status { PB_ERR_UNSUPPORTED }
 }

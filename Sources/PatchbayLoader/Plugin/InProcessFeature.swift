@@ -24,6 +24,7 @@ final class InProcessFeature: FeatureCode, @unchecked Sendable {
   }
 
   var migrates: Bool { self.vtable.migrate != nil }
+  var cancelsByKey: Bool { self.vtable.cancel_effects_keyed != nil }
 
   func create(state: [UInt8]?, context: HostContext, label: CrashLabel?) -> (any PluginInstance)? {
     let host = context.host
@@ -125,6 +126,23 @@ final class InProcessInstance: PluginInstance {
 
   func cancelEffects() {
     self.during("cancel_effects") { self.code.vtable.cancel_effects(self.instance) }
+  }
+
+  var cancelsByKey: Bool { self.code.cancelsByKey }
+
+  func cancelEffects(key: String) {
+    guard let cancel = self.code.vtable.cancel_effects_keyed else { return }
+    self.during("cancel_effects_keyed") {
+      var key = key
+      key.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { cancel(self.instance, $0.baseAddress, $0.count) }
+      }
+    }
+  }
+
+  func resumeEffects() -> pb_status {
+    guard let resume = self.code.vtable.resume_effects else { return PB_ERR_UNSUPPORTED }
+    return self.during("resume_effects") { resume(self.instance) }
   }
 
   func destroy() {

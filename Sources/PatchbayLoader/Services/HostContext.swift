@@ -44,6 +44,10 @@ package final class HostContext: @unchecked Sendable {
   /// The MIDI channels the instance listens to ("patchbay.midi/1"): bit 0 is channel 1.
   /// [written by the plugin, any thread; read by the audio thread and the app queue]
   package let midiChannels = Atomic<UInt16>(0)
+  /// How many generations of the instance the host runs ("patchbay.effects/1"): 1, or more
+  /// after a swap while an earlier one's effects run; set by its handle on each of their
+  /// contexts. [written on the executor; read by the plugin, any thread]
+  package let generations = Atomic<UInt32>(1)
   private let storage: ExecutorOwned<Owned>
 
   package init(
@@ -65,18 +69,30 @@ package final class HostContext: @unchecked Sendable {
     unsafeMutableAddress { self.storage.mutableAddress }
   }
 
-  /// `host->send`: the action goes to the instance's inbox; from another thread, in a job of
-  /// its own, after which the owner applies what it caused (navigation).
-  package func deliver(_ bytes: [UInt8]) {
+  /// `host->send` (and "patchbay.effects/1" `send_from`, with the keys of the effect that
+  /// sent it): the action goes to the instance's inbox; from another thread, in a job of its
+  /// own, after which the owner applies what it caused (navigation).
+  package func deliver(_ bytes: [UInt8], keys: String? = nil) {
     guard !self.executor.isCurrent else {
-      self.owned.inbox?.pluginSent(bytes)
+      self.owned.inbox?.pluginSent(bytes, from: self, keys: keys)
       return
     }
     self.executor.enqueue {
       guard let inbox = self.owned.inbox else { return }
-      inbox.pluginSent(bytes)
+      inbox.pluginSent(bytes, from: self, keys: keys)
       inbox.jobEnded()
     }
+  }
+
+  /// "patchbay.effects/1" `cancelled`: the instance's code cancelled `key`; its inbox cancels
+  /// the same key in the earlier generations that still run effects.
+  package func cancelled(key: String) {
+    guard self.generations.load(ordering: .relaxed) > 1 else { return }
+    guard !self.executor.isCurrent else {
+      self.owned.inbox?.earlierGenerationsCancel(key: key)
+      return
+    }
+    self.executor.enqueue { self.owned.inbox?.earlierGenerationsCancel(key: key) }
   }
 
   /// A navigation request ("patchbay.navigation/1"), for the app that owns the instance.

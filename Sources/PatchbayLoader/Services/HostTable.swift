@@ -5,7 +5,7 @@ import PatchbayCrash
 /// Makes `pb_host` tables: the host functions and services every plugin instance is given
 /// (patchbay/host.h). `send` is here; `error` and `log` are in `LogService.swift`, and each
 /// service `get_service` hands out is a file of its own beside this one (clock, navigation,
-/// MIDI, functions, shared). The table's `host_data` is the instance's ``HostContext``.
+/// MIDI, functions, shared, effects). The table's `host_data` is the instance's ``HostContext``.
 ///
 /// ```swift
 /// let host = context.host      // HostContext.init made it with HostTable.allocate()
@@ -48,6 +48,7 @@ enum HostTable {
       case PB_SERVICE_MIDI?: return UnsafeRawPointer(midiService)
       case PB_SERVICE_FUNCTIONS?: return UnsafeRawPointer(functionsService)
       case PB_SERVICE_SHARED?: return UnsafeRawPointer(sharedService)
+      case PB_SERVICE_EFFECTS?: return UnsafeRawPointer(effectsService)
       default: return nil
       }
     }
@@ -58,7 +59,7 @@ enum HostTable {
     HostTable.audit("host->send")
     guard let context = Self.context(host) else { return }
     let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
-    context.deliver(copy)
+    context.deliver(copy, keys: nil)
   }
 
   /// Counts a call of the host function `function` made from a thread rendering audio, where

@@ -95,6 +95,7 @@ final class Tally: FeatureCode, @unchecked Sendable {
   static let refuse: [UInt8] = [3]
   /// Starts a thread that reports an error, outside any call.
   static let reportLater: [UInt8] = [4]
+  var cancelsByKey: Bool { false }
 
   static func bytes(_ value: Int64) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }

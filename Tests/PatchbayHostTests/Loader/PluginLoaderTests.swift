@@ -148,17 +148,29 @@ import Testing
     try self.expectStillRunning()
   }
 
+  /// A feature built against ABI 2.3 has a vtable without `cancel_effects_keyed`: it loads,
+  /// and its effects end at a swap, as they did then.
+  @Test func aVtableBuiltAgainstABI23Loads() throws {
+    let plugin = try BuiltPlugins.loader.load(try BuiltPlugins.fixture("vtable23"))
+    #expect(plugin.features.map(\.id) == ["dev.patchbay.fixture"])
+    #expect(plugin.features[0].code.cancelsByKey == false)
+  }
+
   @Test(arguments: [
     ("null", "patchbay_plugin_entry returned NULL for host ABI 2: the plugin refused to start."),
     ("magic", "wrong magic 0x12345678 in the plugin descriptor (expected 0x59414250 \"PBAY\")"),
     (
       "abi",
-      "built for plugin ABI 3.3, but this host speaks ABI 2.3. Rebuild the plugin against this host's patchbay.h."
+      "built for plugin ABI 3.4, but this host speaks ABI 2.4. Rebuild the plugin against this host's patchbay.h."
     ),
     ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 2.0 requires."),
     (
       "smallfeature",
       "feature 0: pb_feature_desc.struct_size is 12, smaller than the 64 bytes ABI 2.0 requires."
+    ),
+    (
+      "smallvtable",
+      "feature 'dev.patchbay.fixture': pb_feature_vtable.struct_size is 72, smaller than the 88 bytes ABI 2.0 requires."
     ),
     (
       "noreduce",

@@ -69,16 +69,6 @@ import Testing
     #expect(try app.state("echo") == .record(fields: ("message", "after"), ("count", 2)))
   }
 
-  @Test func aSwapCancelsTheOldEffectsAndTheNewOneIsQuiet() async throws {
-    let app = try makeDemoApp()
-    try app.send("counter", "incrementLater(ms: 60000)")
-    #expect(try app.state("counter")[field: "pending"] == 1)
-    #expect(try app.instance("counter").isQuiet == false)
-    try app.swap("counter", to: "CounterAlt")
-    #expect(try app.state("counter")[field: "waiting"] == 0)  // migrate drops the cancelled one
-    #expect(await app.settle(timeout: .seconds(300)))
-  }
-
   @Test func swapsAreRecordedAndReplayed() async throws {
     let recording = FileManager.default.temporaryDirectory.appendingPathComponent(
       "\(UUID().uuidString).jsonl"

@@ -32,9 +32,12 @@ extern "C" {
  * and tags (patchbay/value.h); no struct changed. 2.3 added "patchbay.shared/1"
  * (patchbay/shared.h) and MIDI a processor sends to the processors after it
  * (pb_processor_desc.max_midi_output, pb_process.midi_out), and pb_action_desc.sent_by.
+ * 2.4 let effects live across a swap: "patchbay.effects/1" (patchbay/host.h), and the
+ * optional pb_feature_vtable.cancel_effects_keyed and .resume_effects (a 2.3 vtable, without
+ * them, still loads).
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 3u
+#define PATCHBAY_ABI_MINOR 4u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

@@ -43,7 +43,8 @@ typedef struct pb_action_desc {
  *
  * Required (a host refuses a feature whose pointer is NULL, naming it): create, destroy,
  * reduce, snapshot, render, parse_action, format_action, cancel_effects. Optional (NULL when
- * absent): migrate, running_effects.
+ * absent): migrate, running_effects, cancel_effects_keyed, resume_effects (the last two from
+ * ABI 2.4: a vtable whose struct_size ends before them has neither).
  *
  * Every call that fails returns a pb_status other than PB_OK after reporting one line
  * through `host->error`, and leaves the instance as it was: the host keeps running it.
@@ -117,6 +118,22 @@ typedef struct pb_feature_vtable {
    * instance's effects are still running. With the host's queue empty, 0 means the instance
    * is quiet: nothing more will arrive through `host->send` until the host sends again. */
   uint32_t (*running_effects)(void *instance);
+
+  /* Effects across a swap (ABI 2.4). When a swap (or a rollback) gives an instance new code,
+   * the host keeps the old code's instance alive while its effects run, and their actions go
+   * to the new code: a timer keeps ticking. When the new code cancels an id ("patchbay.effects/1"
+   * `cancelled`), the host cancels it in the old one too, through `cancel_effects_keyed`. */
+
+  /* [main-thread] Optional. Cancels the instance's effects filed under `key`: the stable text
+   * of a cancellation id, as a later generation of the instance gave it to `cancelled`. */
+  void (*cancel_effects_keyed)(void *instance, const char *key, size_t length);
+
+  /* [main-thread] Optional. The instance was created from another generation's state (a
+   * swap, a rollback, a restart after a crash): start the long-lived effects its state calls
+   * for (the tick of a running timer). PB_OK: it did, and the host cancels the old
+   * generation's effects instead of keeping them. PB_ERR_UNSUPPORTED: it has none to start,
+   * and the old generation's effects go on. Actions it sends are queued as from `reduce`. */
+  pb_status (*resume_effects)(void *instance);
 } pb_feature_vtable;
 
 /* A feature a plugin provides. */

@@ -27,6 +27,7 @@ typedef enum pb_log_level {
 #define PB_SERVICE_MIDI "patchbay.midi/1"
 #define PB_SERVICE_FUNCTIONS "patchbay.functions/1"
 #define PB_SERVICE_NAVIGATION "patchbay.navigation/1"
+#define PB_SERVICE_EFFECTS "patchbay.effects/1"
 
 typedef struct pb_host pb_host;
 
@@ -81,6 +82,26 @@ typedef struct pb_navigation_service {
   void (*navigate)(const pb_host *host, pb_navigation_kind kind, const char *node,
                    const uint8_t *state, size_t length);
 } pb_navigation_service;
+
+/* "patchbay.effects/1" (ABI 2.4): effects that outlive their code. After a swap the old
+ * code's instance goes on running its effects (see pb_feature_vtable.cancel_effects_keyed);
+ * these calls let the new code reach them. Keys are the stable text of a cancellation id
+ * (the SDK uses the id's type name and value: "Timer.CancelID.tick"). */
+typedef struct pb_effects_service {
+  uint32_t struct_size;
+  /* [thread-safe] How many generations of this instance the host runs, this one included:
+   * 1, or more after a swap while an earlier generation's effects run. At 1, `cancelled` and
+   * `send_from` have nothing to do (a plugin may skip making keys, and use `host->send`). */
+  uint32_t (*generations)(const pb_host *host);
+  /* [thread-safe] The instance cancelled its effects filed under `key` (`.cancel(id:)`, or a
+   * cancel-in-flight): the host cancels the same key in the earlier generations. */
+  void (*cancelled)(const pb_host *host, const char *key, size_t length);
+  /* [thread-safe] `host->send` from an effect filed under `keys` (newline-separated): when
+   * the action reaches code that no longer has it, the host cancels those effects and names
+   * them and the action in its log, once. */
+  void (*send_from)(const pb_host *host, const char *keys, size_t keys_length,
+                    const uint8_t *action, size_t length);
+} pb_effects_service;
 
 /*
  * The host, as one feature instance sees it.
