@@ -235,7 +235,9 @@ let package = Package(
       name: "HostileFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Hostile",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
-      name: "NumberedFixture", dependencies: [sharedSDK], path: "Plugins/Fixtures/Numbered"),
+      name: "NumberedFixture", dependencies: [sharedSDK, "NumberedFixtureSupport"],
+      path: "Plugins/Fixtures/Numbered"),
+    .target(name: "NumberedFixtureSupport", path: "Plugins/Fixtures/NumberedSupport"),
     .target(
       name: "FlawedFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Flawed"),
     .testTarget(

@@ -36,8 +36,9 @@ public struct ScriptRunner {
   public let output: @Sendable (String) -> Void
   /// How scripts name themselves in errors (`demo.script`, `<stdin>`).
   public let name: String
-  /// The swaps `wait swap` has seen: those before the script started, and one per `wait swap`.
-  private let swapsSeen: LockedValue<Int>
+  /// The swaps `wait swap` has seen, made and refused: those before the script started, and
+  /// one per `wait swap`.
+  private let swapsSeen: LockedValue<(made: Int, refused: Int)>
 
   /// What `wait MS` does: sleeps, or (`patchbay render`) renders MS of sound on the sample
   /// clock, so a script's commands land at exact frames.
@@ -54,19 +55,29 @@ public struct ScriptRunner {
     self.name = name
     self.wait = wait
     self.output = output
-    self.swapsSeen = LockedValue(app.swapCount)
+    self.swapsSeen = LockedValue((app.swapCount, app.swapRefusals.count))
   }
 
-  /// Waits until the app has made a swap this script has not seen yet; false after
-  /// `milliseconds` without one.
-  func waitForSwap(milliseconds: Int) async -> Bool {
+  /// Waits until the app has made or refused a swap this script has not seen yet: nil when
+  /// it made one, why it refused it, or a line saying none came within `milliseconds`.
+  func waitForSwap(milliseconds: Int) async -> String? {
     let deadline = ContinuousClock.now + .milliseconds(milliseconds)
-    while self.app.swapCount <= self.swapsSeen.value {
-      guard ContinuousClock.now < deadline else { return false }
+    while true {
+      let seen = self.swapsSeen.value
+      if self.app.swapCount > seen.made {
+        self.swapsSeen.withValue { $0.made += 1 }
+        return nil
+      }
+      let refusals = self.app.swapRefusals
+      if refusals.count > seen.refused {
+        self.swapsSeen.withValue { $0.refused += 1 }
+        return "wait swap: the swap was refused: \(refusals[seen.refused])"
+      }
+      guard ContinuousClock.now < deadline else {
+        return "wait swap: no swap within \(milliseconds) ms"
+      }
       try? await Task.sleep(for: .milliseconds(5))
     }
-    self.swapsSeen.withValue { $0 += 1 }
-    return true
   }
 
   /// Runs every line of `script`.
@@ -204,8 +215,8 @@ public struct ScriptRunner {
         else {
           return invalid(ScriptLanguage.usage("wait swap"))
         }
-        guard await self.waitForSwap(milliseconds: limit) else {
-          return failed("wait swap: no swap within \(limit) ms")
+        if let failure = await self.waitForSwap(milliseconds: limit) {
+          return failed(failure)
         }
       case "wait":
         guard let milliseconds = Int(rest), milliseconds >= 0 else {

@@ -14,9 +14,12 @@ PLUGIN=${1:-$ROOT/.build-template/Hello}
 SOURCE=$PLUGIN/Sources/Hello/Hello.swift
 WORK=$(mktemp -d)
 cp "$SOURCE" "$WORK/Hello.swift.orig"
+# user COMMAND…: runs it in a clean environment, as a user's shell would (not make's exports,
+# which would build the SDK with other flags than the app's rebuilds do).
+user() { env -i PATH="$PATH" HOME="$HOME" "$@"; }
 cleanup() {
   cp "$WORK/Hello.swift.orig" "$SOURCE"
-  (cd "$PLUGIN" && swift build >/dev/null 2>&1) || true
+  (cd "$PLUGIN" && user swift build >/dev/null 2>&1) || true
   [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null || true
   rm -rf "$WORK"
 }
@@ -66,12 +69,12 @@ loop() {
   : >"$WORK/stderr"
   if [ "$route" = own ]; then
     echo "dev-check [$route]: building Hello as generated (swift build in its folder)"
-    (cd "$PLUGIN" && swift build >/dev/null)
+    (cd "$PLUGIN" && user swift build >/dev/null)
     plugin="$PLUGIN/.build/debug/libHello.so"
     load="\"$plugin\""
   else
     echo "dev-check [$route]: building Hello with its make (in the checkout's .build), as a user's shell runs it"
-    env -i PATH="$PATH" HOME="$HOME" make --no-print-directory -C "$PLUGIN" build >/dev/null
+    user make --no-print-directory -C "$PLUGIN" build >/dev/null
     plugin="$BIN/libHello.so"
     load="\"$plugin\", \"$BIN/libCounter.so\""
   fi
@@ -85,8 +88,7 @@ key = "hello"
 id = "com.example.hello"
 TOML
 
-  # A clean environment: what a user's shell has, not make's exports.
-  env -i PATH="$PATH" HOME="$HOME" "$BIN/patchbay" run "$WORK/app.toml" --rebuild \
+  user "$BIN/patchbay" run "$WORK/app.toml" --rebuild \
     --script "$WORK/dev.script" >"$WORK/stdout" 2>"$WORK/stderr" &
   APP=$!
   wait_for "rebuild: watching the sources of" 120

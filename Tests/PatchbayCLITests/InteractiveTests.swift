@@ -72,11 +72,14 @@ struct InteractiveTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let tmux = try await Tmux.start(
       "\(CLI.directory)/patchbay run \(config); echo EXITED $?; "
-        + "stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'; sleep 30")
+        + "stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'; "
+        + "echo STTY-SHOWN; sleep 30")
     defer { tmux.kill() }
     #expect(await tmux.waitFor("hostile: steady"))
     await tmux.keys(":", "send first hang", "Enter")
     #expect(await tmux.waitFor("EXITED 3"))
+    // The screen once stty has printed, not merely once the app has exited.
+    #expect(await tmux.waitFor("STTY-SHOWN"))
     let screen = await tmux.screen()
     #expect(screen.contains("a plugin call did not return within 1 s: in its reduce"))
     #expect(!screen.contains("keys:"))

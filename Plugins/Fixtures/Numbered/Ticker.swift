@@ -6,8 +6,9 @@ import PatchbayPlugin
 /// tick happen (it appends a byte) and sees that none is lost or doubled, with no clock.
 ///
 /// `libTicker.so` exports it, `libTickerRenamed.so` a build whose `tick` was renamed `beat`,
-/// `libTickerResuming.so` one that restarts its effect itself (``PluginFeature/resume(_:)``):
-/// three builds of one feature (`dev.patchbay.fixture.ticker`), as a user's edits make them.
+/// `libTickerResuming.so` one that restarts its effect itself (``PluginFeature/resume(_:)``),
+/// `libTickerCrashing.so` one that also crashes on `pause`: four builds of one feature
+/// (`dev.patchbay.fixture.ticker`), as a user's edits make them.
 @Feature
 public struct Ticker {
   public static let id = "dev.patchbay.fixture.ticker"
@@ -86,13 +87,7 @@ public struct TickerRenamed {
 
 /// ``Ticker`` with the lifecycle hook: after a swap its own code ticks, from where the state
 /// says the old one stopped, and the old build's effect is cancelled.
-public struct TickerResuming: PluginFeature {
-  public static let id = "dev.patchbay.fixture.ticker"
-  public typealias State = Ticker.State
-  public typealias Action = Ticker.Action
-  public static var actions: [ActionSchema] { Ticker.actions }
-  public static var initialState: State { State() }
-
+public struct TickerResuming: TickerBuild {
   public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -104,6 +99,30 @@ public struct TickerResuming: PluginFeature {
     return ticks(from: state.source, skipping: state.ticks, as: Action.tick)
       .cancellable(id: Ticker.CancelID.ticking, cancelInFlight: true)
   }
+}
+
+/// ``TickerResuming`` in a build whose `pause` crashes: run isolated, a crash restarts its
+/// process (and `resume` its tick), and a crash soon after a swap rolls the swap back.
+public struct TickerCrashing: TickerBuild {
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .pause = action { fatalError("this build of the ticker crashes on pause") }
+    return Ticker().reduce(into: &state, action: action)
+  }
+
+  public static func resume(_ state: State) -> Effect<Action>? {
+    TickerResuming.resume(state)
+  }
+}
+
+/// A build of ``Ticker`` with its id, state and actions: only its code differs.
+public protocol TickerBuild: PluginFeature where State == Ticker.State, Action == Ticker.Action {}
+
+extension TickerBuild {
+  public static var id: String { Ticker.id }
+  public static var actions: [ActionSchema] { Ticker.actions }
+  public static var initialState: State { State() }
 }
 
 /// Sends `action` once per byte of the file at `path` past its first `skipping` bytes, as

@@ -79,6 +79,8 @@ public final class AppRuntime: @unchecked Sendable {
   package let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
   /// Inputs that will end (a MIDI file), which ``isQuiet`` waits for. Added from any thread.
   let quietConditions = LockedValue<[@Sendable () -> Bool]>([])
+  /// Why each refused swap was refused, in order (a script's `wait swap` ends on one).
+  let refusedSwaps = LockedValue<[String]>([])
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
 
@@ -192,6 +194,9 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).
   public var swapCount: Int { self.changes.swaps.load(ordering: .acquiring) }
+
+  /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's).
+  public var swapRefusals: [String] { self.refusedSwaps.value }
 
   /// Called after every change, on the thread that made it.
   public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {

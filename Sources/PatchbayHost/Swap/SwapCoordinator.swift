@@ -79,6 +79,15 @@ extension AppRuntime {
   /// ```
   @discardableResult
   public func swap(_ feature: String, to plugin: String) throws(AppError) -> SwapReport {
+    do {
+      return try self.performSwap(feature, to: plugin)
+    } catch {
+      self.refusedSwaps.withValue { $0.append(error.description) }
+      throw error
+    }
+  }
+
+  private func performSwap(_ feature: String, to plugin: String) throws(AppError) -> SwapReport {
     let clock = ContinuousClock()
     let start = clock.now
     if self.config.node(feature) == nil, self.registry[feature] == nil,

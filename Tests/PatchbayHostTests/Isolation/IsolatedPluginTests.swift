@@ -110,6 +110,9 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     try app.send("h", "crashThread")
     logs.wait(for: "crashed: SIGSEGV")
     #expect(logs.contains("outside any call from the host"), "\(logs.lines)")
+    // A C feature without resume_effects: what its effects did is gone, and the log says so.
+    logs.wait(for: "any effects it ran ended with its process")
+    #expect(logs.contains("give the feature a resume"), "\(logs.lines)")
     #expect(await app.settle(timeout: .seconds(300)))
     #expect(try app.instance("h").render() == "hostile: quiet")
     try app.send("h", "steady")

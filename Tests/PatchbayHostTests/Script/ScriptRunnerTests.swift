@@ -59,6 +59,24 @@ import Testing
     #expect(outcome == .failed("test.script:3: wait swap: no swap within 20 ms"))
   }
 
+  /// A refused swap ends the wait at once, with why: a script does not sit out its limit.
+  @Test func waitSwapFailsWhenTheSwapIsRefused() async throws {
+    let app = try makeDemoApp()
+    let runner = ScriptRunner(app: app, name: "test.script") { _ in }
+    Task.detached {
+      try await Task.sleep(for: .milliseconds(50))
+      _ = try? app.swap("counter", to: "Echo")  // Echo has no dev.patchbay.counter
+    }
+    let outcome = await runner.run("wait swap 600000\nsend counter increment")
+    guard case .failed(let message) = outcome else {
+      Issue.record("the script went on: \(outcome)")
+      return
+    }
+    #expect(message.hasPrefix("test.script:1: wait swap: the swap was refused: swap counter: "))
+    #expect(message.contains("has no feature 'dev.patchbay.counter'"), "\(message)")
+    #expect(try app.state("counter")[field: "count"] == 0)
+  }
+
   @Test func pushWithInitialState() async throws {
     let output = Mutex<[String]>([])
     let runner = ScriptRunner(app: try makeFullDemoApp(), name: "test.script") { line in

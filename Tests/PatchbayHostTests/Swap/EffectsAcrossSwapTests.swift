@@ -17,13 +17,14 @@ import Testing
     let first: String
     let logs = LogLines()
 
-    init() throws {
+    /// `first`: the build the app starts with; `isolated`: every plugin in a process of its own.
+    init(first build: String = "Ticker", isolated: Bool = false) throws {
       self.folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("patchbay-ticker-\(UUID().uuidString)")
       self.source = self.folder.appendingPathComponent("ticks").path
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       try Data().write(to: URL(fileURLWithPath: self.source))
-      let first = try Self.build("Ticker", in: self.folder, copy: "a")
+      let first = try Self.build(build, in: self.folder, copy: "a")
       self.first = first
       self.app = try makeApp(
         toml: """
@@ -31,6 +32,7 @@ import Testing
           root = "ticker"
           [plugins]
           load = ["\(first)"]
+          isolate = [\(isolated ? "\"all\"" : "")]
           [[feature]]
           key = "ticker"
           id = "dev.patchbay.fixture.ticker"
@@ -160,5 +162,42 @@ import Testing
     counter.cancelEffects()  // the old generation's too
     #expect(counter.earlierGenerations == 0)
     #expect(await app.settle(timeout: .seconds(300)))
+  }
+
+  /// Isolated, a crash soon after a swap rolls it back: the effect the crashed build started
+  /// (its `resume`) goes on, its ticks reach the old code again, and the old code's `pause`
+  /// stops it.
+  @Test func aTimerTicksAcrossARollback() async throws {
+    let ticking = try Ticking(isolated: true)
+    defer { ticking.removeFiles() }
+    try ticking.start()
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(1))
+    try ticking.app.swap("ticker", to: try ticking.build("TickerCrashing", copy: "b"))
+    let reason = refusalReason { try ticking.app.send("ticker", "pause") }
+    #expect(reason?.contains("Rolled back to \(ticking.first)") == true, "\(reason ?? "")")
+
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(2))
+    #expect(try ticking.app.state("ticker")[field: "isRunning"] == true)
+    try ticking.app.send("ticker", "pause")  // the first build's code: it pauses
+    #expect(await ticking.app.settle(timeout: .seconds(300)))
+    #expect(ticking.ticks == 2)
+  }
+
+  /// Isolated, a crash ends the process and its effects: the new process's `resume` starts
+  /// the tick again, from where the state says it was.
+  @Test func aTimerThatResumesTicksOnAfterACrash() async throws {
+    let ticking = try Ticking(first: "TickerCrashing", isolated: true)
+    defer { ticking.removeFiles() }
+    try ticking.start()
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(1))
+    let reason = refusalReason { try ticking.app.send("ticker", "pause") }
+    #expect(reason?.contains("crashed") == true, "\(reason ?? "")")
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(2))
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(3))
   }
 }
