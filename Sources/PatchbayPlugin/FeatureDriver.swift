@@ -133,15 +133,101 @@ func restoreFeatureState<Feature: PluginFeature>(
   _: Feature.Type, from bytes: [UInt8]?, host: HostConnection
 ) -> Feature.State? {
   guard let bytes else { return Feature.initialState }
+  let value: WireValue
   do {
-    return try WireValueDecoder().decode(Feature.State.self, from: WireValue(decoding: bytes))
+    value = try WireValue(decoding: bytes)
   } catch {
     host.error(
       "\(Feature.id): cannot restore state (schema \(Feature.schemaVersion)): \(error). "
-        + "Pass a snapshot of this schema, or migrate it first."
-    )
+        + "Pass a snapshot made by this feature")
     return nil
   }
+  do {
+    let (state, note) = try evolvedState(Feature.self, from: value)
+    if let note, evolutionNotes.withValue({ $0.insert("\(Feature.id) \(note)").inserted }) {
+      host.log(PB_LOG_INFO, "\(Feature.id): the state was read into this build's State: \(note)")
+    }
+    return state
+  } catch let refusal as PluginFeatureError {
+    host.error("\(Feature.id): cannot restore state (schema \(Feature.schemaVersion)): \(refusal)")
+    return nil
+  } catch {
+    host.error(
+      "\(Feature.id): cannot restore state (schema \(Feature.schemaVersion)): "
+        + "\(describeStateError(error)). Keep the field's type and the cases the state holds, "
+        + "give a new field a default value, or bump schemaVersion and migrate "
+        + "(docs/SWAP.md, \"State across a swap\")")
+    return nil
+  }
+}
+
+/// Refuses an edit that drops a field while it adds one of the same kind beside it: most likely
+/// a rename, whose value would be lost without a mark.
+func refusePossibleRename<Feature: PluginFeature>(
+  _: Feature.Type, value: WireValue, start: WireValue, added: [String], dropped: [String]
+) throws {
+  func parent(_ path: String) -> Substring {
+    path.split(separator: ".").dropLast().joined(separator: ".")[...]
+  }
+  for old in dropped {
+    guard let kind = value.value(at: old)?.kindName else { continue }
+    guard
+      let new = added.first(where: {
+        parent($0) == parent(old) && start.value(at: $0)?.kindName == kind
+      })
+    else { continue }
+    throw PluginFeatureError(
+      "field '\(old)' is not in this State, and '\(new)', \(kind == "int" ? "an" : "a") \(kind) "
+        + "too, is missing: if '\(new)' is '\(old)' renamed, mark it (static let "
+        + "renamedStateFields = [\"\(new)\": \"\(old)\"]); if not, remove the one and add the "
+        + "other in two swaps")
+  }
+}
+
+/// A decoding error as one line naming the field: Swift's own (an enum's raw value that is
+/// no case any more) say it in their context.
+func describeStateError(_ error: any Error) -> String {
+  guard let error = error as? DecodingError else { return "\(error)" }
+  let context: DecodingError.Context
+  switch error {
+  case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c),
+    .valueNotFound(_, let c):
+    context = c
+  @unknown default: return "\(error)"
+  }
+  let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    .joined(separator: ".")
+  return path.isEmpty ? context.debugDescription : "field '\(path)': \(context.debugDescription)"
+}
+
+/// The notes already logged: each edit of a State is said once per process, not per instance.
+private let evolutionNotes = LockedValue<Set<String>>([])
+
+/// The state in `value`, a snapshot of this `State` or of another build of it (an edit):
+/// fields added take the start state's values, fields removed are dropped. With what it did,
+/// when it did anything.
+func evolvedState<Feature: PluginFeature>(
+  _: Feature.Type, from value: WireValue
+) throws -> (Feature.State, String?) {
+  let start = try WireValueEncoder().encode(Feature.initialState)
+  var value = value
+  var renamed: [String] = []
+  for (new, old) in Feature.renamedStateFields.sorted(by: { $0.key < $1.key })
+  where value.value(at: old) != nil && value.value(at: new) == nil {
+    value = value.renamingField(old, to: new)
+    renamed.append("'\(old)' → '\(new)'")
+  }
+  let state = try WireValueDecoder().decode(Feature.State.self, from: value.filled(from: start))
+  let added = value.fieldsAdded(in: start)
+  let dropped = value.fieldsNotIn(try WireValueEncoder().encode(state))
+  try refusePossibleRename(Feature.self, value: value, start: start, added: added, dropped: dropped)
+  let quoted = { (names: [String]) in names.map { "'\($0)'" }.joined(separator: ", ") }
+  let notes = [
+    renamed.isEmpty ? nil : "renamed \(renamed.joined(separator: ", "))",
+    added.isEmpty ? nil : "\(quoted(added)) took the start value",
+    dropped.isEmpty ? nil : "\(quoted(dropped)), no longer in State, dropped",
+  ].compactMap { $0 }
+  return (state, notes.isEmpty ? nil : notes.joined(separator: "; "))
 }
 
 @usableFromInline

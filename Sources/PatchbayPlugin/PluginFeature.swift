@@ -75,6 +75,15 @@ where State: Codable, Action: Codable & SendableMetatype {
   /// new code (docs/SWAP.md, "Effects across a swap"). Return an effect (`.none` included) to
   /// have the old ones cancelled and yours started instead: for effects whose code you edit.
   static func resume(_ state: State) -> Effect<Action>?
+  /// Fields of `State` renamed since an earlier build, new name to old, as dotted paths: a
+  /// swap from that build reads the old field into the new one (docs/SWAP.md, "State across a
+  /// swap"). Without the mark, a field gone and a field of its kind new beside it is refused
+  /// as a possible rename.
+  ///
+  /// ```swift
+  /// static let renamedStateFields = ["title": "label", "timer.elapsed": "timer.ticks"]
+  /// ```
+  static var renamedStateFields: [String: String] { get }
 
   init()
 }
@@ -89,6 +98,7 @@ extension PluginFeature {
   public static func shared(_ state: State) -> [SharedValue] { [] }
   public static var subscriptions: [SharedSubscription] { [] }
   public static func resume(_ state: State) -> Effect<Action>? { nil }
+  public static var renamedStateFields: [String: String] { [:] }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

@@ -7,7 +7,8 @@ import PatchbayPlugin
 /// benchmark loads ten of them (real Swift plugins of real size), which a build of ten
 /// separate packages would otherwise have to provide. `libTicker.so`, `libTickerRenamed.so`,
 /// `libTickerResuming.so` and `libTickerCrashing.so` export four builds of one ticker
-/// (Ticker.swift).
+/// (Ticker.swift), `libEvolve<Kind>.so` the builds of one state after each kind of edit
+/// (Evolve.swift).
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
 /// its name is the path the dynamic linker gives for this image. When it gives none, the entry
@@ -25,6 +26,18 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   case "tickerrenamed": features = [.feature(TickerRenamed.self)]
   case "tickerresuming": features = [.feature(TickerResuming.self)]
   case "tickercrashing": features = [.feature(TickerCrashing.self)]
+  case "evolve": features = [.feature(Evolve.self)]
+  case "evolveadded": features = [.feature(EvolveAdded.self)]
+  case "evolveremoved": features = [.feature(EvolveRemoved.self)]
+  case "evolvereordered": features = [.feature(EvolveReordered.self)]
+  case "evolveoptional": features = [.feature(EvolveOptional.self)]
+  case "evolvewidened": features = [.feature(EvolveWidened.self)]
+  case "evolvecaseadded": features = [.feature(EvolveCaseAdded.self)]
+  case "evolvenestedadded": features = [.feature(EvolveNestedAdded.self)]
+  case "evolveretyped": features = [.feature(EvolveRetyped.self)]
+  case "evolvecaseremoved": features = [.feature(EvolveCaseRemoved.self)]
+  case "evolverenamed": features = [.feature(EvolveRenamed.self)]
+  case "evolverenamedmarked": features = [.feature(EvolveRenamedMarked.self)]
   default: features = [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")]
   }
   return PluginExport.entry(
