@@ -8,10 +8,18 @@
 /// Errors name the field path and what was expected: `field 'by': expected an int, found a
 /// string`.
 public struct WireValueDecoder: Sendable {
-  public init() {}
+  /// Values a record of each type is filled from before it is decoded (``WireValue/filled(from:)``):
+  /// a type's fields that a value lacks take the template's. Empty: a missing field is an error.
+  let templates: Templates
+
+  public init() { self.templates = [:] }
+
+  /// A decoder that fills records from `templates`, by type: the start values of a state's
+  /// structs, so a snapshot of an earlier build of them reads (docs/SWAP.md).
+  public init(templates: [ObjectIdentifier: WireValue]) { self.templates = templates }
 
   public func decode<T: Decodable>(_ type: T.Type, from value: WireValue) throws -> T {
-    try decodeValue(type, from: value, at: [])
+    try decodeValue(type, from: value, at: [], templates: self.templates)
   }
 
   /// Decodes an enum value from its case form (see ``WireValueEncoder/encodeAction(_:)``).
@@ -48,13 +56,19 @@ private func article(_ kind: String) -> String {
   (kind.first.map { "aeiou".contains($0) } ?? false) ? "an \(kind)" : "a \(kind)"
 }
 
+typealias Templates = [ObjectIdentifier: WireValue]
+
 private func decodeValue<T: Decodable>(
-  _ type: T.Type, from value: WireValue, at path: [any CodingKey]
+  _ type: T.Type, from value: WireValue, at path: [any CodingKey], templates: Templates
 )
   throws -> T
 {
   if let primitive = try decodePrimitive(type, from: value, at: path) { return primitive }
-  return try T(from: ValueDecoder(value: value, codingPath: path))
+  var value = value
+  if !templates.isEmpty, case .record = value, let template = templates[ObjectIdentifier(T.self)] {
+    value = value.filled(from: template)
+  }
+  return try T(from: ValueDecoder(value: value, codingPath: path, templates: templates))
 }
 
 private func integer<I: FixedWidthInteger>(
@@ -104,20 +118,22 @@ private func decodePrimitive<T>(_ type: T.Type, from value: WireValue, at path: 
 private struct ValueDecoder: Decoder {
   let value: WireValue
   let codingPath: [any CodingKey]
+  let templates: Templates
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
     switch self.value {
     case .record(let fields):
       return KeyedDecodingContainer(
-        KeyedValueDecoder<Key>(fields: fields, codingPath: self.codingPath)
+        KeyedValueDecoder<Key>(
+          fields: fields, codingPath: self.codingPath, templates: self.templates)
       )
     case .case(let name, let fields):
       // An enum value nested inside a state or action.
       return KeyedDecodingContainer(
         KeyedValueDecoder<Key>(
-          fields: [WireValue.Field(name, .record(fields))], codingPath: self.codingPath
-        )
+          fields: [WireValue.Field(name, .record(fields))], codingPath: self.codingPath,
+          templates: self.templates)
       )
     default:
       throw mismatch("a record", self.value, at: self.codingPath)
@@ -128,17 +144,19 @@ private struct ValueDecoder: Decoder {
     guard case .list(let values) = self.value else {
       throw mismatch("a list", self.value, at: self.codingPath)
     }
-    return UnkeyedValueDecoder(values: values, codingPath: self.codingPath)
+    return UnkeyedValueDecoder(
+      values: values, codingPath: self.codingPath, templates: self.templates)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    SingleValueDecoder(value: self.value, codingPath: self.codingPath)
+    SingleValueDecoder(value: self.value, codingPath: self.codingPath, templates: self.templates)
   }
 }
 
 private struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let fields: [WireValue.Field]
   let codingPath: [any CodingKey]
+  let templates: Templates
 
   var allKeys: [Key] { self.fields.compactMap { Key(stringValue: $0.name) } }
 
@@ -160,44 +178,54 @@ private struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeValue(type, from: try self.field(key), at: self.codingPath + [key])
+    try decodeValue(
+      type, from: try self.field(key), at: self.codingPath + [key], templates: self.templates)
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard self.contains(key), let value = try? self.field(key), value != .nil else { return nil }
-    return try decodeValue(type, from: value, at: self.codingPath + [key])
+    return try decodeValue(
+      type, from: value, at: self.codingPath + [key], templates: self.templates)
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
     throws -> KeyedDecodingContainer<NestedKey>
   {
-    try ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
-      .container(keyedBy: type)
+    try ValueDecoder(
+      value: try self.field(key), codingPath: self.codingPath + [key], templates: self.templates
+    )
+    .container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
-      .unkeyedContainer()
+    try ValueDecoder(
+      value: try self.field(key), codingPath: self.codingPath + [key], templates: self.templates
+    )
+    .unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
     ValueDecoder(
-      value: (try? self.field(Key(stringValue: "super")!)) ?? .nil, codingPath: self.codingPath)
+      value: (try? self.field(Key(stringValue: "super")!)) ?? .nil, codingPath: self.codingPath,
+      templates: self.templates)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    ValueDecoder(value: try self.field(key), codingPath: self.codingPath + [key])
+    ValueDecoder(
+      value: try self.field(key), codingPath: self.codingPath + [key], templates: self.templates)
   }
 }
 
 private struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
   let values: [WireValue]
   let codingPath: [any CodingKey]
+  let templates: Templates
   var currentIndex = 0
 
-  init(values: [WireValue], codingPath: [any CodingKey]) {
+  init(values: [WireValue], codingPath: [any CodingKey], templates: Templates) {
     self.values = values
     self.codingPath = codingPath
+    self.templates = templates
   }
 
   var count: Int? { self.values.count }
@@ -221,34 +249,37 @@ private struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let (value, path) = try self.next()
-    return try decodeValue(type, from: value, at: path)
+    return try decodeValue(type, from: value, at: path, templates: self.templates)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
     -> KeyedDecodingContainer<NestedKey>
   {
     let (value, path) = try self.next()
-    return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+    return try ValueDecoder(value: value, codingPath: path, templates: self.templates).container(
+      keyedBy: type)
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let (value, path) = try self.next()
-    return try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+    return try ValueDecoder(value: value, codingPath: path, templates: self.templates)
+      .unkeyedContainer()
   }
 
   mutating func superDecoder() throws -> any Decoder {
     let (value, path) = try self.next()
-    return ValueDecoder(value: value, codingPath: path)
+    return ValueDecoder(value: value, codingPath: path, templates: self.templates)
   }
 }
 
 private struct SingleValueDecoder: SingleValueDecodingContainer {
   let value: WireValue
   let codingPath: [any CodingKey]
+  let templates: Templates
 
   func decodeNil() -> Bool { self.value == .nil }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try decodeValue(type, from: self.value, at: self.codingPath)
+    try decodeValue(type, from: self.value, at: self.codingPath, templates: self.templates)
   }
 }

@@ -100,6 +100,17 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
     if !members.contains(where: { Self.declaresStatic("initialState", $0.decl) }) {
       generated.append("\(raw: access)static var initialState: State { State() }")
     }
+    let templates = Self.stateTemplates(in: members)
+    if !templates.isEmpty,
+      !members.contains(where: { Self.declaresStatic("stateTemplates", $0.decl) })
+    {
+      generated.append(
+        """
+        \(raw: access)static let stateTemplates: [StateTemplate] = [
+          \(raw: templates.joined(separator: ",\n"))
+        ]
+        """)
+    }
     generated += Self.processorMembers(
       action: action, members: members, access: access, in: context)
     let imports = Self.imports(in: members)

@@ -217,7 +217,9 @@ func evolvedState<Feature: PluginFeature>(
     value = value.renamingField(old, to: new)
     renamed.append("'\(old)' → '\(new)'")
   }
-  let state = try WireValueDecoder().decode(Feature.State.self, from: value.filled(from: start))
+  var templates = [ObjectIdentifier(Feature.State.self): start]
+  for template in Feature.stateTemplates { templates[template.type] = template.value }
+  let state = try WireValueDecoder(templates: templates).decode(Feature.State.self, from: value)
   let added = value.fieldsAdded(in: start)
   let dropped = value.fieldsNotIn(try WireValueEncoder().encode(state))
   try refusePossibleRename(Feature.self, value: value, start: start, added: added, dropped: dropped)

@@ -33,7 +33,7 @@
 @attached(
   member,
   names: named(actions), named(imports), named(migrates), named(initialState), named(action),
-  named(event), named(parameters))
+  named(event), named(parameters), named(stateTemplates))
 @attached(extension, conformances: PluginFeature)
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "FeatureMacro")
 

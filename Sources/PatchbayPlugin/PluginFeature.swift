@@ -84,6 +84,11 @@ where State: Codable, Action: Codable & SendableMetatype {
   /// static let renamedStateFields = ["title": "label", "timer.elapsed": "timer.ticks"]
   /// ```
   static var renamedStateFields: [String: String] { get }
+  /// The start values of the structs inside `State`, for reading a snapshot of an earlier build
+  /// of them: a field added to a nested struct, or to a collection's element, takes its value
+  /// from here. `@Feature` lists every struct declared inside the feature that `T()` makes.
+  /// Default: none.
+  static var stateTemplates: [StateTemplate] { get }
 
   init()
 }
@@ -99,6 +104,7 @@ extension PluginFeature {
   public static var subscriptions: [SharedSubscription] { [] }
   public static func resume(_ state: State) -> Effect<Action>? { nil }
   public static var renamedStateFields: [String: String] { [:] }
+  public static var stateTemplates: [StateTemplate] { [] }
 
   public static func render(_ state: State) -> String {
     (try? WireValueEncoder().encode(state).json(pretty: true)) ?? "\(state)"

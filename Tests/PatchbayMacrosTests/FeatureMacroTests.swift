@@ -151,6 +151,80 @@ final class FeatureMacroTests: XCTestCase {
     )
   }
 
+  /// The structs inside the feature that `T()` makes get their start values listed, for a
+  /// field added to them; one with a property without a value, or a private one, does not.
+  func testStructsThatStartWithoutArgumentsAreListedAsStateTemplates() {
+    assertMacroExpansion(
+      """
+      @Feature
+      struct Timer {
+        struct Lap: Codable {
+          var number = 0
+          var note: String?
+        }
+        struct Goal: Codable {
+          let target: Int
+        }
+        private struct Secret: Codable {
+          var x = 0
+        }
+        struct State: Codable {
+          var laps: [Lap] = []
+          struct Clock: Codable {
+            var ticks = 0
+            init() {}
+          }
+        }
+        enum Action: Codable {
+          case lap
+        }
+      }
+      """,
+      expandedSource: """
+        struct Timer {
+          struct Lap: Codable {
+            var number = 0
+            var note: String?
+          }
+          struct Goal: Codable {
+            let target: Int
+          }
+          private struct Secret: Codable {
+            var x = 0
+          }
+          struct State: Codable {
+            var laps: [Lap] = []
+            struct Clock: Codable {
+              var ticks = 0
+              init() {}
+            }
+          }
+          enum Action: Codable {
+            case lap
+          }
+
+            static let actions: [ActionSchema] = [
+              ActionSchema("lap", fields: [])
+            ]
+
+            static var initialState: State {
+                State()
+            }
+
+            static let stateTemplates: [StateTemplate] = [
+              StateTemplate(Lap.self) {
+                  Lap()
+              },
+              StateTemplate(State.Clock.self) {
+                  State.Clock()
+              }
+            ]
+        }
+        """,
+      macroSpecs: macros
+    )
+  }
+
   func testAMigratesFlagWrittenBesideItIsRefused() {
     assertMacroExpansion(
       """

@@ -38,6 +38,10 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   case "evolvecaseremoved": features = [.feature(EvolveCaseRemoved.self)]
   case "evolverenamed": features = [.feature(EvolveRenamed.self)]
   case "evolverenamedmarked": features = [.feature(EvolveRenamedMarked.self)]
+  case "evolveelementadded": features = [.feature(EvolveElementAdded.self)]
+  case "evolveint64": features = [.feature(EvolveInt64.self)]
+  case "evolveoptionaladded": features = [.feature(EvolveOptionalAdded.self)]
+  case "evolveenumfieldadded": features = [.feature(EvolveEnumFieldAdded.self)]
   default: features = [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")]
   }
   return PluginExport.entry(

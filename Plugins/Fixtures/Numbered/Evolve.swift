@@ -155,3 +155,62 @@ public struct EvolveRenamedMarked: EvolveBuild {
   public static let renamedStateFields = ["title": "label"]
   public init() {}
 }
+
+/// `var split = 0` added to the collection's element `Lap`: `@Feature` lists `Lap`'s start
+/// value (``PluginFeature/stateTemplates``), which each element's new field takes.
+@Feature
+public struct EvolveElementAdded {
+  public static let id = "dev.patchbay.fixture.evolve"
+
+  public struct Lap: Codable, Equatable, Sendable {
+    public var number = 0
+    public var split = 0
+  }
+
+  public struct State: Codable, Equatable, Sendable {
+    public var seconds = 60, label = "practice", mode = Evolve.Mode.count
+    public var timer = Evolve.Timer(), laps: [Lap] = [], note = ""
+  }
+
+  public enum Action: Codable, Equatable, Sendable {
+    /// Sets every field to a value of its own
+    case fill
+  }
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}
+
+/// `seconds` widened from `Int` to `Int64`.
+public struct EvolveInt64: EvolveBuild {
+  public struct State: Codable, Equatable, Sendable {
+    public var seconds: Int64 = 60, label = "practice", mode = Evolve.Mode.count
+    public var timer = Evolve.Timer(), laps: [Evolve.Lap] = [], note = ""
+  }
+  public static var initialState: State { State() }
+  public init() {}
+}
+
+/// `var coach: String?` added, with no value: nil.
+public struct EvolveOptionalAdded: EvolveBuild {
+  public struct State: Codable, Equatable, Sendable {
+    public var seconds = 60, label = "practice", mode = Evolve.Mode.count
+    public var timer = Evolve.Timer(), laps: [Evolve.Lap] = [], note = ""
+    public var coach: String?
+  }
+  public static var initialState: State { State() }
+  public init() {}
+}
+
+/// `var level = Level.easy` added: a field of a new enum type.
+public struct EvolveEnumFieldAdded: EvolveBuild {
+  public enum Level: String, Codable, Equatable, Sendable { case easy, hard }
+  public struct State: Codable, Equatable, Sendable {
+    public var seconds = 60, label = "practice", mode = Evolve.Mode.count
+    public var timer = Evolve.Timer(), laps: [Evolve.Lap] = [], note = ""
+    public var level = Level.easy
+  }
+  public static var initialState: State { State() }
+  public init() {}
+}

@@ -70,6 +70,18 @@ import Testing
     ("EvolveCaseAdded", [:]),
     ("EvolveNestedAdded", ["timer": .record(fields: ("ticks", 7), ("lap", 1))]),
     ("EvolveRenamedMarked", ["label": nil, "title": "scales"]),
+    (
+      "EvolveElementAdded",
+      [
+        "laps": .list([
+          .record(fields: ("number", 1), ("split", 0)),
+          .record(fields: ("number", 2), ("split", 0)),
+        ])
+      ]
+    ),
+    ("EvolveInt64", [:]),
+    ("EvolveOptionalAdded", [:]),  // coach: nil, which the encoding leaves out
+    ("EvolveEnumFieldAdded", ["level": "easy"]),
   ]
 
   @Test(arguments: kept.map(\.0))
@@ -96,6 +108,8 @@ import Testing
       #expect(notes.count == 1 && notes[0].contains("'note', no longer in State, dropped"))
     case "EvolveNestedAdded":
       #expect(notes.count == 1 && notes[0].contains("'timer.lap' took the start value"))
+    case "EvolveEnumFieldAdded":
+      #expect(notes.count == 1 && notes[0].contains("'level' took the start value"), "\(notes)")
     case "EvolveRenamedMarked":
       #expect(notes.count == 1 && notes[0].contains("renamed 'label' → 'title'"), "\(notes)")
     default: #expect(notes.isEmpty, "\(build): \(notes)")
