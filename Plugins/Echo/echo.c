@@ -65,45 +65,32 @@ malformed:
   return -1;
 }
 
-/* {message: string, count: int}, read whole before anything changes. */
+/* {message: string, count: int}, read whole before anything changes, by field name
+ * (pb_sdk_read_state): a field it lacks keeps its start value, one it does not know is skipped. */
 static int decode_state(echo *self, const uint8_t *bytes, size_t length, char *why,
                         size_t size) {
-  pb_reader in = {bytes, length, 0, NULL};
-  const char *message = "";
-  size_t message_length = 0;
+  pb_sdk_string message = {"", 0};
   int64_t count = 0;
-  uint32_t fields;
-  if (pb_read_record(&in, &fields)) goto malformed;
-  for (uint32_t i = 0; i < fields; i++) {
-    const char *name;
-    size_t name_length;
-    if (pb_read_name(&in, &name, &name_length)) goto malformed;
-    if (pb_name_equals(name, name_length, "message")) {
-      if (pb_read_string(&in, &message, &message_length)) goto malformed;
-    } else if (pb_name_equals(name, name_length, "count")) {
-      if (pb_read_int(&in, &count)) goto malformed;
-    } else if (pb_skip_value(&in)) { /* a field of a newer version: kept out, not an error */
-      goto malformed;
-    }
+  const pb_sdk_state_field fields[] = {
+      {"message", PB_SDK_STRING, &message},
+      {"count", PB_SDK_INT, &count},
+  };
+  char reason[192];
+  if (pb_sdk_read_state(bytes, length, fields, 2, reason, sizeof reason)) {
+    snprintf(why, size, ECHO_ID ": cannot restore state: %s. Pass a snapshot made by this feature.",
+             reason);
+    return -1;
   }
-  if (in.offset != length) {
-    in.error = "unexpected bytes after the state";
-    goto malformed;
-  }
-  char *kept = copy(message, message_length);
+  char *kept = copy(message.utf8, message.length);
   if (!kept) {
-    snprintf(why, size, ECHO_ID ": out of memory restoring a %zu-byte message", message_length);
+    snprintf(why, size, ECHO_ID ": out of memory restoring a %zu-byte message", message.length);
     return -1;
   }
   free(self->message);
   self->message = kept;
-  self->message_length = message_length;
+  self->message_length = message.length;
   self->count = count;
   return 0;
-malformed:
-  snprintf(why, size, ECHO_ID ": cannot restore state: byte %zu: %s. "
-           "Pass a snapshot made by this feature.", in.offset, in.error ? in.error : "malformed");
-  return -1;
 }
 
 /* [main-thread] */

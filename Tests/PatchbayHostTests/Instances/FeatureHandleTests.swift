@@ -169,6 +169,27 @@ import Testing
     #expect(
       errorMessage { _ = try FeatureHandle(feature: echo, restoring: []) }.contains(
         "cannot restore state"))
+    #expect(
+      errorMessage {
+        _ = try FeatureHandle(
+          feature: echo, restoring: WireValue.record(fields: ("count", "x")).bytes)
+      }
+        == "dev.patchbay.echo: create failed: dev.patchbay.echo: cannot restore state: field 'count': expected an int, found a string. Pass a snapshot made by this feature."
+    )
+  }
+
+  /// A C feature reading its state with sdk.h's pb_sdk_read_state follows the Swift SDK's
+  /// rules for a state of another build: a missing field keeps its start value, an unknown one
+  /// is dropped, fields in any order.
+  @Test func aCFeatureReadsAStateOfAnotherBuildByFieldName() throws {
+    let echo = try BuiltPlugins.loader.load("Echo").features[0]
+    let added = try FeatureHandle(
+      feature: echo, restoring: WireValue.record(fields: ("count", 3)).bytes)
+    #expect(try added.stateValue() == .record(fields: ("message", ""), ("count", 3)))
+    let removed = try FeatureHandle(
+      feature: echo,
+      restoring: WireValue.record(fields: ("mood", "calm"), ("count", 2), ("message", "hi")).bytes)
+    #expect(try removed.stateValue() == .record(fields: ("message", "hi"), ("count", 2)))
   }
 }
 

@@ -144,6 +144,114 @@ static inline pb_status pb_sdk_format_action(const char *feature_id, const pb_ho
   return PB_OK;
 }
 
+/* State read by field name, as the Swift SDK reads a state written by another build of it
+ * (docs/SWAP.md, "State across a swap"): fields in any order; a field the record lacks keeps
+ * the start value its target holds; a field the record has and `fields` lacks is skipped (the
+ * edit removed it); an int is read into a double field. A field of another kind is refused,
+ * naming it and both kinds. */
+typedef enum pb_sdk_kind {
+  PB_SDK_INT,    /* target: int64_t */
+  PB_SDK_DOUBLE, /* target: double */
+  PB_SDK_BOOL,   /* target: int (0 or 1) */
+  PB_SDK_STRING, /* target: pb_sdk_string, borrowed from the bytes: copy it before they go */
+} pb_sdk_kind;
+
+typedef struct pb_sdk_string {
+  const char *utf8;
+  size_t length;
+} pb_sdk_string;
+
+typedef struct pb_sdk_state_field {
+  const char *name;
+  pb_sdk_kind kind;
+  void *target;
+} pb_sdk_state_field;
+
+/* "an int" for PB_VALUE_INT, and so on: what a value of `tag` is, for messages. */
+static inline const char *pb_sdk_tag_name(uint8_t tag) {
+  switch (tag) {
+  case PB_VALUE_NIL: return "nil";
+  case PB_VALUE_BOOL: return "a bool";
+  case PB_VALUE_INT: return "an int";
+  case PB_VALUE_DOUBLE: return "a double";
+  case PB_VALUE_STRING: return "a string";
+  case PB_VALUE_LIST: return "a list";
+  case PB_VALUE_RECORD: return "a record";
+  case PB_VALUE_CASE: return "a case";
+  default: return "an unknown value";
+  }
+}
+
+/* Reads the state record in `bytes` into the targets of `fields`, whole or not at all: 0, or
+ * -1 with one line in `why` (nothing written to a target). */
+static inline int pb_sdk_read_state(const uint8_t *bytes, size_t length,
+                                    const pb_sdk_state_field *fields, size_t count, char *why,
+                                    size_t size) {
+  static const char *const kinds[] = {"an int", "a double", "a bool", "a string"};
+  pb_reader in = {bytes, length, 0, NULL};
+  uint32_t record;
+  /* Two passes: the first checks every field, the second writes the targets. */
+  for (int pass = 0; pass < 2; pass++) {
+    in.offset = 0;
+    if (pb_read_record(&in, &record)) goto malformed;
+    for (uint32_t i = 0; i < record; i++) {
+      const char *name;
+      size_t name_length;
+      if (pb_read_name(&in, &name, &name_length)) goto malformed;
+      const pb_sdk_state_field *field = NULL;
+      for (size_t f = 0; f < count && !field; f++) {
+        if (pb_name_equals(name, name_length, fields[f].name)) field = &fields[f];
+      }
+      uint8_t tag;
+      if (pb_peek_tag(&in, &tag)) goto malformed;
+      if (!field) {
+        if (pb_skip_value(&in)) goto malformed;
+        continue;
+      }
+      int64_t integer;
+      double real;
+      int flag;
+      pb_sdk_string text;
+      int read = -1;
+      switch (field->kind) {
+      case PB_SDK_INT:
+        if (tag == PB_VALUE_INT && !(read = pb_read_int(&in, &integer)) && pass)
+          *(int64_t *)field->target = integer;
+        break;
+      case PB_SDK_DOUBLE:
+        if (tag == PB_VALUE_INT && !(read = pb_read_int(&in, &integer)) && pass)
+          *(double *)field->target = (double)integer;
+        if (tag == PB_VALUE_DOUBLE && !(read = pb_read_double(&in, &real)) && pass)
+          *(double *)field->target = real;
+        break;
+      case PB_SDK_BOOL:
+        if (tag == PB_VALUE_BOOL && !(read = pb_read_bool(&in, &flag)) && pass)
+          *(int *)field->target = flag;
+        break;
+      case PB_SDK_STRING:
+        if (tag == PB_VALUE_STRING && !(read = pb_read_string(&in, &text.utf8, &text.length)) &&
+            pass)
+          *(pb_sdk_string *)field->target = text;
+        break;
+      }
+      if (read && !in.error) {
+        snprintf(why, size, "field '%s': expected %s, found %s", field->name,
+                 kinds[field->kind], pb_sdk_tag_name(tag));
+        return -1;
+      }
+      if (read) goto malformed;
+    }
+    if (in.offset != length) {
+      in.error = "unexpected bytes after the state";
+      goto malformed;
+    }
+  }
+  return 0;
+malformed:
+  snprintf(why, size, "byte %zu: %s", in.offset, in.error ? in.error : "malformed");
+  return -1;
+}
+
 /* Descriptors. A field, an action with fields, one without, one people do not send (sent by
  * "host", "processor" or "effect"), and the list of them: */
 #define PB_SDK_FIELD(name, type) (&(const pb_field_desc){sizeof(pb_field_desc), (name), (type)})
