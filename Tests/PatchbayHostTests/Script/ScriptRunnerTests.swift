@@ -47,7 +47,7 @@ import Testing
       _ = try app.swap("counter", to: "CounterAlt")
     }
     let outcome = await runner.run(
-      "send counter increment\nwait swap 60000\nsend counter increment")
+      "send counter increment\nwait swap 300000\nsend counter increment")
     #expect(outcome == .finished)
     #expect(try app.state("counter")[field: "value"] == 2)
   }
@@ -55,7 +55,7 @@ import Testing
   @Test func waitSwapCountsEachSwapOnce() async throws {
     let app = try makeDemoApp()
     let runner = ScriptRunner(app: app, name: "test.script") { _ in }
-    let outcome = await runner.run("swap counter CounterAlt\nwait swap 60000\nwait swap 20")
+    let outcome = await runner.run("swap counter CounterAlt\nwait swap 300000\nwait swap 20")
     #expect(outcome == .failed("test.script:3: wait swap: no swap within 20 ms"))
   }
 
