@@ -116,6 +116,14 @@ package final class IsolatedPlugin: @unchecked Sendable {
     }
   }
 
+  /// How long a new process has to answer its first call: `call-seconds`, but at least 30 s.
+  /// Starting is exec, the Swift runtime and the plugin's libraries from disk, which a busy
+  /// machine can stretch past a call's few seconds (seen: 5 s, with every core busy); a plugin
+  /// whose entry never returns is still named, only later.
+  static func startSeconds(_ options: IsolationOptions) -> Int {
+    max(options.limits.callSeconds, 30)
+  }
+
   static func describe(_ child: ChildProcess, options: IsolationOptions)
     throws(IsolationError) -> PluginDescription
   {
@@ -124,14 +132,13 @@ package final class IsolatedPlugin: @unchecked Sendable {
       capacity: Int(child.channel.pointee.message_capacity))
     out.put(IsolatedCall.describe.rawValue)
     var length: UInt32 = 0
+    let bound = Self.startSeconds(options)
     let result = pb_channel_call(
-      child.channel, UInt32(out.count), UInt64(options.limits.callSeconds) * 1_000_000_000,
-      &length)
+      child.channel, UInt32(out.count), UInt64(bound) * 1_000_000_000, &length)
     guard Int(result) == PB_CHANNEL_OK else {
       if Int(result) == PB_CHANNEL_TIMEOUT {
         child.kill()
-        throw IsolationError(
-          "its process did not answer within \(options.limits.callSeconds) s of starting")
+        throw IsolationError("its process did not answer within \(bound) s of starting")
       }
       throw IsolationError("its process did not start: \(child.waitForExit())")
     }
