@@ -1,4 +1,5 @@
-/* What the fixture's files share: the valid vtable, and the features processors.c makes. */
+/* What the fixture's files share: the valid vtable, the features processors.c and sizes.c
+ * make, and the functions functions.c exports. */
 #ifndef PATCHBAY_FIXTURE_H
 #define PATCHBAY_FIXTURE_H
 
@@ -16,5 +17,11 @@ FIXTURE_INTERNAL extern const pb_feature_desc *const big_params_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_writer_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_process_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const huge_features[1]; /* sizes.c */
+
+/* functions.c: every signature type; "theorylite", "badsignature" and "twofunctions". */
+FIXTURE_INTERNAL extern const pb_function_desc *const all_functions[16];
+FIXTURE_INTERNAL extern const pb_function_desc *const lite_functions[1];
+FIXTURE_INTERNAL extern const pb_function_desc *const bad_functions[1];
+FIXTURE_INTERNAL extern const pb_function_desc *const twice_functions[2];
 
 #endif
