@@ -10,13 +10,14 @@ import PatchbayLoader
 /// |---|---|---|
 /// | describe | — | a ``PluginDescription`` as JSON, or the load error |
 /// | create | instance, feature, state? | snapshot after create |
-/// | reduce | instance, action | snapshot after the action, when it succeeded |
+/// | reduce | instance, action | snapshot after the action, when it succeeded; effect origins? |
 /// | snapshot, render | instance, limit | bytes? |
 /// | parseAction, formatAction | feature, bytes | bytes |
 /// | migrate | feature, schema, limit, state | bytes? |
 /// | runningEffects, cancelEffects, destroy | instance | count / — |
 /// | cancelEffectsKeyed | instance, key | — |
 /// | resumeEffects | instance | — (the status says whether it did) |
+/// | restartEffects | instance, state, action, effect numbers | effect origins? |
 /// | createProcessor | instance, rate, channels, frames | processor index |
 /// | writeParameters | instance | block |
 /// | eventAction | instance, event | bytes |
@@ -27,6 +28,7 @@ package enum IsolatedCall: UInt8, Sendable {
   case runningEffects, cancelEffects, destroy
   case createProcessor, writeParameters, eventAction, destroyProcessor
   case cancelEffectsKeyed, resumeEffects
+  case restartEffects
 }
 
 /// What an isolated plugin said to the host during a call (or, in the channel's ring,

@@ -16,12 +16,17 @@ final class IsolatedInstance: PluginInstance {
   let context: HostContext
   let label: String?
   private let lock = NSLock()
-  private var kept: (state: [UInt8]?, broken: String?)
+  private var kept: (state: [UInt8]?, broken: String?, running: RunningEffects)
 
   /// The snapshot after the last completed action; what a new process starts it from.
   var lastState: [UInt8]? {
     get { self.lock.withLock { self.kept.state } }
     set { self.lock.withLock { self.kept.state = newValue } }
+  }
+  /// Reads or changes the actions whose effects still run, with the states they were reduced
+  /// on: what a new process starts the effects again from.
+  func withRunningEffects<T>(_ body: (inout RunningEffects) -> T) -> T {
+    self.lock.withLock { body(&self.kept.running) }
   }
   /// Why the instance cannot run any more: its new process refused its last state.
   var broken: String? {
@@ -42,7 +47,7 @@ final class IsolatedInstance: PluginInstance {
     self.feature = feature
     self.id = id
     self.context = context
-    self.kept = (state, nil)
+    self.kept = (state, nil, RunningEffects())
     self.label = label
   }
 
@@ -87,6 +92,7 @@ final class IsolatedInstance: PluginInstance {
   }
 
   func reduce(_ action: [UInt8]) -> pb_status {
+    let before = self.lastState
     let result = self.call("reduce", .reduce) {
       $0.put(self.limit)
       $0.put(bytes: action)
@@ -94,10 +100,13 @@ final class IsolatedInstance: PluginInstance {
       // name it.
       $0.put(pb_crash_action().map { String(cString: $0) } ?? "")
     } read: {
-      try $0.optionalBytes()
+      (try $0.optionalBytes(), try $0.optionalBytes())
     }
-    guard let (status, snapshot) = result else { return PB_ERR_FAILED }
-    if status == PB_OK, let snapshot { self.lastState = snapshot }
+    guard let (status, (snapshot, origins)) = result else { return PB_ERR_FAILED }
+    self.lock.withLock {
+      if status == PB_OK, let snapshot { self.kept.state = snapshot }
+      self.kept.running.update(origins, reduced: action, on: before)
+    }
     return status
   }
 

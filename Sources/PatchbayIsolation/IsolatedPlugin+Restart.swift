@@ -91,36 +91,78 @@ extension IsolatedPlugin {
     return nil
   }
 
-  /// Has the recreated `instance` start the effects its state calls for (`resume_effects`):
-  /// the effects of the process that ended are gone. Says so when the feature has no resume.
-  /// [lock]
+  /// Has the recreated `instance` start its effects again, the effects of the process that
+  /// ended being gone: those its state calls for, when the feature has a resume
+  /// (`resume_effects`); else those that still ran, each from the action that started it
+  /// (`restart_effects`). Says so when it can do neither. [lock]
   func resume(_ instance: IsolatedInstance) {
+    guard let (status, _) = self.callDuringRestart(instance, .resumeEffects, read: { _ in () })
+    else { return }
+    guard status == PB_ERR_UNSUPPORTED else { return }
+    let running = instance.withRunningEffects { running in
+      defer { _ = running.takeForRestart() }
+      return running
+    }
+    let name = "\(self.description.id)\(instance.label.map { " (\($0))" } ?? "")"
+    guard running.isKnown else {
+      guard running.hasReduced else { return }
+      instance.context.log(
+        PB_LOG_WARNING,
+        "\(name): any effects it ran ended with its process; to start them again after a "
+          + "restart, give the feature a resume (PluginFeature.resume, or resume_effects in C)")
+      return
+    }
+    for origin in running.origins {
+      let reply = self.callDuringRestart(instance, .restartEffects) { out in
+        out.put(bytes: origin.state)
+        out.put(bytes: origin.action)
+        out.put(UInt32(origin.effects.count))
+        for effect in origin.effects { out.put(effect) }
+      } read: {
+        try $0.optionalBytes()
+      }
+      guard let (status, origins) = reply else { return }
+      instance.withRunningEffects {
+        $0.update(origins, reduced: origin.action, on: origin.state)
+      }
+      if status != PB_OK {
+        instance.context.log(
+          PB_LOG_WARNING,
+          "\(name): the effects of an action it reduced before its process ended could not be "
+            + "started again (status \(status.rawValue)); send that action again to restart them")
+      }
+    }
+  }
+
+  /// One call on `instance` in the new process while the plugin's lock is held; nil when the
+  /// process did not answer. The plugin's notes go to the instance's context. [lock]
+  func callDuringRestart<Result>(
+    _ instance: IsolatedInstance, _ call: IsolatedCall,
+    write: (inout WireWriter) -> Void = { _ in }, read: (inout WireReader) throws -> Result
+  ) -> (pb_status, Result)? {
     var out = WireWriter(
       into: pb_channel_request(self.child.channel),
       capacity: Int(self.child.channel.pointee.message_capacity))
-    out.put(IsolatedCall.resumeEffects.rawValue)
+    out.put(call.rawValue)
     out.put(instance.id)
+    write(&out)
+    guard !out.overflowed else { return nil }
     var length: UInt32 = 0
     let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
     guard
       Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length)) == PB_CHANNEL_OK
-    else { return }
+    else { return nil }
     var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
-    guard let status = try? reply.read(UInt32.self), let count = try? reply.read(UInt32.self)
-    else { return }
+    guard let status = try? reply.read(UInt32.self), let result = try? read(&reply),
+      let count = try? reply.read(UInt32.self)
+    else { return nil }
     var notes: [PluginNote] = []
     for _ in 0..<count {
       guard let note = try? PluginNote.read(from: &reply) else { break }
       notes.append(note)
     }
     apply(notes, to: instance.context)
-    if status == PB_ERR_UNSUPPORTED.rawValue {
-      instance.context.log(
-        PB_LOG_WARNING,
-        "\(self.description.id)\(instance.label.map { " (\($0))" } ?? ""): any effects it ran "
-          + "ended with its process; to start them again after a restart, give the feature a "
-          + "resume (PluginFeature.resume, or resume_effects in C)")
-    }
+    return (pb_status(rawValue: status), result)
   }
 
   /// Creates `instance` again in the new process, from its last state. [lock]

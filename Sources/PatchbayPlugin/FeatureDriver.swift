@@ -80,7 +80,9 @@ public final class FeatureDriver: @unchecked Sendable {
           cancelEffects: { instance.cancelEffects() },
           runningEffects: { instance.runtime.runningEffects },
           cancelEffectsKeyed: { instance.runtime.cancelEffects(key: $0) },
-          resumeEffects: { instance.resumeEffects() }
+          resumeEffects: { instance.resumeEffects() },
+          effectOrigins: { instance.effectOrigins() },
+          restartEffects: { instance.restartEffects(state: $0, action: $1, effects: $2) }
         )
         box.audio = audio?(instance)
         return box

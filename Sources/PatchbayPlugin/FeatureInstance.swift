@@ -14,6 +14,12 @@ public final class FeatureInstanceBox {
   let cancelEffectsKeyed: (String) -> Void
   /// Starts the feature's `resume` effects; false when it has none (`resume` returned nil).
   let resumeEffects: () -> Bool
+  /// The actions whose effects still run, encoded as `effect_origins` writes them.
+  let effectOrigins: () -> [UInt8]
+  /// Starts again some effects of an action on a state (`restart_effects`).
+  let restartEffects:
+    (_ state: UnsafeRawBufferPointer, _ action: UnsafeRawBufferPointer, _ effects: Set<UInt32>)
+      -> pb_status
   /// The processor side, for an ``AudioFeature``.
   @usableFromInline var audio: InstanceAudio?
 
@@ -25,7 +31,10 @@ public final class FeatureInstanceBox {
     cancelEffects: @escaping () -> Void,
     runningEffects: @escaping () -> Int,
     cancelEffectsKeyed: @escaping (String) -> Void,
-    resumeEffects: @escaping () -> Bool
+    resumeEffects: @escaping () -> Bool,
+    effectOrigins: @escaping () -> [UInt8],
+    restartEffects: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
+      -> pb_status
   ) {
     self.reduce = reduce
     self.snapshot = snapshot
@@ -34,6 +43,8 @@ public final class FeatureInstanceBox {
     self.runningEffects = runningEffects
     self.cancelEffectsKeyed = cancelEffectsKeyed
     self.resumeEffects = resumeEffects
+    self.effectOrigins = effectOrigins
+    self.restartEffects = restartEffects
   }
 }
 
@@ -44,6 +55,9 @@ final class FeatureInstance<Feature: PluginFeature> {
   @usableFromInline let runtime: ReducerRuntime<Feature.State, Feature.Action>
   @usableFromInline var actions = ActionCache<Feature.Action>()
   @usableFromInline var published = PublishedValues()
+  /// How many `reduce` and `restart_effects` calls it has had: the number of the last one,
+  /// under which its effects are filed (``EffectOrigin``).
+  @usableFromInline var calls: UInt64 = 0
   /// The functions it imported, current on the thread while it reduces (`@Import`); nil
   /// without imports.
   @usableFromInline let imports: ImportedFunctions.Box?
@@ -95,6 +109,7 @@ final class FeatureInstance<Feature: PluginFeature> {
   /// Decodes (or finds in the cache) and reduces one action.
   @inlinable
   func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
+    self.calls += 1
     if let action = self.actions.action(for: bytes) {
       self.run(action)
       self.publishShared()
@@ -112,8 +127,9 @@ final class FeatureInstance<Feature: PluginFeature> {
   /// Reduces `action`, its imported functions current on this thread.
   @inlinable
   func run(_ action: Feature.Action) {
-    guard let imports = self.imports else { return self.runtime.reduce(action) }
-    ImportedFunctions.withCurrent(imports) { self.runtime.reduce(action) }
+    let number = self.calls
+    guard let imports = self.imports else { return self.runtime.reduce(action, number: number) }
+    ImportedFunctions.withCurrent(imports) { self.runtime.reduce(action, number: number) }
   }
 
   @inlinable

@@ -123,6 +123,25 @@ enum FeatureVTable {
     return instance.resumeEffects() ? PB_OK : PB_ERR_UNSUPPORTED
   }
 
+  static let effectOrigins:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) -> pb_status = {
+      pointer, out in
+      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+      return write(instance.effectOrigins(), to: out) ? PB_OK : PB_ERR_FAILED
+    }
+
+  static let restartEffects:
+    @convention(c) (
+      UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int,
+      UnsafePointer<UInt32>?, Int
+    ) -> pb_status = { pointer, state, stateLength, action, actionLength, effects, count in
+      guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
+      let numbers = Set(UnsafeBufferPointer(start: effects, count: effects == nil ? 0 : count))
+      return instance.restartEffects(
+        UnsafeRawBufferPointer(start: state, count: state == nil ? 0 : stateLength),
+        UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : actionLength), numbers)
+    }
+
   /// The vtable of a feature, with or without `migrate`.
   static func make(migrates: Bool) -> pb_feature_vtable {
     pb_feature_vtable(
@@ -138,7 +157,9 @@ enum FeatureVTable {
       migrate: migrates ? Self.migrate : nil,
       running_effects: Self.runningEffects,
       cancel_effects_keyed: Self.cancelEffectsKeyed,
-      resume_effects: Self.resumeEffects
+      resume_effects: Self.resumeEffects,
+      effect_origins: Self.effectOrigins,
+      restart_effects: Self.restartEffects
     )
   }
 }

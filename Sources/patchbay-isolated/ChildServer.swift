@@ -183,6 +183,9 @@ final class ChildServer: @unchecked Sendable {
       let snapshot = status == PB_OK ? instance.code.snapshot(limit: limit) : (PB_OK, nil)
       self.finish(instance)
       out.put(optional: snapshot.0 == PB_OK ? snapshot.1 : nil)
+      // Which actions' effects still run: the host keeps their states, to start them again
+      // if this process crashes.
+      out.put(optional: instance.code.effectOrigins())
       return status
 
     case .snapshot, .render:
@@ -236,6 +239,16 @@ final class ChildServer: @unchecked Sendable {
       let instance = try self.instance(try request.read(UInt64.self))
       let status = instance.code.resumeEffects()
       self.finish(instance)
+      return status
+
+    case .restartEffects:
+      let instance = try self.instance(try request.read(UInt64.self))
+      let state = try request.bytes()
+      let action = try request.bytes()
+      let effects = try (0..<request.read(UInt32.self)).map { _ in try request.read(UInt32.self) }
+      let status = instance.code.restartEffects(state: state, action: action, effects: effects)
+      self.finish(instance)
+      out.put(optional: instance.code.effectOrigins())
       return status
 
     case .destroy:

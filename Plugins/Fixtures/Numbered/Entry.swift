@@ -6,9 +6,9 @@ import PatchbayPlugin
 /// plugins. `libStartup7.so` exports `Tally` as `dev.patchbay.fixture.startup7`: the startup
 /// benchmark loads ten of them (real Swift plugins of real size), which a build of ten
 /// separate packages would otherwise have to provide. `libTicker.so`, `libTickerRenamed.so`,
-/// `libTickerResuming.so` and `libTickerCrashing.so` export four builds of one ticker
-/// (Ticker.swift), `libEvolve<Kind>.so` the builds of one state after each kind of edit
-/// (Evolve.swift).
+/// `libTickerResuming.so`, `libTickerCrashing.so` and `libTickerTailing.so` export five
+/// builds of one ticker (Ticker.swift, TickerTailing.swift), `libEvolve<Kind>.so` the builds of
+/// one state after each kind of edit (Evolve.swift).
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
 /// its name is the path the dynamic linker gives for this image. When it gives none, the entry
@@ -26,6 +26,7 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   case "tickerrenamed": features = [.feature(TickerRenamed.self)]
   case "tickerresuming": features = [.feature(TickerResuming.self)]
   case "tickercrashing": features = [.feature(TickerCrashing.self)]
+  case "tickertailing": features = [.feature(TickerTailing.self)]
   case "evolve": features = [.feature(Evolve.self)]
   case "evolveadded": features = [.feature(EvolveAdded.self)]
   case "evolveremoved": features = [.feature(EvolveRemoved.self)]

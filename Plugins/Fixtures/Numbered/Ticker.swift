@@ -125,15 +125,16 @@ extension TickerBuild {
   public static var initialState: State { State() }
 }
 
-/// Sends `action` once per byte of the file at `path` past its first `skipping` bytes, as
-/// bytes are appended, until cancelled.
-func ticks<Action: Sendable>(from path: String, skipping: Int, as action: Action) -> Effect<Action>
+/// Sends `action` once per byte of the file at `path` past its first `skipping` bytes (nil:
+/// past those it has when the effect starts, as `tail -f` does), as bytes are appended, until
+/// cancelled. It opens the file and seeks before its first suspension.
+func ticks<Action: Sendable>(from path: String, skipping: Int?, as action: Action) -> Effect<Action>
 {
   .run { send in
     let file = open(path, O_RDONLY | O_CLOEXEC)
     guard file >= 0 else { return }
     defer { close(file) }
-    lseek(file, off_t(skipping), SEEK_SET)
+    if let skipping { lseek(file, off_t(skipping), SEEK_SET) } else { lseek(file, 0, SEEK_END) }
     var buffer = [UInt8](repeating: 0, count: 64)
     while !Task.isCancelled {
       let count = read(file, &buffer, buffer.count)

@@ -56,12 +56,7 @@ struct EffectRunner<Action>: Sendable {
     case .merge(let effects):
       for effect in effects { self.start(effect, ids: ids) }
     case .concatenate(let effects):
-      self.spawn(priority: nil, ids: ids) { _ in
-        for effect in effects {
-          guard !Task.isCancelled else { return }
-          await self.awaitAll(effect, ids: ids)
-        }
-      }
+      self.spawn(priority: nil, ids: ids) { _ in await self.runInOrder(effects, ids: ids) }
     case .cancellable(let id, let cancelInFlight, let effect):
       if cancelInFlight { self.tasks.cancel(id: id) }
       self.start(effect, ids: ids + [id])
@@ -77,7 +72,7 @@ struct EffectRunner<Action>: Sendable {
   @inlinable
   @discardableResult
   func spawn(
-    priority: TaskPriority?, ids: [EffectID],
+    priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
     _ operation: @escaping @Sendable (Send<Action>) async -> Void
   ) -> Task<Void, Never>? {
     let tasks = self.tasks
@@ -102,7 +97,7 @@ struct EffectRunner<Action>: Sendable {
       }
     }
     if lifetime.isFinished { return task }
-    guard let token = tasks.begin(ids: ids) else {
+    guard let token = tasks.begin(ids: ids, origin: origin) else {
       task.cancel()
       return nil
     }
@@ -112,6 +107,15 @@ struct EffectRunner<Action>: Sendable {
       tasks.end(token)
     }
     return task
+  }
+
+  /// A concatenation's body: each effect in turn, each waited for, until cancelled.
+  @usableFromInline
+  func runInOrder(_ effects: [Effect<Action>], ids: [EffectID]) async {
+    for effect in effects {
+      guard !Task.isCancelled else { return }
+      await self.awaitAll(effect, ids: ids)
+    }
   }
 
   /// Starts every part of `effect` as filed tasks and waits for all of them.
@@ -140,10 +144,7 @@ struct EffectRunner<Action>: Sendable {
         }
       }
     case .concatenate(let effects):
-      for effect in effects {
-        guard !Task.isCancelled else { return }
-        await self.awaitAll(effect, ids: ids)
-      }
+      await self.runInOrder(effects, ids: ids)
     case .cancellable(let id, let cancelInFlight, let effect):
       if cancelInFlight { self.tasks.cancel(id: id) }
       await self.awaitAll(effect, ids: ids + [id])

@@ -13,6 +13,7 @@ package final class EffectTasks: Sendable {
     var tasks: [Int: Task<Void, Never>] = [:]
     var idsByToken: [Int: [EffectID]] = [:]
     var tokensByID: [EffectID: Set<Int>] = [:]
+    var originByToken: [Int: EffectOrigin] = [:]
     var cancelledBeforeStart: Set<Int> = []
     var isClosed = false
   }
@@ -34,15 +35,16 @@ package final class EffectTasks: Sendable {
   @usableFromInline
   package var count: Int { self.running.load(ordering: .acquiring) }
 
-  /// Files a new effect under `ids` before it starts; returns its token, or nil when the store
-  /// is gone and nothing may start.
+  /// Files a new effect under `ids` (and its `origin`, when its starter numbers effects)
+  /// before it starts; returns its token, or nil when the store is gone and nothing may start.
   @usableFromInline
-  func begin(ids: [EffectID]) -> Int? {
+  func begin(ids: [EffectID], origin: EffectOrigin? = nil) -> Int? {
     self.registry.withLock { registry in
       guard !registry.isClosed else { return nil }
       let token = registry.nextToken
       registry.nextToken += 1
       registry.idsByToken[token] = ids
+      if let origin { registry.originByToken[token] = origin }
       for id in ids { registry.tokensByID[id, default: []].insert(token) }
       self.running.add(1, ordering: .releasing)
       return token
@@ -69,6 +71,12 @@ package final class EffectTasks: Sendable {
       registry.cancelledBeforeStart.remove(token)
       _ = registry.remove(token, running: self.running)
     }
+  }
+
+  /// The origins of the running effects that were started numbered, in order.
+  package var origins: [EffectOrigin] {
+    self.registry.withLock { Array($0.originByToken.values) }
+      .sorted { ($0.action, $0.effect) < ($1.action, $1.effect) }
   }
 
   /// Whether any running effect is filed under `id`.
@@ -130,6 +138,7 @@ extension EffectTasks.Registry {
     _ token: Int, running: borrowing Atomic<Int>
   ) -> (removed: Bool, task: Task<Void, Never>?) {
     guard let ids = self.idsByToken.removeValue(forKey: token) else { return (false, nil) }
+    self.originByToken[token] = nil
     for id in ids {
       self.tokensByID[id]?.remove(token)
       if self.tokensByID[id]?.isEmpty == true { self.tokensByID[id] = nil }

@@ -62,6 +62,12 @@ package protocol PluginInstance: AnyObject {
   /// generation's state (the optional `resume_effects`): PB_OK when it did,
   /// PB_ERR_UNSUPPORTED when it has none (then the earlier generation's effects go on).
   func resumeEffects() -> pb_status
+  /// The actions whose effects still run, as the optional `effect_origins` writes them (ABI
+  /// 2.5); nil without it.
+  func effectOrigins() -> [UInt8]?
+  /// Starts again the effects `effects` that `action` started on `state` (the optional
+  /// `restart_effects`, ABI 2.5); PB_ERR_UNSUPPORTED without it.
+  func restartEffects(state: [UInt8], action: [UInt8], effects: [UInt32]) -> pb_status
   /// Cancels the effects and frees the instance. The last call.
   func destroy()
 
@@ -86,4 +92,8 @@ extension PluginInstance {
   package func cancelEffects(key: String) {}
   package var cancelsByKey: Bool { false }
   package func resumeEffects() -> pb_status { PB_ERR_UNSUPPORTED }
+  package func effectOrigins() -> [UInt8]? { nil }
+  package func restartEffects(state: [UInt8], action: [UInt8], effects: [UInt32]) -> pb_status {
+    PB_ERR_UNSUPPORTED
+  }
 }

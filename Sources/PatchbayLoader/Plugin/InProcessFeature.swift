@@ -145,6 +145,29 @@ final class InProcessInstance: PluginInstance {
     return self.during("resume_effects") { resume(self.instance) }
   }
 
+  func effectOrigins() -> [UInt8]? {
+    guard let origins = self.code.vtable.effect_origins else { return nil }
+    let (status, bytes) = self.during("effect_origins") {
+      ByteSink.collect(limit: Int.max) { origins(self.instance, $0) }
+    }
+    return status == PB_OK ? bytes : nil
+  }
+
+  func restartEffects(state: [UInt8], action: [UInt8], effects: [UInt32]) -> pb_status {
+    guard let restart = self.code.vtable.restart_effects else { return PB_ERR_UNSUPPORTED }
+    return self.during("restart_effects") {
+      state.withUnsafeBufferPointer { state in
+        action.withUnsafeBufferPointer { action in
+          effects.withUnsafeBufferPointer { effects in
+            restart(
+              self.instance, state.baseAddress, state.count, action.baseAddress, action.count,
+              effects.baseAddress, effects.count)
+          }
+        }
+      }
+    }
+  }
+
   func destroy() {
     self.during("destroy") {
       self.code.vtable.cancel_effects(self.instance)

@@ -200,4 +200,45 @@ import Testing
     try ticking.tick()
     #expect(await ticking.waitForTicks(3))
   }
+
+  /// Isolated, a crash ends the process and its effects; a feature without a `resume` gets
+  /// back the effects that still ran, each started again from the action that began it on the
+  /// state it was reduced on. `start`'s one-off tick had ended and does not come again.
+  @Test func aTimerWithoutResumeTicksOnAfterACrash() async throws {
+    let ticking = try Ticking(first: "TickerTailing", isolated: true)
+    defer { ticking.removeFiles() }
+    try ticking.start()  // one tick at once, then one per byte
+    #expect(await ticking.waitForTicks(1))
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(2))
+    let reason = refusalReason { try ticking.start() }  // this build crashes on a second start
+    #expect(reason?.contains("crashed") == true, "\(reason ?? "")")
+    #expect(try ticking.app.instance("ticker").isQuiet == false)  // the tail runs again
+
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(3))
+    try ticking.tick()
+    #expect(await ticking.waitForTicks(4))
+    try ticking.app.send("ticker", "pause")  // the restarted effect is the code's own: it stops
+    #expect(await ticking.app.settle(timeout: .seconds(300)))
+    #expect(ticking.ticks == 4)
+    #expect(ticking.logs.lines.filter { $0.contains("ended with its process") }.isEmpty)
+  }
+
+  /// An effect that ended before the crash (here, cancelled by `pause`) is not started again.
+  @Test func anEffectThatEndedBeforeACrashStaysEnded() async throws {
+    let ticking = try Ticking(first: "TickerTailing", isolated: true)
+    defer { ticking.removeFiles() }
+    try ticking.start()
+    #expect(await ticking.waitForTicks(1))
+    try ticking.app.send("ticker", "pause")
+    #expect(await ticking.app.settle(timeout: .seconds(300)))
+    let reason = refusalReason { try ticking.app.send("ticker", "pause") }  // a second: crash
+    #expect(reason?.contains("crashed") == true, "\(reason ?? "")")
+    #expect(try ticking.app.instance("ticker").isQuiet == true)
+
+    try ticking.tick()  // nothing reads it
+    #expect(await ticking.app.settle(timeout: .seconds(300)))
+    #expect(ticking.ticks == 1)
+  }
 }

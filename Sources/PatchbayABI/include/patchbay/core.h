@@ -34,10 +34,11 @@ extern "C" {
  * (pb_processor_desc.max_midi_output, pb_process.midi_out), and pb_action_desc.sent_by.
  * 2.4 let effects live across a swap: "patchbay.effects/1" (patchbay/host.h), and the
  * optional pb_feature_vtable.cancel_effects_keyed and .resume_effects (a 2.3 vtable, without
- * them, still loads).
+ * them, still loads). 2.5 let effects live across an isolated plugin's crash: the optional
+ * pb_feature_vtable.effect_origins and .restart_effects.
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 4u
+#define PATCHBAY_ABI_MINOR 5u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

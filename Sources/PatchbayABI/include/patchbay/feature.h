@@ -43,8 +43,9 @@ typedef struct pb_action_desc {
  *
  * Required (a host refuses a feature whose pointer is NULL, naming it): create, destroy,
  * reduce, snapshot, render, parse_action, format_action, cancel_effects. Optional (NULL when
- * absent): migrate, running_effects, cancel_effects_keyed, resume_effects (the last two from
- * ABI 2.4: a vtable whose struct_size ends before them has neither).
+ * absent): migrate, running_effects, cancel_effects_keyed, resume_effects (these two from
+ * ABI 2.4: a vtable whose struct_size ends before them has neither), effect_origins and
+ * restart_effects (from ABI 2.5).
  *
  * Every call that fails returns a pb_status other than PB_OK after reporting one line
  * through `host->error`, and leaves the instance as it was: the host keeps running it.
@@ -134,6 +135,31 @@ typedef struct pb_feature_vtable {
    * generation's effects instead of keeping them. PB_ERR_UNSUPPORTED: it has none to start,
    * and the old generation's effects go on. Actions it sends are queued as from `reduce`. */
   pb_status (*resume_effects)(void *instance);
+
+  /* Effects after a crash (ABI 2.5). An isolated plugin's crash ends its process, and the
+   * effects running in it. For each action whose effects still run, the host keeps the state
+   * the action was reduced on; the new process reduces the action again on a copy of that
+   * state and starts only the effects that were still running: a timer keeps ticking, and
+   * nothing that finished runs twice. A feature with `resume_effects` is resumed instead.
+   *
+   * Calls to `reduce` and `restart_effects` on an instance are numbered from 1. An action's
+   * effects are numbered from 0 in the order its reducer's effect lists them: each `run` and
+   * each concatenation is one; a merge or a cancellable is not. */
+
+  /* [main-thread] Optional. Writes to `out` the instance's actions whose effects still run,
+   * as little-endian integers: u64 the number of the last call, u32 the count of actions, and
+   * for each, u64 its call's number, u32 the count of its effects still running, and each
+   * effect's u32 number. With no effect running: the number and a 0. */
+  pb_status (*effect_origins)(void *instance, const pb_writer *out);
+
+  /* [main-thread] Optional. Starts again the effects `effects` (numbered as in
+   * effect_origins) that `action` started when it was reduced on `state` (snapshot bytes of
+   * this feature's schema). The reducer runs on a copy of `state`, which is dropped: the
+   * instance's state is not changed, and nothing it sends, requests or cancels happens again.
+   * The call is numbered as a `reduce` is; its effects are filed under its own number. */
+  pb_status (*restart_effects)(void *instance, const uint8_t *state, size_t state_length,
+                               const uint8_t *action, size_t action_length,
+                               const uint32_t *effects, size_t effect_count);
 } pb_feature_vtable;
 
 /* A feature a plugin provides. */
