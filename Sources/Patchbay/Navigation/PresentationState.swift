@@ -20,18 +20,31 @@
 ///
 /// Dismissing (the `dismiss` action, or setting the state to nil) cancels the presented
 /// feature's effects.
+///
+/// The state is kept in a box, copied on write, so a feature can present itself: a sheet that
+/// opens a sheet of its own kind (`@PresentationState var child: State?` inside `State`).
 @propertyWrapper
 public struct PresentationState<State> {
-  private var value: State?
+  private var storage: Storage
 
   public init(wrappedValue: State?) {
-    self.value = wrappedValue
+    self.storage = Storage(wrappedValue)
   }
 
   /// The presented feature's state, or nil.
   public var wrappedValue: State? {
-    get { self.value }
-    set { self.value = newValue }
+    get { self.storage.value }
+    set {
+      if isKnownUniquelyReferenced(&self.storage) {
+        self.storage.value = newValue
+      } else {
+        self.storage = Storage(newValue)
+      }
+    }
+    _modify {
+      if !isKnownUniquelyReferenced(&self.storage) { self.storage = Storage(self.storage.value) }
+      yield &self.storage.value
+    }
   }
 
   /// The wrapper itself, so operators can find it: `\.$destination`.
@@ -39,14 +52,25 @@ public struct PresentationState<State> {
     get { self }
     set { self = newValue }
   }
+
+  private final class Storage: @unchecked Sendable {
+    var value: State?
+    init(_ value: State?) { self.value = value }
+  }
 }
 
-extension PresentationState: Equatable where State: Equatable {}
-extension PresentationState: Hashable where State: Hashable {}
+extension PresentationState: Equatable where State: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.wrappedValue == rhs.wrappedValue
+  }
+}
+extension PresentationState: Hashable where State: Hashable {
+  public func hash(into hasher: inout Hasher) { hasher.combine(self.wrappedValue) }
+}
 extension PresentationState: Sendable where State: Sendable {}
 
 extension PresentationState: CustomReflectable {
   public var customMirror: Mirror {
-    Mirror(reflecting: self.value as Any)
+    Mirror(reflecting: self.wrappedValue as Any)
   }
 }

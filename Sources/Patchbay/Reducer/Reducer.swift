@@ -74,7 +74,15 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   }
 
   public func _compiled() -> any Reducer<State, Action> {
-    self.body._compiled()
+    let type = ObjectIdentifier(Self.self)
+    let compiling = _ReducerCompilation.compiling
+    // A reducer whose body holds itself (a tree: `.forEach(\.rows, action: \.rows) { Self() }`)
+    // would be compiled forever; below its first level it is compiled when an action first
+    // reaches it, as TCA evaluates `body` then.
+    if compiling.contains(type) { return _LazyReducer(self) }
+    return _ReducerCompilation.$compiling.withValue(compiling.union([type])) {
+      self.body._compiled()
+    }
   }
 }
 
