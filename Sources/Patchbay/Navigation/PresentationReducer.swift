@@ -1,3 +1,4 @@
+import Foundation
 import CasePaths
 
 extension Reducer {
@@ -31,6 +32,26 @@ extension Reducer {
       destination: destination()._compiled(),
       location: SourceLocation(fileID, filePath, line, column)
     )
+  }
+}
+
+extension Reducer {
+  /// Presents an alert or a confirmation dialog, which has no reducer of its own:
+  /// `.ifLet(\.$alert, action: \.alert)`. Any of its actions reaches this reducer and then
+  /// dismisses it, unless this reducer presented another one while handling the action.
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: ActionPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, DestinationState, DestinationAction>
+  where Action: CasePathable {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { EmptyReducer<DestinationState, DestinationAction>() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
@@ -75,15 +96,34 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
       break
     }
 
+    // An alert's or a dialog's own presentation, to dismiss it after any of its actions.
+    let ephemeral = Self.isEphemeral ? Self.presentationID(of: state[keyPath: self.toPresentationState]) : nil
+
     effect = effect.merge(with: self.parent.reduce(into: &state, action: action))
 
-    if case .dismiss? = presentationAction {
+    switch presentationAction {
+    case .dismiss?:
       state[keyPath: self.toPresentationState].wrappedValue = nil
+    case .presented?:
+      if let ephemeral,
+        Self.presentationID(of: state[keyPath: self.toPresentationState]) == ephemeral
+      {
+        state[keyPath: self.toPresentationState].wrappedValue = nil
+      }
+    case nil:
+      break
     }
     if wasPresented, state[keyPath: self.toPresentationState].wrappedValue == nil {
       effect = effect.merge(with: .cancel(id: scope.id))
     }
     return effect
+  }
+
+  /// Whether the destination is an alert or a dialog, which any of its actions dismisses.
+  static var isEphemeral: Bool { DestinationState.self is any _EphemeralState.Type }
+
+  static func presentationID(of state: PresentationState<DestinationState>) -> UUID? {
+    (state.wrappedValue as? any _EphemeralState)?._presentationID
   }
 
   private func warn(_ what: String, _ action: Parent.Action) {
