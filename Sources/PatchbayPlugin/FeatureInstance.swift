@@ -33,7 +33,8 @@ public final class FeatureInstanceBox {
     cancelEffectsKeyed: @escaping (String) -> Void,
     resumeEffects: @escaping () -> Bool,
     effectOrigins: @escaping () -> [UInt8],
-    restartEffects: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
+    restartEffects:
+      @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
       -> pb_status
   ) {
     self.reduce = reduce

@@ -1,5 +1,5 @@
-import Foundation
 import CasePaths
+import Foundation
 
 extension Reducer {
   /// Runs a presented feature's reducer while it is on screen, and applies `dismiss`.
@@ -97,7 +97,8 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
     }
 
     // An alert's or a dialog's own presentation, to dismiss it after any of its actions.
-    let ephemeral = Self.isEphemeral ? Self.presentationID(of: state[keyPath: self.toPresentationState]) : nil
+    let ephemeral =
+      Self.isEphemeral ? Self.presentationID(of: state[keyPath: self.toPresentationState]) : nil
 
     effect = effect.merge(with: self.parent.reduce(into: &state, action: action))
 

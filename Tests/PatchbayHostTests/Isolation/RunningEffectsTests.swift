@@ -44,12 +44,13 @@ import Testing
     #expect(running.origins == [.init(number: 1, state: [0x51], action: [0xA], effects: [2])])
   }
 
-  @Test(arguments: [
-    [],  // nothing
-    [1, 2, 3],  // shorter than the header
-    Array(origins(last: 1, [(1, [0])]).dropLast(2)),  // cut short
-    Array(origins(last: 1, []).dropLast(4)) + [0xFF, 0xFF, 0xFF, 0xFF],  // a count past the end
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [],  // nothing
+      [1, 2, 3],  // shorter than the header
+      Array(origins(last: 1, [(1, [0])]).dropLast(2)),  // cut short
+      Array(origins(last: 1, []).dropLast(4)) + [0xFF, 0xFF, 0xFF, 0xFF],  // a count past the end
+    ] as [[UInt8]])
   func bytesThatDoNotParseKeepNothingAndSaySo(_ bytes: [UInt8]) {
     var running = RunningEffects()
     running.update(Self.origins(last: 1, [(1, [0])]), reduced: [0xA], on: [0x51])

@@ -1,6 +1,7 @@
-@testable import Patchbay
 import Synchronization
 import Testing
+
+@testable import Patchbay
 
 /// A runtime numbers the effects each action starts, and starts some of them again on a saved
 /// state: what an isolated plugin's new process does after a crash (EffectOrigin.swift).

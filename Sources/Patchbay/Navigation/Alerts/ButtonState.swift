@@ -116,8 +116,7 @@ public enum ButtonStateBuilder<Action> {
   public static func buildEither(first component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
-  public static func buildEither(second component: [ButtonState<Action>]) -> [ButtonState<Action>]
-  {
+  public static func buildEither(second component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
   public static func buildArray(_ components: [[ButtonState<Action>]]) -> [ButtonState<Action>] {

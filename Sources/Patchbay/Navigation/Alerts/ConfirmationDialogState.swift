@@ -72,7 +72,9 @@ extension ConfirmationDialogState: Sendable where Action: Sendable {}
 extension ConfirmationDialogState: CustomDumpReflectable {
   public var customDumpMirror: Mirror {
     var children: [(label: String?, value: Any)] = []
-    if self.titleVisibility != .automatic { children.append(("titleVisibility", self.titleVisibility)) }
+    if self.titleVisibility != .automatic {
+      children.append(("titleVisibility", self.titleVisibility))
+    }
     children.append(("title", self.title))
     if !self.buttons.isEmpty { children.append(("actions", self.buttons)) }
     if let message = self.message { children.append(("message", message)) }

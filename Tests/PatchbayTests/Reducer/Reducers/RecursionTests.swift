@@ -64,7 +64,9 @@ private struct Folder: Reducer {
 }
 
 private struct Contents: Reducer {
-  struct State: Equatable { var files: [String] = []; var folders: IdentifiedArrayOf<Folder.State> = [] }
+  struct State: Equatable {
+    var files: [String] = []; var folders: IdentifiedArrayOf<Folder.State> = []
+  }
   @CasePathable indirect enum Action: Equatable {
     case addFile(String)
     case addFolder(id: Int)
@@ -92,17 +94,23 @@ private struct Contents: Reducer {
     await store.send(.rows(.element(id: 1, action: .addRow(id: 2)))) {
       $0.rows[id: 1]?.rows = [Row.State(id: 2)]
     }
-    await store.send(.rows(.element(id: 1, action: .rows(.element(id: 2, action: .addRow(id: 3)))))) {
+    await store.send(.rows(.element(id: 1, action: .rows(.element(id: 2, action: .addRow(id: 3))))))
+    {
       $0.rows[id: 1]?.rows[id: 2]?.rows = [Row.State(id: 3)]
     }
-    let third: (Row.Action) -> Row.Action = { .rows(.element(id: 1, action: .rows(.element(id: 2, action: .rows(.element(id: 3, action: $0)))))) }
+    let third: (Row.Action) -> Row.Action = {
+      .rows(
+        .element(id: 1, action: .rows(.element(id: 2, action: .rows(.element(id: 3, action: $0))))))
+    }
     await store.send(third(.addRow(id: 4))) {
       $0.rows[id: 1]?.rows[id: 2]?.rows[id: 3]?.rows = [Row.State(id: 4)]
     }
     await store.send(third(.rows(.element(id: 4, action: .addRow(id: 5))))) {
       $0.rows[id: 1]?.rows[id: 2]?.rows[id: 3]?.rows[id: 4]?.rows = [Row.State(id: 5)]
     }
-    await store.send(third(.rows(.element(id: 4, action: .rows(.element(id: 5, action: .rename("leaf"))))))) {
+    await store.send(
+      third(.rows(.element(id: 4, action: .rows(.element(id: 5, action: .rename("leaf"))))))
+    ) {
       $0.rows[id: 1]?.rows[id: 2]?.rows[id: 3]?.rows[id: 4]?.rows[id: 5]?.name = "leaf"
     }
   }
@@ -130,7 +138,9 @@ private struct Contents: Reducer {
   }
 
   /// The sheet at `depth` (0: the root) in `state`, changed by `change`.
-  fileprivate static func modify(_ state: inout Sheet.State, depth: Int, _ change: (inout Sheet.State) -> Void) {
+  fileprivate static func modify(
+    _ state: inout Sheet.State, depth: Int, _ change: (inout Sheet.State) -> Void
+  ) {
     guard depth > 0 else { return change(&state) }
     Self.modify(&state.child!, depth: depth - 1, change)
   }
@@ -161,7 +171,9 @@ private struct Contents: Reducer {
   }
 
   /// The folder at the end of `ids` in `state`, changed by `change`.
-  fileprivate static func modify(_ state: inout Folder.State, along ids: [Int], _ change: (inout Folder.State) -> Void) {
+  fileprivate static func modify(
+    _ state: inout Folder.State, along ids: [Int], _ change: (inout Folder.State) -> Void
+  ) {
     guard let first = ids.first else { return change(&state) }
     Self.modify(&state.contents.folders[id: first]!, along: Array(ids.dropFirst()), change)
   }
