@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // Features and their tests written as TCA writes them (bindings, collections, timers,
-// cancellation, long-living effects), on Patchbay by changing one import line per file
+// cancellation, long-living effects, alerts and dialogs, recursion, unlabeled Scope), on Patchbay by changing one import line per file
 // (`import ComposableArchitecture` → `import Patchbay` / `import PatchbayTesting`).
 // `check.sh` runs the tests, then breaks each reducer and checks the tests fail.
 import PackageDescription

@@ -81,6 +81,25 @@ mutate Sources/CaseStudies/ChordLookup.swift \
   "effect\(s\) were still running when the test ended" \
   "Test theCancelButtonCancelsTheLookup\(\) recorded an issue"
 
+# Swift Testing: an alert that no button dismisses.
+mutate Sources/CaseStudies/AlertsAndConfirmationDialogs.swift \
+  "    .ifLet(\\.\$alert, action: \\.alert)
+" "" \
+  "A state change does not match expectation" "Test alert\(\) recorded an issue"
+
+# Swift Testing: a recursive row whose rows run no reducer.
+mutate Sources/CaseStudies/Recursion.swift \
+  "    .forEach(\\.rows, action: \\.rows) {
+      Self()" \
+  "    .forEach(\\.rows, action: \\.rows) {
+      EmptyReducer()" \
+  "A state change does not match expectation" "Test rowsFiveLevelsDeep\(\) recorded an issue"
+
+# Swift Testing: an unlabeled Scope that scopes to the wrong counter.
+mutate Sources/CaseStudies/Recursion.swift \
+  "Scope(\\.counter2, action: \\.counter2)" "Scope(\\.counter1, action: \\.counter2)" \
+  "A state change does not match expectation" "Test twoCounters\(\) recorded an issue"
+
 echo "import-swap: the restored features pass again"
 swift build "${scratch[@]}" --build-tests >/dev/null
 swift test "${scratch[@]}" --skip-build >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }

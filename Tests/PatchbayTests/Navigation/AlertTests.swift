@@ -2,177 +2,114 @@ import Patchbay
 import PatchbayTesting
 import Testing
 
-/// TCA's "Alerts and Confirmation Dialogs" case study, as TCA writes it.
+/// A list whose items are deleted after an alert asks; deleting the last one says so in a new
+/// alert. TCA's own case study runs in Tests/ImportSwap (AlertsAndConfirmationDialogs.swift).
 @Reducer
-private struct AlertAndConfirmationDialog {
+private struct Deleter {
   @ObservableState
   struct State: Equatable {
+    var items: [String]
     @Presents var alert: AlertState<Action.Alert>?
-    @Presents var confirmationDialog: ConfirmationDialogState<Action.ConfirmationDialog>?
-    var count = 0
   }
 
   enum Action {
     case alert(PresentationAction<Alert>)
-    case alertButtonTapped
-    case confirmationDialog(PresentationAction<ConfirmationDialog>)
-    case confirmationDialogButtonTapped
+    case deleteTapped(Int)
 
     @CasePathable
-    enum Alert {
-      case incrementButtonTapped
-    }
-    @CasePathable
-    enum ConfirmationDialog {
-      case decrementButtonTapped
-      case incrementButtonTapped
+    enum Alert: Equatable {
+      case confirmDeletion(Int)
     }
   }
 
   var body: some Reducer<State, Action> {
     Reduce { state, action in
       switch action {
-      case .alert(.presented(.incrementButtonTapped)),
-        .confirmationDialog(.presented(.incrementButtonTapped)):
-        state.alert = AlertState { TextState("Incremented!") }
-        state.count += 1
+      case .alert(.presented(.confirmDeletion(let index))):
+        state.items.remove(at: index)
+        if state.items.isEmpty { state.alert = AlertState { TextState("Nothing left.") } }
         return .none
-
       case .alert:
         return .none
-
-      case .alertButtonTapped:
-        state.alert = AlertState {
-          TextState("Alert!")
-        } actions: {
-          ButtonState(role: .cancel) {
-            TextState("Cancel")
-          }
-          ButtonState(action: .incrementButtonTapped) {
-            TextState("Increment")
-          }
-        } message: {
-          TextState("This is an alert")
-        }
-        return .none
-
-      case .confirmationDialog(.presented(.decrementButtonTapped)):
-        state.alert = AlertState { TextState("Decremented!") }
-        state.count -= 1
-        return .none
-
-      case .confirmationDialog:
-        return .none
-
-      case .confirmationDialogButtonTapped:
-        state.confirmationDialog = ConfirmationDialogState {
-          TextState("Confirmation dialog")
-        } actions: {
-          ButtonState(role: .cancel) {
-            TextState("Cancel")
-          }
-          ButtonState(action: .incrementButtonTapped) {
-            TextState("Increment")
-          }
-          ButtonState(action: .decrementButtonTapped) {
-            TextState("Decrement")
-          }
-        } message: {
-          TextState("This is a confirmation dialog.")
-        }
+      case .deleteTapped(let index):
+        state.alert = Self.confirmation(of: state.items[index], at: index)
         return .none
       }
     }
     .ifLet(\.$alert, action: \.alert)
-    .ifLet(\.$confirmationDialog, action: \.confirmationDialog)
+  }
+
+  static func confirmation(of item: String, at index: Int) -> AlertState<Action.Alert> {
+    AlertState {
+      TextState("Delete ") + TextState(item).bold() + TextState("?")
+    } actions: {
+      ButtonState(role: .destructive, action: .confirmDeletion(index)) { TextState("Delete") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    }
   }
 }
 
 @MainActor
 @Suite struct AlertTests {
-  @Test func anAlertIsShownConfirmedAndReplaced() async {
-    let store = TestStore(initialState: AlertAndConfirmationDialog.State()) {
-      AlertAndConfirmationDialog()
+  @Test func aConfirmedAlertActsAndIsDismissed() async {
+    let store = TestStore(initialState: Deleter.State(items: ["a", "b"])) { Deleter() }
+    await store.send(.deleteTapped(1)) {
+      $0.alert = Deleter.confirmation(of: "b", at: 1)
     }
-
-    await store.send(.alertButtonTapped) {
-      $0.alert = AlertState {
-        TextState("Alert!")
-      } actions: {
-        ButtonState(role: .cancel) {
-          TextState("Cancel")
-        }
-        ButtonState(action: .incrementButtonTapped) {
-          TextState("Increment")
-        }
-      } message: {
-        TextState("This is an alert")
-      }
-    }
-    // The button's action dismisses the alert; the parent presented a new one meanwhile.
-    await store.send(\.alert.incrementButtonTapped) {
-      $0.alert = AlertState { TextState("Incremented!") }
-      $0.count = 1
-    }
-    await store.send(\.alert.dismiss) {
+    await store.send(\.alert.confirmDeletion, 1) {
+      $0.items = ["a"]
       $0.alert = nil
     }
   }
 
-  @Test func aConfirmationDialogIsShownAndAnsweredOnce() async {
-    let store = TestStore(initialState: AlertAndConfirmationDialog.State()) {
-      AlertAndConfirmationDialog()
+  @Test func anAlertPresentedWhileAnsweringOneStays() async {
+    let store = TestStore(initialState: Deleter.State(items: ["a"])) { Deleter() }
+    await store.send(.deleteTapped(0)) {
+      $0.alert = Deleter.confirmation(of: "a", at: 0)
     }
-
-    await store.send(.confirmationDialogButtonTapped) {
-      $0.confirmationDialog = ConfirmationDialogState {
-        TextState("Confirmation dialog")
-      } actions: {
-        ButtonState(role: .cancel) {
-          TextState("Cancel")
-        }
-        ButtonState(action: .incrementButtonTapped) {
-          TextState("Increment")
-        }
-        ButtonState(action: .decrementButtonTapped) {
-          TextState("Decrement")
-        }
-      } message: {
-        TextState("This is a confirmation dialog.")
-      }
+    await store.send(\.alert.confirmDeletion, 0) {
+      $0.items = []
+      $0.alert = AlertState { TextState("Nothing left.") }
     }
-    // Answering dismisses the dialog, which the parent does not touch.
-    await store.send(\.confirmationDialog.decrementButtonTapped) {
-      $0.alert = AlertState { TextState("Decremented!") }
-      $0.confirmationDialog = nil
-      $0.count = -1
-    }
+    await store.send(\.alert.dismiss) { $0.alert = nil }
   }
 
-  @Test func anAlertsButtonThatSendsNothingOnlyDismisses() async {
-    let store = TestStore(initialState: AlertAndConfirmationDialog.State()) {
-      AlertAndConfirmationDialog()
+  @Test func aCancelButtonSendsNothingAndOnlyDismisses() async {
+    let store = TestStore(initialState: Deleter.State(items: ["a"])) { Deleter() }
+    await store.send(.deleteTapped(0)) {
+      $0.alert = Deleter.confirmation(of: "a", at: 0)
     }
-    store.exhaustivity = .off
-    await store.send(.alertButtonTapped)
-    let cancel = store.state.alert?.buttons.first
+    let cancel = store.state.alert?.buttons.last
     #expect(cancel?.role == .cancel)
     #expect(cancel?.action.action == nil)  // a view sends `dismiss` for it
     await store.send(\.alert.dismiss) { $0.alert = nil }
   }
 
   @Test func aWrongExpectedAlertFailsWithADiffOfItsText() async {
-    let store = TestStore(initialState: AlertAndConfirmationDialog.State()) {
-      AlertAndConfirmationDialog()
-    }
+    let store = TestStore(initialState: Deleter.State(items: ["a"])) { Deleter() }
     await withKnownIssue {
-      await store.send(.alertButtonTapped) {
-        $0.alert = AlertState { TextState("Alert?") }
+      await store.send(.deleteTapped(0)) {
+        $0.alert = AlertState { TextState("Delete a?") }
       }
     } matching: { issue in
-      let text = issue.comments.map(\.rawValue).joined() + "\(issue)"
-      return text.contains("Alert?") && text.contains("Alert!")
+      "\(issue)".contains("Delete a?") && "\(issue)".contains("label: \"Cancel\"")
     }
+  }
+
+  @Test(arguments: [true, false])
+  func buttonsAreBuiltWithIfAndFor(cancellable: Bool) {
+    let alert = AlertState<Int> {
+      TextState("Pick")
+    } actions: {
+      for number in 1...3 {
+        ButtonState(action: number) { TextState("\(number)") }
+      }
+      if cancellable {
+        ButtonState(role: .cancel) { TextState("Cancel") }
+      }
+    }
+    #expect(alert.buttons.map(\.action.action) == (cancellable ? [1, 2, 3, nil] : [1, 2, 3]))
+    #expect(alert.map { $0.map(String.init) }.buttons.first?.action.action == "1")
   }
 
   @Test func textStateJoinsRunsAndKeepsTheirEmphasis() {
