@@ -16,8 +16,18 @@ struct SentActionEffects: Hashable, Sendable {
 struct TestReducer<State, Action>: Reducer {
   let base: any Reducer<State, Action>
   let log: TestLog<State, Action>
+  /// Keeps what shared values were before each change, for the test to assert it.
+  let sharedChanges: SharedChangeTracker
 
   func reduce(into state: inout State, action: TestAction<Action>) -> Effect<TestAction<Action>> {
+    SharedChangeTracker.$current.withValue(self.sharedChanges) {
+      self.reduceTracked(into: &state, action: action)
+    }
+  }
+
+  private func reduceTracked(
+    into state: inout State, action: TestAction<Action>
+  ) -> Effect<TestAction<Action>> {
     switch action {
     case .sent(let action, let send):
       let effect = self.base.reduce(into: &state, action: action)

@@ -48,6 +48,8 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
 
   let core: StoreCore<State, TestAction<Action>>
   let log: TestLog<State, Action>
+  /// What shared values (`@Shared`) were before the changes not yet asserted.
+  let sharedChanges = SharedChangeTracker()
   let executor = SettlingExecutor()
   let currentDependencies: LockedValue<DependencyValues>
 
@@ -87,7 +89,8 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     self.currentDependencies = currentDependencies
     let base = compiled.transformDependency(\.self) { $0 = currentDependencies.value }
     self.core = StoreCore(
-      initialState: state, reducer: TestReducer(base: base, log: log),
+      initialState: state,
+      reducer: TestReducer(base: base, log: log, sharedChanges: self.sharedChanges),
       dependencies: dependencies,
       requests: { payload in requestLog.withValue { $0.append(payload) } },
       effectExecutor: self.executor
@@ -249,15 +252,16 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     let location = (fileID, filePath, line, column)
     let actual = self.core.state
     var expected = self.exhaustivity == .on ? self.state : actual
+    defer { self.sharedChanges.reset() }
     do {
-      try updateStateToExpectedResult(&expected)
+      try SharedChangeTracker.$asserting.withValue(self.sharedChanges) {
+        try updateStateToExpectedResult(&expected)
+      }
     } catch {
       self.fail("The 'assert' closure threw: \(error)", at: location)
       return
     }
-    guard expected != actual else { return }
-    let difference =
-      diff(expected, actual, format: .proportional) ?? "\(expected)\n  ≠\n\(actual)"
+    guard let difference = self.difference(expected: expected, actual: actual) else { return }
     self.fail(
       """
       The state does not match expectation:
@@ -290,27 +294,23 @@ public final class TestStore<State: Equatable, Action>: @unchecked Sendable {
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: Location
   ) {
-    defer { self.state = entry.after }
+    defer {
+      self.state = entry.after
+      self.sharedChanges.reset()
+    }
     do {
-      switch self.exhaustivity {
-      case .on:
-        var expected = entry.before
+      var expected = self.exhaustivity == .on ? entry.before : entry.after
+      try SharedChangeTracker.$asserting.withValue(self.sharedChanges) {
         try updateStateToExpectedResult?(&expected)
-        self.compare(expected: expected, actual: entry.after, action: entry.action, at: location)
-      case .off:
-        var expected = entry.after
-        try updateStateToExpectedResult?(&expected)
-        self.compare(expected: expected, actual: entry.after, action: entry.action, at: location)
       }
+      self.compare(expected: expected, actual: entry.after, action: entry.action, at: location)
     } catch {
       self.fail("The 'assert' closure threw: \(error)", at: location)
     }
   }
 
   func compare(expected: State, actual: State, action: Action, at location: Location) {
-    guard expected != actual else { return }
-    let difference =
-      diff(expected, actual, format: .proportional) ?? "\(expected)\n  ≠\n\(actual)"
+    guard let difference = self.difference(expected: expected, actual: actual) else { return }
     self.fail(
       """
       A state change does not match expectation after \(describeAction(action)):

@@ -100,6 +100,12 @@ mutate Sources/CaseStudies/Recursion.swift \
   "Scope(\\.counter2, action: \\.counter2)" "Scope(\\.counter1, action: \\.counter2)" \
   "A state change does not match expectation" "Test twoCounters\(\) recorded an issue"
 
+# Swift Testing: a shared value changed the wrong way.
+mutate Sources/CaseStudies/SharedStateInMemory.swift \
+  "          state.\$stats.withLock { \$0.increment() }" \
+  "          state.\$stats.withLock { \$0.decrement() }" \
+  "A state change does not match expectation" "Test sharedCounts\(\) recorded an issue"
+
 echo "import-swap: the restored features pass again"
 swift build "${scratch[@]}" --build-tests >/dev/null
 swift test "${scratch[@]}" --skip-build >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }
