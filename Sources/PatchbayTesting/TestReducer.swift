@@ -23,6 +23,7 @@ struct TestReducer<State, Action>: Reducer {
     SharedChangeTracker.$current.withValue(self.sharedChanges) {
       self.reduceTracked(into: &state, action: action)
     }
+    ._trackingSharedChanges(self.sharedChanges)
   }
 
   private func reduceTracked(

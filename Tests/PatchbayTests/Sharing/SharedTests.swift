@@ -19,6 +19,31 @@ private struct SharedCounter {
   }
 }
 
+/// A counter whose effect changes the shared count a second later, then says so.
+@Reducer
+private struct LateCounter {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.inMemory("count")) var count = 0
+  }
+  enum Action { case incrementLater, incremented }
+  @Dependency(\.continuousClock) var clock
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .incrementLater:
+        return .run { [count = state.$count, clock] send in
+          try? await clock.sleep(for: .seconds(1))
+          count.withLock { $0 += 1 }
+          await send(.incremented)
+        }
+      case .incremented:
+        return .none
+      }
+    }
+  }
+}
+
 /// Two counters of one app, and a settings value whose part a child shares by projection.
 @Reducer
 private struct Pair {
@@ -97,6 +122,35 @@ private struct Pair {
     let store = TestStore(initialState: SharedCounter.State()) { SharedCounter() }
     #expect(store.state.count == 0)
     await store.send(.increment) { $0.$count.withLock { $0 = 1 } }
+  }
+
+  /// An effect's change is asserted at the first check after it: here, the action the
+  /// effect sent next. (A change an effect makes before it first suspends is asserted with
+  /// the action that started it.)
+  @Test func anEffectsChangeIsAssertedWhenItsActionIsReceived() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: LateCounter.State()) {
+      LateCounter()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.incrementLater)
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.incremented) { $0.$count.withLock { $0 = 1 } }
+  }
+
+  @Test func anEffectsUnassertedChangeFails() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: LateCounter.State()) {
+      LateCounter()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.incrementLater)
+    await clock.advance(by: .seconds(1))
+    await withKnownIssue {
+      await store.receive(\.incremented)
+    }
   }
 
   @Test func outsideATestStoreAChangeIsPlain() {
