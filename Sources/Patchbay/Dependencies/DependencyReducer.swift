@@ -57,27 +57,35 @@ extension Effect {
   func withDependencies(
     sending update: @escaping @Sendable (inout DependencyValues, Send<Action>) -> Void
   ) -> Self {
+    self._wrappingRuns { operation in
+      { send in
+        await Dependencies.withDependencies({ update(&$0, send) }) {
+          await operation(send)
+        }
+      }
+    }
+  }
+}
+
+extension Effect {
+  /// The same effect with every `run` operation replaced by `wrap(operation)`: what runs
+  /// around each operation (dependencies, a test's tracking), with the shape kept.
+  package func _wrappingRuns(
+    _ wrap: (@escaping @Sendable (Send<Action>) async -> Void)
+      -> @Sendable (Send<Action>) async -> Void
+  ) -> Self {
     switch self.operation {
     case .none, .send, .cancel, .request:
       return self
     case .run(let priority, let operation):
-      return Self(
-        .run(priority) { send in
-          await Dependencies.withDependencies({ update(&$0, send) }) {
-            await operation(send)
-          }
-        }
-      )
+      return Self(.run(priority, wrap(operation)))
     case .merge(let effects):
-      return Self(.merge(effects.map { $0.withDependencies(sending: update) }))
+      return Self(.merge(effects.map { $0._wrappingRuns(wrap) }))
     case .concatenate(let effects):
-      return Self(.concatenate(effects.map { $0.withDependencies(sending: update) }))
+      return Self(.concatenate(effects.map { $0._wrappingRuns(wrap) }))
     case .cancellable(let id, let cancelInFlight, let effect):
       return Self(
-        .cancellable(
-          id: id, cancelInFlight: cancelInFlight, effect.withDependencies(sending: update)
-        )
-      )
+        .cancellable(id: id, cancelInFlight: cancelInFlight, effect._wrappingRuns(wrap)))
     }
   }
 }
