@@ -153,6 +153,15 @@ private struct Pair {
     }
   }
 
+  /// A key with a default needs none at the declaration; every holder shares one value.
+  @Test func aKeyWithADefaultGivesIt() {
+    @Shared(.tempo) var tempo
+    @SharedReader(.tempo) var reader
+    #expect(tempo == 120)
+    $tempo.withLock { $0 = 90 }
+    #expect(reader == 90)
+  }
+
   @Test func outsideATestStoreAChangeIsPlain() {
     let shared = Shared(value: [1, 2])
     let copy = Shared(shared)
@@ -219,4 +228,8 @@ private struct Preferences {
       "\(issue)".contains(file.path) && "\(issue)".contains("Fix or delete the file")
     }
   }
+}
+
+extension SharedKey where Self == InMemoryKey<Int>.Default {
+  fileprivate static var tempo: Self { Self[.inMemory("tempo"), default: 120] }
 }

@@ -45,7 +45,7 @@ extension SharedStateInMemory {
     @ObservableState
     struct State: Equatable {
       @Presents var alert: AlertState<Action.Alert>?
-      @Shared(.stats) var stats = Stats()
+      @Shared(.stats) var stats
     }
 
     enum Action {
@@ -90,7 +90,7 @@ extension SharedStateInMemory {
   struct ProfileTab {
     @ObservableState
     struct State: Equatable {
-      @Shared(.stats) var stats = Stats()
+      @Shared(.stats) var stats
     }
 
     enum Action {
@@ -126,9 +126,9 @@ struct Stats: Codable, Equatable {
   }
 }
 
-extension SharedKey where Self == InMemoryKey<Stats> {
+extension SharedKey where Self == InMemoryKey<Stats>.Default {
   fileprivate static var stats: Self {
-    inMemory("stats")
+    Self[.inMemory("stats"), default: Stats()]
   }
 }
 
