@@ -14,7 +14,7 @@ import PatchbayLoader
 /// | snapshot, render | instance, limit | bytes? |
 /// | parseAction, formatAction | feature, bytes | bytes |
 /// | migrate | feature, schema, limit, state | bytes? |
-/// | runningEffects, cancelEffects, destroy | instance | count / — |
+/// | runningEffects, cancelEffects, destroy | instance | count, and where its last ring note ends (flag, mark) / — |
 /// | cancelEffectsKeyed | instance, key | — |
 /// | resumeEffects | instance | — (the status says whether it did) |
 /// | restartEffects | instance, state, action, effect numbers | effect origins? |

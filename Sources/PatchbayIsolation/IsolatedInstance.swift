@@ -129,13 +129,20 @@ final class IsolatedInstance: PluginInstance {
     } ?? (PB_ERR_FAILED, [])
   }
 
-  /// The effects running in its process, plus one while one's send is still on its way here
-  /// (the process answers after it wrote the send, but the host's reader may not have
-  /// delivered it yet).
+  /// The effects running in its process, plus one while something this instance said (an
+  /// effect's last send) is still on its way here: the process answers after it wrote the
+  /// send, but the host's reader may not have delivered it yet. Another instance's notes in
+  /// the same process do not count.
   var runningEffects: Int {
-    let running =
-      self.call("running_effects", .runningEffects) { Int(try $0.read(UInt64.self)) }?.1 ?? 0
-    return running + (self.plugin.hasNotesInFlight ? 1 : 0)
+    let answer = self.call("running_effects", .runningEffects) { reply in
+      let running = Int(try reply.read(UInt64.self))
+      let hasSaid = try reply.read(UInt8.self) != 0
+      let mark = try reply.read(UInt32.self)
+      return (running: running, ringMark: hasSaid ? mark : nil)
+    }?.1
+    guard let answer else { return 0 }
+    let inFlight = answer.ringMark.map { !self.plugin.hasDelivered(upTo: $0) } ?? false
+    return answer.running + (inFlight ? 1 : 0)
   }
 
   func cancelEffects() {

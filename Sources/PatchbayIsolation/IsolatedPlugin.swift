@@ -240,13 +240,12 @@ package final class IsolatedPlugin: @unchecked Sendable {
     }
   }
 
-  /// Whether something the plugin said outside a call (an effect's send) is still between its
-  /// process and its context: an instance is not quiet until it arrived.
-  var hasNotesInFlight: Bool {
-    self.lock.withLock {
-      self.child.ringApplied.load(ordering: .acquiring)
-        != pb_channel_ring_written(self.child.channel)
-    }
+  /// Whether the host's reader has delivered everything the process put in its ring up to
+  /// `mark` (a count of ring bytes, as `pb_channel_ring_written` gives it, mod 2^32): an
+  /// instance is not quiet until its last note arrived.
+  func hasDelivered(upTo mark: UInt32) -> Bool {
+    let applied = self.lock.withLock { self.child.ringApplied.load(ordering: .acquiring) }
+    return Int32(bitPattern: mark &- applied) <= 0
   }
 
   func forget(_ id: UInt64) {

@@ -11,7 +11,7 @@ import PatchbayRealtime
 /// plugin says outside a call (an effect thread) goes to the channel's ring.
 ///
 /// `@unchecked Sendable`: `executor` owns `instances`, `notes`, `inCall` and the processor
-/// table's writes; the ring is written under `ringLock`.
+/// table's writes; the ring and `ringMarks` are written under `ringLock`.
 final class ChildServer: @unchecked Sendable {
   let channel: UnsafeMutablePointer<pb_channel>
   let plugin: Result<LoadedPlugin, PluginLoadError>
@@ -21,6 +21,9 @@ final class ChildServer: @unchecked Sendable {
   private var notes: [PluginNote] = []
   private var inCall = false
   private let ringLock = NSLock()
+  /// Where in the ring each instance's last note ends: the host's reader has delivered all of
+  /// an instance's notes once it took that many bytes.
+  private var ringMarks: [UInt64: UInt32] = [:]
   /// The processors the audio thread serves, by index; written before the host learns one.
   private let processors: UnsafeMutablePointer<pb_channel_processor>
   private static let processorCapacity = 256
@@ -220,7 +223,11 @@ final class ChildServer: @unchecked Sendable {
       return status
 
     case .runningEffects:
-      out.put(UInt64(try self.instance(try request.read(UInt64.self)).code.runningEffects))
+      let id = try request.read(UInt64.self)
+      out.put(UInt64(try self.instance(id).code.runningEffects))
+      let mark = self.ringLock.withLock { self.ringMarks[id] }
+      out.put(UInt8(mark == nil ? 0 : 1))
+      out.put(mark ?? 0)
       return PB_OK
 
     case .cancelEffects:
@@ -258,6 +265,7 @@ final class ChildServer: @unchecked Sendable {
       self.finish(instance)
       instance.context.owned.inbox = nil
       self.instances[id] = nil
+      self.ringLock.withLock { self.ringMarks[id] = nil }
       return PB_OK
 
     case .createProcessor:
@@ -352,7 +360,9 @@ final class ChildServer: @unchecked Sendable {
     out.put(instance)
     note.write(to: &out)
     self.ringLock.withLock {
-      _ = pb_channel_ring_put(self.channel, buffer, UInt32(out.count))
+      if pb_channel_ring_put(self.channel, buffer, UInt32(out.count)) == 0 {
+        self.ringMarks[instance] = pb_channel_ring_written(self.channel)
+      }
     }
   }
 

@@ -96,10 +96,11 @@ import Testing
       try ticking.tick()
       #expect(await ticking.waitForTicks(swap), "tick \(swap): \(ticking.ticks ?? -1)")
       // The first build's effect is the one ticking; every later build's instance ran none,
-      // and went at the action after its swap (an isolated one may still have a note on its
-      // way at the swap itself, so the count is read after an action, where it is reaped).
+      // and goes at its swap. Isolated, the retired instance shares its process with the
+      // first, whose ticks are on their way through the ring: they are not its own.
       #expect(ticker.earlierGenerations == (swap == 1 ? 0 : 1), "after swap \(swap - 1)")
       try ticking.app.swap("ticker", to: builds[swap % 2])
+      #expect(ticker.earlierGenerations == 1, "right after swap \(swap)")
     }
     try ticking.tick()
     #expect(await ticking.waitForTicks(101))
