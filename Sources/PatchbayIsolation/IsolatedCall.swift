@@ -93,6 +93,14 @@ package enum PluginNote: Sendable, Equatable {
     case .cancelled(let key):
       out.put(UInt8(9))
       out.put(key)
+    case .share(.hold(let name, let initial)):
+      out.put(UInt8(10))
+      out.put(name)
+      out.put(bytes: initial)
+    case .share(.write(let name, let value)):
+      out.put(UInt8(11))
+      out.put(name)
+      out.put(bytes: value)
     }
   }
 
@@ -119,6 +127,12 @@ package enum PluginNote: Sendable, Equatable {
       let keys = try reader.string()
       return .sendFrom(keys: keys, try reader.bytes())
     case 9: return .cancelled(try reader.string())
+    case 10:
+      let name = try reader.string()
+      return .share(.hold(name: name, initial: try reader.bytes()))
+    case 11:
+      let name = try reader.string()
+      return .share(.write(name: name, value: try reader.bytes()))
     default: throw WireReader.Truncated()
     }
   }

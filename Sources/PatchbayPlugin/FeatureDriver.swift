@@ -69,10 +69,17 @@ public final class FeatureDriver: @unchecked Sendable {
       id: id, name: Feature.name, summary: Feature.summary,
       schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
       create: { host, state in
-        guard let initial = restoreFeatureState(Feature.self, from: state, host: host) else {
+        // Its `@Shared(.inMemory)` values are held in a storage of its own, shared with the
+        // app's other plugins through the host.
+        let sharing = InstanceSharing(host: host, feature: id)
+        guard
+          let initial = sharing.run({
+            restoreFeatureState(Feature.self, from: state, host: host)
+          })
+        else {
           return nil
         }
-        let instance = FeatureInstance<Feature>(host: host, state: initial)
+        let instance = FeatureInstance<Feature>(host: host, state: initial, sharing: sharing)
         let box = FeatureInstanceBox(
           reduce: { instance.reduce($0) },
           snapshot: { instance.snapshot() },
@@ -211,7 +218,11 @@ private let evolutionNotes = LockedValue<Set<String>>([])
 func evolvedState<Feature: PluginFeature>(
   _: Feature.Type, from value: WireValue
 ) throws -> (Feature.State, String?) {
-  let start = try WireValueEncoder().encode(Feature.initialState)
+  // The start state is only a template: its `@Shared` values go to a storage of their own,
+  // or their defaults would be held (and win) before the state read back is.
+  let (start, stateTemplates) = try InMemoryStorage.withCurrent(InMemoryStorage()) {
+    (try WireValueEncoder().encode(Feature.initialState), Feature.stateTemplates)
+  }
   var value = value
   var renamed: [String] = []
   for (new, old) in Feature.renamedStateFields.sorted(by: { $0.key < $1.key })
@@ -220,7 +231,7 @@ func evolvedState<Feature: PluginFeature>(
     renamed.append("'\(old)' → '\(new)'")
   }
   var templates = [ObjectIdentifier(Feature.State.self): start]
-  for template in Feature.stateTemplates { templates[template.type] = template.value }
+  for template in stateTemplates { templates[template.type] = template.value }
   let state = try WireValueDecoder(templates: templates).decode(Feature.State.self, from: value)
   let added = value.fieldsAdded(in: start)
   let dropped = value.fieldsNotIn(try WireValueEncoder().encode(state))
@@ -242,7 +253,8 @@ func parseFeatureAction<Feature: PluginFeature>(
 {
   do {
     let value = try WireValue(parsingAction: text)
-    _ = try decodeAction(Feature.self, from: value)
+    // A held shared value's action (`_shared`) is every feature's.
+    if SharedHolding.parse(value) == nil { _ = try decodeAction(Feature.self, from: value) }
     return value.bytes
   } catch {
     host.error(
@@ -259,7 +271,8 @@ func formatFeatureAction<Feature: PluginFeature>(
 {
   do {
     let value = try WireValue(decoding: bytes)
-    _ = try decodeAction(Feature.self, from: value)
+    // A held shared value's action (`_shared`) is every feature's.
+    if SharedHolding.parse(value) == nil { _ = try decodeAction(Feature.self, from: value) }
     return value.actionText
   } catch {
     host.error("\(Feature.id): cannot format action bytes: \(error). \(knownActions(Feature.self))")
@@ -274,7 +287,10 @@ func migrateFeatureState<Feature: PluginFeature>(
   do {
     let old = try WireValue(decoding: bytes)
     let new = try Feature.migrate(from: schema, old)
-    _ = try WireValueDecoder().decode(Feature.State.self, from: new)
+    // Checked in a storage of its own: the state is not an instance's.
+    _ = try InMemoryStorage.withCurrent(InMemoryStorage()) {
+      try WireValueDecoder().decode(Feature.State.self, from: new)
+    }
     return (PB_OK, new.bytes)
   } catch let error as PluginFeatureError {
     host.error(error.description)

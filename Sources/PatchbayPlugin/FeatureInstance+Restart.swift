@@ -40,7 +40,9 @@ extension FeatureInstance {
   ) -> pb_status {
     self.calls += 1
     guard
-      let state = restoreFeatureState(Feature.self, from: Array(stateBytes), host: self.host),
+      let state = self.sharing.run({
+        restoreFeatureState(Feature.self, from: Array(stateBytes), host: self.host)
+      }),
       let action = decodeActionBytes(Feature.self, actionBytes, host: self.host)
     else { return PB_ERR_DECODE }
     let number = self.calls

@@ -62,10 +62,13 @@ final class FeatureInstance<Feature: PluginFeature> {
   /// The functions it imported, current on the thread while it reduces (`@Import`); nil
   /// without imports.
   @usableFromInline let imports: ImportedFunctions.Box?
+  /// Its in-memory shared values, held through the host.
+  @usableFromInline let sharing: InstanceSharing
 
   @inlinable
-  init(host: HostConnection, state: Feature.State) {
+  init(host: HostConnection, state: Feature.State, sharing: InstanceSharing) {
     self.host = host
+    self.sharing = sharing
     let imported = host.resolve(Feature.imports, for: Feature.id)
     self.imports = Feature.imports.isEmpty ? nil : ImportedFunctions.Box(imported)
     let prepare: ((inout DependencyValues) -> Void)?
@@ -111,18 +114,25 @@ final class FeatureInstance<Feature: PluginFeature> {
   @inlinable
   func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
     self.calls += 1
-    if let action = self.actions.action(for: bytes) {
+    return self.sharing.run {
+      if let action = self.actions.action(for: bytes) {
+        self.run(action)
+        self.publishShared()
+        return PB_OK
+      }
+      guard let value = decodeActionValue(Feature.self, bytes, host: self.host) else {
+        return PB_ERR_DECODE
+      }
+      // A shared value another holder wrote (`_shared`), not one of the feature's actions.
+      if let status = self.sharing.receive(value) { return status }
+      guard let action = decodeActionValue(Feature.self, value, host: self.host) else {
+        return PB_ERR_DECODE
+      }
+      self.actions.store(action, for: bytes)
       self.run(action)
       self.publishShared()
       return PB_OK
     }
-    guard let action = decodeActionBytes(Feature.self, bytes, host: self.host) else {
-      return PB_ERR_DECODE
-    }
-    self.actions.store(action, for: bytes)
-    self.run(action)
-    self.publishShared()
-    return PB_OK
   }
 
   /// Reduces `action`, its imported functions current on this thread.
@@ -181,8 +191,31 @@ func sendToHost<Feature: PluginFeature>(
 func decodeActionBytes<Feature: PluginFeature>(
   _: Feature.Type, _ bytes: UnsafeRawBufferPointer, host: HostConnection
 ) -> Feature.Action? {
+  decodeActionValue(Feature.self, bytes, host: host).flatMap {
+    decodeActionValue(Feature.self, $0, host: host)
+  }
+}
+
+/// The value in action bytes, or nil, said through `host`, when they are not one.
+@usableFromInline
+func decodeActionValue<Feature: PluginFeature>(
+  _: Feature.Type, _ bytes: UnsafeRawBufferPointer, host: HostConnection
+) -> WireValue? {
   do {
-    return try decodeAction(Feature.self, from: WireValue(decoding: bytes))
+    return try WireValue(decoding: bytes)
+  } catch {
+    host.error("\(Feature.id): cannot decode action: \(error). \(knownActions(Feature.self))")
+    return nil
+  }
+}
+
+/// The feature's action a value is, or nil, said through `host`, when it is none.
+@usableFromInline
+func decodeActionValue<Feature: PluginFeature>(
+  _: Feature.Type, _ value: WireValue, host: HostConnection
+) -> Feature.Action? {
+  do {
+    return try decodeAction(Feature.self, from: value)
   } catch {
     host.error("\(Feature.id): cannot decode action: \(error). \(knownActions(Feature.self))")
     return nil

@@ -43,15 +43,42 @@ public struct SharedSubscription: Sendable, Equatable {
 }
 
 extension HostConnection {
-  private var sharedService: UnsafePointer<pb_shared_service>? {
+  /// The service, when the host's has every field up to `last` (a 2.3 host's ends before
+  /// `hold`).
+  private func sharedService(through last: PartialKeyPath<pb_shared_service>)
+    -> UnsafePointer<pb_shared_service>?
+  {
     guard let service = self.host.pointee.get_service?(self.host, PB_SERVICE_SHARED) else {
       return nil
     }
     let shared = service.assumingMemoryBound(to: pb_shared_service.self)
-    guard Int(shared.pointee.struct_size) >= MemoryLayout<pb_shared_service>.size else {
-      return nil
-    }
+    let needed =
+      MemoryLayout<pb_shared_service>.offset(of: last)! + MemoryLayout<UnsafeRawPointer>.size
+    guard Int(shared.pointee.struct_size) >= needed else { return nil }
     return UnsafePointer(shared)
+  }
+
+  private var sharedService: UnsafePointer<pb_shared_service>? {
+    self.sharedService(through: \pb_shared_service.subscribe)
+  }
+
+  /// Whether the host lets features hold and write a shared value (ABI 2.6).
+  var holdsShared: Bool { self.sharedService(through: \pb_shared_service.write) != nil }
+
+  /// Holds `name`, whose value is `initial` unless the app has one. [main-thread]
+  func hold(_ name: String, initial: [UInt8]) {
+    guard let service = self.sharedService(through: \pb_shared_service.write) else { return }
+    _ = initial.withUnsafeBufferPointer { buffer in
+      name.withCString { service.pointee.hold?(self.host, $0, buffer.baseAddress, buffer.count) }
+    }
+  }
+
+  /// Writes `name`, which this instance holds. [main-thread]
+  func write(_ name: String, _ bytes: [UInt8]) {
+    guard let service = self.sharedService(through: \pb_shared_service.write) else { return }
+    _ = bytes.withUnsafeBufferPointer { buffer in
+      name.withCString { service.pointee.write?(self.host, $0, buffer.baseAddress, buffer.count) }
+    }
   }
 
   /// Publishes `bytes` under `name`; a host without the service ignores it. [main-thread]

@@ -376,6 +376,8 @@ final class ChildServer: @unchecked Sendable {
     case .midiChannels: 0
     case .share(.publish(let name, let value)): name.utf8.count + value.count
     case .share(.subscribe(let name, let action)): name.utf8.count + (action?.utf8.count ?? 0)
+    case .share(.hold(let name, let value)), .share(.write(let name, let value)):
+      name.utf8.count + value.count
     }
   }
 

@@ -8,7 +8,8 @@ import PatchbayPlugin
 /// separate packages would otherwise have to provide. `libTicker.so`, `libTickerRenamed.so`,
 /// `libTickerResuming.so`, `libTickerCrashing.so` and `libTickerTailing.so` export five
 /// builds of one ticker (Ticker.swift, TickerTailing.swift), `libEvolve<Kind>.so` the builds of
-/// one state after each kind of edit (Evolve.swift).
+/// one state after each kind of edit (Evolve.swift), and `libShared<Name>.so` a feature that
+/// holds `@Shared(.inMemory("tally"))` (SharedTally.swift).
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
 /// its name is the path the dynamic linker gives for this image. When it gives none, the entry
@@ -43,6 +44,8 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   case "evolveint64": features = [.feature(EvolveInt64.self)]
   case "evolveoptionaladded": features = [.feature(EvolveOptionalAdded.self)]
   case "evolveenumfieldadded": features = [.feature(EvolveEnumFieldAdded.self)]
+  case let name where name.hasPrefix("shared"):
+    features = [.feature(SharedTally.self, id: "dev.patchbay.fixture.\(name)")]
   default: features = [.feature(Tally.self, id: "dev.patchbay.fixture.\(name)")]
   }
   return PluginExport.entry(

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// A file that does not decode is reported, with its path and the decoder's reason, and the
 /// default value is used; the next change writes a good file over it.
-public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
+public struct FileStorageKey<Value: Codable>: SharedKey {
   public let url: URL
   let storage: FileStorage
 
@@ -34,13 +34,15 @@ public final class FileStorage: Sendable {
 
   public init() {}
 
-  func box<Value: Codable & Sendable>(at url: URL, default defaultValue: () -> Value)
+  func box<Value: Codable>(at url: URL, default defaultValue: () -> Value)
     -> _SharedReference<Value>
   {
     let url = url.standardizedFileURL
     return self.boxes.withValue { boxes in
       if let box = boxes[url] as? SharedBox<Value> { return box }
-      let box = SharedBox(Self.read(Value.self, from: url) ?? defaultValue()) { value in
+      let box = SharedBox(
+        Self.read(Value.self, from: url) ?? defaultValue(), keyID: .fileStorage(url)
+      ) { value in
         Self.write(value, to: url)
       }
       boxes[url] = box

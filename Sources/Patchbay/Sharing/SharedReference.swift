@@ -7,6 +7,9 @@
 public class _SharedReference<Value>: @unchecked Sendable {
   /// The box the value lives in, which tracking is keyed by.
   var root: AnyObject { fatalError("abstract") }
+  /// The key of the box, which a plugin's state keeps with the value; nil for a value no key
+  /// keeps and for a part of one.
+  var keyID: SharedKeyID? { nil }
   func read() -> Value { fatalError("abstract") }
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("abstract") }
   /// The value in the expected state of `tracker`, if an action changed it since.
@@ -19,14 +22,23 @@ public class _SharedReference<Value>: @unchecked Sendable {
 /// The box of one key's value; `save` keeps it where the key says (a file), after each change.
 final class SharedBox<Value>: _SharedReference<Value>, @unchecked Sendable {
   private let value: LockedValue<Value>
-  private let save: (@Sendable (Value) -> Void)?
+  private let save: ((Value) -> Void)?
+  private let key: SharedKeyID?
 
-  init(_ value: Value, save: (@Sendable (Value) -> Void)? = nil) {
+  init(_ value: Value, keyID: SharedKeyID? = nil, save: ((Value) -> Void)? = nil) {
     self.value = LockedValue(value)
+    self.key = keyID
     self.save = save
   }
 
   override var root: AnyObject { self }
+  override var keyID: SharedKeyID? { self.key }
+
+  /// Takes a value another holder wrote (through a ``_SharedBridge``): not a change of this
+  /// holder's, so it is not saved or told back.
+  func receive(_ value: Value) {
+    self.value.withValue { $0 = value }
+  }
 
   override func read() -> Value {
     self.value.value

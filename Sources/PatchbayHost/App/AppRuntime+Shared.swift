@@ -6,42 +6,60 @@ import PatchbayLoader
 /// subscribed to during a call is applied after it — after `create`, each action, a swap. On
 /// the app queue.
 extension AppRuntime {
-  /// Applies the instance's shared requests: a changed value goes to every reader as an
-  /// action, now (each reader reduces it before anything later reaches the publisher); a new
-  /// reader gets the current value. A replay feeds the recorded actions instead.
+  /// Applies the instance's shared requests: a changed value goes to every reader and holder
+  /// as an action, now (each one reduces it before anything later reaches the instance that
+  /// changed it); a new reader or holder gets the current value. A replay feeds the recorded
+  /// actions instead.
   func applyShared(of handle: FeatureHandle, at path: InstancePath) {
+    let here = path.description
     for request in handle.owned.implementation.context.takeShared() {
+      let outcome: SharedBoard.Outcome
       switch request {
       case .publish(let name, let value):
-        switch self.owned.shared.publish(name, value: value, by: handle, at: path.description) {
-        case .changed(let deliveries):
-          guard !self.replaying else { continue }
-          for (reader, action) in deliveries { reader.receive(action, from: .shared) }
-        case .unchanged: break
-        case .refused(let owner):
-          self.fail(
-            AppError(
-              .failed(
-                path: path.description,
-                reason:
-                  "patchbay.shared/1: '\(name)' is published by \(owner); a name has one "
-                  + "publisher. Publish under another name, or read it (subscribe).")))
-        case .malformed(let reason):
-          self.fail(
-            AppError(
-              .failed(
-                path: path.description,
-                reason: "patchbay.shared/1: the value published as '\(name)' is not a value: "
-                  + reason)))
-        }
+        outcome = self.owned.shared.publish(name, value: value, by: handle, at: here)
+      case .hold(let name, let initial):
+        outcome = self.owned.shared.hold(name, initial: initial, by: handle, at: here)
+      case .write(let name, let value):
+        outcome = self.owned.shared.write(name, value: value, by: handle, at: here)
       case .subscribe(let name, let action):
         if let first = self.owned.shared.subscribe(name, action: action, by: handle),
           !self.replaying
         {
           handle.receive(first, from: .shared)
         }
+        continue
       }
+      self.apply(outcome, of: request, at: here)
     }
+  }
+
+  private func apply(_ outcome: SharedBoard.Outcome, of request: SharedRequest, at path: String) {
+    let name = request.name
+    let reason: String
+    switch outcome {
+    case .changed(let deliveries):
+      guard !self.replaying else { return }
+      for (reader, action) in deliveries { reader.receive(action, from: .shared) }
+      return
+    case .unchanged: return
+    case .refused(let owner):
+      if case .publish = request {
+        reason =
+          "patchbay.shared/1: '\(name)' is published by \(owner); a name has one publisher. "
+          + "Publish under another name, or read it (subscribe)."
+      } else {
+        reason =
+          "patchbay.shared/1: '\(name)' is published by \(owner), so no holder may write it. "
+          + "Read it (@SharedReader), or share a value of your own under another name."
+      }
+    case .notHeld:
+      reason =
+        "patchbay.shared/1: '\(name)' was written by an instance that does not hold it. "
+        + "Call hold before write."
+    case .malformed(let error):
+      reason = "patchbay.shared/1: the value given for '\(name)' is not a value: \(error)"
+    }
+    self.fail(AppError(.failed(path: path, reason: reason)))
   }
 
   /// Publishes what the host knows for features to read (patchbay/shared.h): `host.midi`,

@@ -120,13 +120,11 @@ package final class HostContext: @unchecked Sendable {
       self.log(PB_LOG_ERROR, "\(service) called from another thread: call it from create or reduce")
       return PB_ERR_INVALID
     }
-    switch request {
-    case .publish(let name, _), .subscribe(let name, _):
-      guard SharedRequest.isValid(name: name) else {
-        self.report(
-          "\(service): '\(name)' is not a shared name: use 1 to 64 letters, digits, '.', '-', '_'")
-        return PB_ERR_INVALID
-      }
+    guard SharedRequest.isValid(name: request.name) else {
+      self.report(
+        "\(service): '\(request.name)' is not a shared name: use 1 to 64 letters, digits, '.', "
+          + "'-', '_'")
+      return PB_ERR_INVALID
     }
     if case .subscribe(_, let action?) = request, !SharedRequest.isValid(action: action) {
       self.report("\(service): '\(action)' is not an action name: use [A-Za-z_][A-Za-z0-9_]*")

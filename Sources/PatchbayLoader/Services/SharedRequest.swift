@@ -6,6 +6,20 @@ package enum SharedRequest: Sendable, Equatable {
   case publish(name: String, value: [UInt8])
   /// `name`'s values as the action `action(_: value)`; nil stops them.
   case subscribe(name: String, action: String?)
+  /// To hold `name` (2.6): `initial` is its value unless it has one; others' writes arrive as
+  /// `_shared(name: "…", value: …)`.
+  case hold(name: String, initial: [UInt8])
+  /// A holder's new value of `name` (2.6).
+  case write(name: String, value: [UInt8])
+
+  /// The name the request is about.
+  package var name: String {
+    switch self {
+    case .publish(let name, _), .subscribe(let name, _), .hold(let name, _),
+      .write(let name, _):
+      name
+    }
+  }
 
   /// Whether `name` may name shared state: 1 to 64 ASCII letters, digits, `.`, `-` or `_`.
   package static func isValid(name: String) -> Bool {

@@ -35,10 +35,12 @@ extern "C" {
  * 2.4 let effects live across a swap: "patchbay.effects/1" (patchbay/host.h), and the
  * optional pb_feature_vtable.cancel_effects_keyed and .resume_effects (a 2.3 vtable, without
  * them, still loads). 2.5 let effects live across an isolated plugin's crash: the optional
- * pb_feature_vtable.effect_origins and .restart_effects.
+ * pb_feature_vtable.effect_origins and .restart_effects. 2.6 let any number of features hold
+ * and write one shared value (TCA's @Shared between plugins): pb_shared_service.hold and
+ * .write (patchbay/shared.h).
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 5u
+#define PATCHBAY_ABI_MINOR 6u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

@@ -30,10 +30,23 @@
  *     reduce between the same two periods, so their processors see a change in the same
  *     period; live, a reader's block follows at most one period later.
  *
+ * Holders (2.6), TCA's @Shared between plugins.  A name nobody publishes may have any number
+ *   of holders, each of which may write it. `hold` makes an instance a holder: when the name
+ *   has no value yet, the holder's `initial` becomes it; else the holder receives the value,
+ *   right after the call, when it differs from `initial`. A holder receives each value another
+ *   holder writes (or the publisher publishes) as the action
+ *       _shared(name: "tally", value: 3)
+ *   which is recorded, replayed and tested like any other action. Writes are ordered on the
+ *   app queue: the last one wins, and every holder and reader is told each one, in order,
+ *   before anything later reaches the writer. Writing the value the name has tells no one. A
+ *   name a live instance publishes, or a `host.` name, may be held (to read it) but not
+ *   written. Holding ends when the instance is destroyed; a swap keeps it.
+ *
  * Compared with TCA's @Shared: there, any holder may mutate a reference, and readers see it
- * change under them. Here the publisher alone writes, and readers get each change as an
- * action, so a reader's tests send the value as they would send any action, and a recording
- * replays what each reader saw.
+ * change under them. With `publish`, the publisher alone writes; with `hold`, any holder does.
+ * Either way the others get each change as an action, so their tests send the value as they
+ * would send any action, and a recording replays what each one saw. The Swift SDK does this
+ * for `@Shared(.inMemory("tally"))` of a Codable value.
  */
 #ifndef PATCHBAY_SHARED_H
 #define PATCHBAY_SHARED_H
@@ -58,6 +71,20 @@ typedef struct pb_shared_service {
    * `action(_: value)`. Call it from create. Subscribing again replaces `action`; NULL stops
    * the subscription. PB_OK, or PB_ERR_INVALID for a bad name. */
   pb_status (*subscribe)(const pb_host *host, const char *name, const char *action);
+
+  /* 2.6 (a host before 2.6 has a smaller struct_size: check it) */
+
+  /* [main-thread] Makes this instance a holder of `name`, whose value is `initial` (value
+   * encoding) unless the name has one. Call it from create or reduce. PB_OK, or
+   * PB_ERR_INVALID for a bad name or a value that does not decode. */
+  pb_status (*hold)(const pb_host *host, const char *name, const uint8_t *initial,
+                    size_t length);
+  /* [main-thread] Writes `value` (value encoding) under `name`, which this instance holds.
+   * Call it from create or reduce; holders and readers are told after that call returns.
+   * PB_OK, or PB_ERR_INVALID for a bad name, a name it does not hold, or a name a live
+   * instance publishes (the host says which). */
+  pb_status (*write)(const pb_host *host, const char *name, const uint8_t *value,
+                     size_t length);
 } pb_shared_service;
 
 #ifdef __cplusplus

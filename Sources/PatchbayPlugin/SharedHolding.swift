@@ -1,0 +1,165 @@
+import Patchbay
+import PatchbayABI
+import PatchbayEncoding
+
+/// One plugin instance's side of `@Shared(.inMemory("tally"))` between plugins: the bridge
+/// of its ``InMemoryStorage``, which holds each `Codable` value through the host's
+/// "patchbay.shared/1" (patchbay/shared.h, `hold` and `write`).
+///
+/// - A change the instance makes while it reduces is written to the host after the call; the
+///   host orders it on the app queue and sends every other holder `_shared(name:, value:)`.
+/// - That action sets the value here without writing it back.
+/// - A change made in an effect, outside any call, reaches the host as the action
+///   `_sharedWrite(name:, value:)` the instance sends itself, which writes it when reduced:
+///   every change crosses on the app queue, and a recording replays it.
+@usableFromInline
+final class SharedHolding: _SharedBridge, @unchecked Sendable {
+  let host: HostConnection
+  let feature: String
+  private struct Inside {
+    var inCall = false
+    /// The names held during the current call, in order, with what reads each one's value.
+    var holds: [(name: String, current: () -> [UInt8]?)] = []
+    /// The changes made during the current call, by name, in order.
+    var pending: [(name: String, bytes: [UInt8])] = []
+    /// What sets each held value from its bytes.
+    var receivers: [String: (WireValue) throws -> Void] = [:]
+  }
+  private let inside = LockedValue(Inside())
+
+  @usableFromInline
+  init(host: HostConnection, feature: String) {
+    (self.host, self.feature) = (host, feature)
+  }
+
+  @usableFromInline
+  func hold<Value: Codable>(
+    _ name: String, current: @escaping () -> Value, receive: @escaping (Value) -> Void
+  ) {
+    let read = { [weak self] () -> [UInt8]? in self?.encode(current(), name) }
+    let now = self.inside.withValue { inside in
+      inside.receivers[name] = { value in
+        receive(try WireValueDecoder().decode(Value.self, from: value))
+      }
+      guard inside.inCall else { return true }
+      inside.holds.append((name, read))
+      return false
+    }
+    if now, let bytes = read() { self.host.hold(name, initial: bytes) }
+  }
+
+  @usableFromInline
+  func changed<Value: Codable>(_ name: String, to value: Value) {
+    guard let bytes = self.encode(value, name) else { return }
+    let inCall = self.inside.withValue { inside in
+      guard inside.inCall else { return false }
+      inside.pending.removeAll { $0.name == name }
+      inside.pending.append((name, bytes))
+      return true
+    }
+    guard !inCall, let value = try? WireValue(decoding: bytes) else { return }
+    self.host.send(Self.action("_sharedWrite", name, value).bytes)
+  }
+
+  /// Runs one call into the instance: the values it made are held after it, with the value
+  /// each has then, and its changes to values held before are written.
+  @usableFromInline
+  func call<T>(_ body: () -> T) -> T {
+    self.inside.withValue { $0.inCall = true }
+    let result = body()
+    let (holds, pending) = self.inside.withValue { inside in
+      inside.inCall = false
+      defer { (inside.holds, inside.pending) = ([], []) }
+      return (inside.holds, inside.pending)
+    }
+    for (name, current) in holds {
+      if let bytes = current() { self.host.hold(name, initial: bytes) }
+    }
+    // A value made in this call is held with its value now, changes included.
+    for (name, bytes) in pending where !holds.contains(where: { $0.name == name }) {
+      self.host.write(name, bytes)
+    }
+    return result
+  }
+
+  /// Takes `_shared(name:, value:)` (set here) or `_sharedWrite(name:, value:)` (set here and
+  /// written): the call's status, or nil when `action` is neither. A name it does not hold, or
+  /// a value of another type, fails the action with a line, and the value is kept.
+  @usableFromInline
+  func receive(_ action: WireValue) -> pb_status? {
+    guard let (write, name, value) = Self.parse(action) else { return nil }
+    let (receiver, held) = self.inside.withValue {
+      ($0.receivers[name], $0.receivers.keys.sorted())
+    }
+    guard let receiver else {
+      let holds =
+        held.isEmpty
+        ? "it holds none" : "it holds " + held.map { "'\($0)'" }.joined(separator: ", ")
+      self.host.error(
+        "\(self.feature): '\(name)' is not a shared value this instance holds (\(holds))")
+      return PB_ERR_INVALID
+    }
+    do {
+      try receiver(value)
+    } catch {
+      self.host.error(
+        "\(self.feature): the shared value '\(name)' (\(value.actionText)) does not decode as "
+          + "this build's type: \(error). Give every holder of '\(name)' the same type")
+      return PB_ERR_DECODE
+    }
+    if write { self.inside.withValue { $0.pending.append((name, value.bytes)) } }
+    return PB_OK
+  }
+
+  /// The held-value action `action` is, if it is one: `_shared` or `_sharedWrite`, with a
+  /// name and a value.
+  static func parse(_ action: WireValue) -> (write: Bool, name: String, value: WireValue)? {
+    guard case .case(let kind, let fields) = action, kind == "_shared" || kind == "_sharedWrite",
+      fields.count == 2, fields[0].name == "name", case .string(let name) = fields[0].value,
+      fields[1].name == "value"
+    else { return nil }
+    return (kind == "_sharedWrite", name, fields[1].value)
+  }
+
+  static func action(_ kind: String, _ name: String, _ value: WireValue) -> WireValue {
+    .case(kind, [WireValue.Field("name", .string(name)), WireValue.Field("value", value)])
+  }
+
+  private func encode<Value: Encodable>(_ value: Value, _ name: String) -> [UInt8]? {
+    do {
+      return try WireValueEncoder().encode(value).bytes
+    } catch {
+      self.host.log(
+        PB_LOG_ERROR, "\(self.feature): the shared value '\(name)' cannot be encoded: \(error)")
+      return nil
+    }
+  }
+}
+
+/// An instance's in-memory shared values: the storage its `.inMemory` keys use, current on
+/// the thread during each call into it, and the holding that shares them with the app.
+@usableFromInline
+struct InstanceSharing {
+  @usableFromInline let storage: InMemoryStorage
+  @usableFromInline let holding: SharedHolding
+
+  @usableFromInline
+  init(host: HostConnection, feature: String) {
+    self.holding = SharedHolding(host: host, feature: feature)
+    self.storage = InMemoryStorage(bridge: self.holding)
+  }
+
+  /// Runs one call into the instance, with its storage current; its changes are written
+  /// after it.
+  @inlinable
+  func run<T>(_ body: () -> T) -> T {
+    InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
+  }
+
+  /// Takes a held value's action (`_shared`, `_sharedWrite`): its status, or nil for any other
+  /// action.
+  @inlinable
+  func receive(_ action: WireValue) -> pb_status? {
+    self.holding.receive(action)
+  }
+}
