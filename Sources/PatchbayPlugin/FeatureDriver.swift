@@ -73,7 +73,7 @@ public final class FeatureDriver: @unchecked Sendable {
         // app's other plugins through the host.
         let sharing = InstanceSharing(host: host, feature: id)
         guard
-          let initial = sharing.run({
+          let initial = sharing.readState({
             restoreFeatureState(Feature.self, from: state, host: host)
           })
         else {

@@ -40,7 +40,7 @@ extension FeatureInstance {
   ) -> pb_status {
     self.calls += 1
     guard
-      let state = self.sharing.run({
+      let state = self.sharing.readState({
         restoreFeatureState(Feature.self, from: Array(stateBytes), host: self.host)
       }),
       let action = decodeActionBytes(Feature.self, actionBytes, host: self.host)

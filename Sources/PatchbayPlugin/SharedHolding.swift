@@ -1,6 +1,7 @@
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import Synchronization
 
 /// One plugin instance's side of `@Shared(.inMemory("tally"))` between plugins: the bridge
 /// of its ``InMemoryStorage``, which holds each `Codable` value through the host's
@@ -26,6 +27,8 @@ final class SharedHolding: _SharedBridge, @unchecked Sendable {
     var receivers: [String: (WireValue) throws -> Void] = [:]
   }
   private let inside = LockedValue(Inside())
+  /// Whether it holds any value: until it does, a call costs no lock.
+  @usableFromInline let holdsAny = Atomic(false)
 
   @usableFromInline
   init(host: HostConnection, feature: String) {
@@ -37,6 +40,7 @@ final class SharedHolding: _SharedBridge, @unchecked Sendable {
     _ name: String, current: @escaping () -> Value, receive: @escaping (Value) -> Void
   ) {
     let read = { [weak self] () -> [UInt8]? in self?.encode(current(), name) }
+    self.holdsAny.store(true, ordering: .releasing)
     let now = self.inside.withValue { inside in
       inside.receivers[name] = { value in
         receive(try WireValueDecoder().decode(Value.self, from: value))
@@ -149,11 +153,23 @@ struct InstanceSharing {
     self.storage = InMemoryStorage(bridge: self.holding)
   }
 
-  /// Runs one call into the instance, with its storage current; its changes are written
-  /// after it.
+  /// Runs one call into the instance, with its storage current; the values it made are held
+  /// and its changes written after it. An instance that holds nothing yet pays a thread-local
+  /// store for it, and no lock: a value it makes during the call is held at once.
   @inlinable
   func run<T>(_ body: () -> T) -> T {
-    InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
+    guard self.holding.holdsAny.load(ordering: .acquiring) else {
+      return InMemoryStorage.withCurrent(self.storage, body)
+    }
+    return InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
+  }
+
+  /// Reads a state from bytes (`create`, `restart_effects`): its values are held after the
+  /// call with the values read, not the defaults the decoder made first.
+  @inlinable
+  func readState<T>(_ body: () -> T) -> T {
+    self.storage.beginReading()
+    return InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
   }
 
   /// Takes a held value's action (`_shared`, `_sharedWrite`): its status, or nil for any other

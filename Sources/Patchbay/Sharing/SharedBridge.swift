@@ -32,8 +32,6 @@ extension InMemoryStorage {
     -> T
   {
     let previous = pthread_getspecific(Self.slot)
-    let outer = previous.map { Unmanaged<InMemoryStorage>.fromOpaque($0).takeUnretainedValue() }
-    if outer !== storage { storage.beginCall() }
     pthread_setspecific(Self.slot, Unmanaged.passUnretained(storage).toOpaque())
     defer { pthread_setspecific(Self.slot, previous) }
     return try body()

@@ -45,8 +45,7 @@ extension SharedKey {
 /// whose storage shares its `Codable` values through a ``_SharedBridge``.
 public final class InMemoryStorage: Sendable {
   private let boxes = LockedValue<[String: AnyObject]>([:])
-  /// The names whose boxes were made since the current call into the storage's instance
-  /// began (``withCurrent(_:_:)``).
+  /// The names whose boxes were made since a state began to be read (``beginReading()``).
   private let madeInCall = LockedValue<Set<String>>([])
   let bridge: (any _SharedBridge)?
 
@@ -103,8 +102,9 @@ public final class InMemoryStorage: Sendable {
   }
 
   /// The box of a value read back from a state's bytes: made with it, or set to it when the
-  /// box was made in this same call (by the state's default, which the bytes overrule); a box
-  /// from before keeps its value (the live one, when an old state is read again).
+  /// box was made while this state was read (by the state's default, which the bytes
+  /// overrule); a box from before keeps its value (the live one, when an old state is read
+  /// again).
   func decodedBox<Value: Codable>(named name: String, value: Value) -> _SharedReference<Value> {
     let box = self.codableBox(named: name) { value }
     if self.madeInCall.withValue({ $0.contains(name) }), let box = box as? SharedBox<Value> {
@@ -113,8 +113,8 @@ public final class InMemoryStorage: Sendable {
     return box
   }
 
-  /// A call into the storage's instance begins: no box is new in it yet.
-  func beginCall() {
+  /// A state is about to be read from bytes into this storage: no box is new in it yet.
+  public func beginReading() {
     self.madeInCall.withValue { $0.removeAll() }
   }
 }

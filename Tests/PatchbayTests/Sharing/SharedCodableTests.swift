@@ -35,7 +35,9 @@ import Testing
     let storage = InMemoryStorage()
     let state = InMemoryStorage.withCurrent(storage) { State() }
     state.$tally.withLock { $0 = 3 }
-    let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let json = String(decoding: try encoder.encode(state), as: UTF8.self)
     #expect(json.contains(#""tally":{"inMemory":"tally","value":3}"#), "\(json)")
     // A value no key keeps is kept as its value alone.
     let loose = String(decoding: try JSONEncoder().encode(Shared(value: 5)), as: UTF8.self)
@@ -48,6 +50,7 @@ import Testing
     let bytes = Data(#"{"tally":{"inMemory":"tally","value":7},"note":"x"}"#.utf8)
     let bridge = Bridge()
     let storage = InMemoryStorage(bridge: bridge)
+    storage.beginReading()
     let state = try InMemoryStorage.withCurrent(storage) {
       try JSONDecoder().decode(State.self, from: bytes)
     }
@@ -67,6 +70,7 @@ import Testing
     let storage = InMemoryStorage(bridge: Bridge())
     let live = InMemoryStorage.withCurrent(storage) { State() }
     live.$tally.withLock { $0 = 9 }
+    storage.beginReading()
     let old = try InMemoryStorage.withCurrent(storage) {
       try JSONDecoder().decode(
         State.self, from: Data(#"{"tally":{"inMemory":"tally","value":2},"note":""}"#.utf8))
