@@ -97,8 +97,10 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
     }
 
     // An alert's or a dialog's own presentation, to dismiss it after any of its actions.
-    let ephemeral =
-      Self.isEphemeral ? Self.presentationID(of: state[keyPath: self.toPresentationState]) : nil
+    var ephemeral: UUID?
+    if self.isEphemeral, case .presented? = presentationAction {
+      ephemeral = Self.presentationID(of: state[keyPath: self.toPresentationState])
+    }
 
     effect = effect.merge(with: self.parent.reduce(into: &state, action: action))
 
@@ -120,8 +122,9 @@ public struct _PresentationReducer<Parent: Reducer, DestinationState, Destinatio
     return effect
   }
 
-  /// Whether the destination is an alert or a dialog, which any of its actions dismisses.
-  static var isEphemeral: Bool { DestinationState.self is any _EphemeralState.Type }
+  /// Whether the destination is an alert or a dialog, which any of its actions dismisses:
+  /// asked once, when the reducer is made, not per action.
+  let isEphemeral = DestinationState.self is any _EphemeralState.Type
 
   static func presentationID(of state: PresentationState<DestinationState>) -> UUID? {
     (state.wrappedValue as? any _EphemeralState)?._presentationID

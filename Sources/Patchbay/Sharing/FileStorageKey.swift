@@ -30,7 +30,7 @@ extension SharedKey {
 /// The file-backed values of an app, by file: every `@Shared` of one file shares one value.
 /// Each test gets its own (the files are real: give a test its own folder).
 public final class FileStorage: Sendable {
-  private let boxes = LockedValue<[URL: AnyObject]>([:])
+  private let boxes = SharedBoxes<URL>()
 
   public init() {}
 
@@ -38,16 +38,11 @@ public final class FileStorage: Sendable {
     -> _SharedReference<Value>
   {
     let url = url.standardizedFileURL
-    return self.boxes.withValue { boxes in
-      if let box = boxes[url] as? SharedBox<Value> { return box }
-      let box = SharedBox(
-        Self.read(Value.self, from: url) ?? defaultValue(), keyID: .fileStorage(url)
-      ) { value in
-        Self.write(value, to: url)
+    return self.boxes.box(url, named: ".fileStorage(\(url.path))") {
+      SharedBox(Self.read(Value.self, from: url) ?? defaultValue(), keyID: .fileStorage(url)) {
+        value in Self.write(value, to: url)
       }
-      boxes[url] = box
-      return box
-    }
+    }.box
   }
 
   static func read<Value: Decodable>(_: Value.Type, from url: URL) -> Value? {

@@ -44,7 +44,7 @@ extension SharedKey {
 /// The in-memory values of an app, by name. Each test gets its own; each plugin instance too,
 /// whose storage shares its `Codable` values through a ``_SharedBridge``.
 public final class InMemoryStorage: Sendable {
-  private let boxes = LockedValue<[String: AnyObject]>([:])
+  private let boxes = SharedBoxes<String>()
   /// The names whose boxes were made since a state began to be read (``beginReading()``).
   private let madeInCall = LockedValue<Set<String>>([])
   let bridge: (any _SharedBridge)?
@@ -68,12 +68,9 @@ public final class InMemoryStorage: Sendable {
 
   func box<Value>(named name: String, default defaultValue: () -> Value) -> _SharedReference<Value>
   {
-    self.boxes.withValue { boxes in
-      if let box = boxes[name] as? SharedBox<Value> { return box }
-      let box = SharedBox(defaultValue(), keyID: .inMemory(name))
-      boxes[name] = box
-      return box
-    }
+    self.boxes.box(name, named: ".inMemory(\"\(name)\")") {
+      SharedBox(defaultValue(), keyID: .inMemory(name))
+    }.box
   }
 
   /// The box of a `Codable` value: held through the bridge, when there is one.
@@ -81,21 +78,16 @@ public final class InMemoryStorage: Sendable {
     -> _SharedReference<Value>
   {
     guard let bridge = self.bridge else { return self.box(named: name, default: defaultValue) }
-    var made: SharedBox<Value>?
-    let box = self.boxes.withValue { boxes in
-      if let box = boxes[name] as? SharedBox<Value> { return box }
-      let box = SharedBox(defaultValue(), keyID: .inMemory(name)) { [weak bridge] value in
+    let (box, made) = self.boxes.box(name, named: ".inMemory(\"\(name)\")") {
+      SharedBox(defaultValue(), keyID: .inMemory(name)) { [weak bridge] value in
         bridge?.changed(name, to: value)
       }
-      boxes[name] = box
-      made = box
-      return box
     }
-    if let made {
+    if made {
       self.madeInCall.withValue { _ = $0.insert(name) }
       // Outside the storage's lock: the bridge may hand a value straight back.
-      bridge.hold(name, current: { [unowned made] in made.read() }) { [weak made] in
-        made?.receive($0)
+      bridge.hold(name, current: { [unowned box] in box.read() }) { [weak box] in
+        box?.receive($0)
       }
     }
     return box

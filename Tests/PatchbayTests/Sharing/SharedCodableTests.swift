@@ -98,4 +98,24 @@ import Testing
     #expect(second.tally == 2)
     #expect(InMemoryStorage.withCurrent(InMemoryStorage()) { State() }.tally == 0)
   }
+
+  /// One key with two types: reported, and each type keeps a value of its own.
+  @Test func aKeyWithTwoTypesIsReportedAndKeepsThemApart() {
+    let storage = InMemoryStorage()
+    let count = InMemoryStorage.withCurrent(storage) { Shared(wrappedValue: 1, .inMemory("count")) }
+    withKnownIssue {
+      let text = InMemoryStorage.withCurrent(storage) {
+        Shared(wrappedValue: "one", .inMemory("count"))
+      }
+      #expect(text.wrappedValue == "one")
+    } matching: { issue in
+      "\(issue)".contains(
+        #"@Shared(.inMemory("count")): this key holds a Int elsewhere, and a String here"#)
+    }
+    #expect(count.wrappedValue == 1)
+    // The same type again shares the first value, with no report.
+    let again = InMemoryStorage.withCurrent(storage) { Shared(wrappedValue: 9, .inMemory("count")) }
+    count.withLock { $0 = 2 }
+    #expect(again.wrappedValue == 2)
+  }
 }
