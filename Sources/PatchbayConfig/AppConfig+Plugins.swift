@@ -40,6 +40,7 @@ extension AppConfig {
           .undeclaredFeature(id: node.featureID, known: registry.featureIDs))
       )
     }
+    if errors.isEmpty { errors = self.keyBindingErrors(in: registry) }
     guard errors.isEmpty else { throw ConfigErrors(errors: errors) }
     return registry
   }

@@ -52,6 +52,10 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case badKeyTarget(String)
     case badNodeKey(String)
     case duplicateBinding(String)
+    /// A binding's action that its feature does not parse, with the feature's reason.
+    case badBindingAction(String, feature: String, reason: String)
+    /// A binding's path that names no feature of the app.
+    case badBindingPath(String, BindingPathProblem)
     case pinnedUnknown(String, keys: [String])
   }
 
@@ -90,6 +94,21 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case .badNodeKey(let text):
       return "'\(text)' is not KEY ACTION: write the key, a space, then the action (\"n skip\")."
     case .duplicateBinding(let name): return "key '\(name)' is bound twice on this screen."
+    case .badBindingAction(let action, let feature, let reason):
+      return "'\(action)' is not an action of \(feature): \(reason)"
+    case .badBindingPath(let path, let problem):
+      let why: String
+      switch problem {
+      case .notAFeatureKey(let key, let keys):
+        why = "'\(key)' is not a feature key.\(suggestion(for: key, among: keys))"
+      case .notAChild(let key, let parent):
+        why = "'\(key)' is not a child of '\(parent)'."
+      case .notTheRoot(let key, let root):
+        why = "it starts at '\(key)', not at the root '\(root)'."
+      }
+      return "'\(path)' is not a path of this app: \(why) Write the features from the root, "
+        + "each a child of the one before (\"studio/metronome\")."
+
     case .pinnedUnknown(let key, let keys):
       return "no feature '\(key)' to pin; features: \(keys.joined(separator: ", "))."
     case .unreadable(let why): return "cannot read the file: \(why)"
@@ -167,4 +186,11 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 public struct ConfigErrors: Error, CustomStringConvertible {
   public let errors: [ConfigError]
   public var description: String { self.errors.map(\.description).joined(separator: "\n") }
+}
+
+/// What is wrong with a key binding's path (``ConfigError/Reason/badBindingPath(_:_:)``).
+public enum BindingPathProblem: Equatable, Sendable {
+  case notAFeatureKey(String, keys: [String])
+  case notAChild(String, of: String)
+  case notTheRoot(String, root: String)
 }

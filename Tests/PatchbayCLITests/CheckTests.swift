@@ -45,6 +45,53 @@ import Testing
       ))
   }
 
+  /// Every key binding is checked against the loaded plugins: its path names features from
+  /// the root, its action parses as one of that feature's.
+  @Test func keyBindingsAreCheckedAgainstThePlugins() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(UUID().uuidString).toml")
+    try """
+    [app]
+    root = "counter"
+
+    [plugins]
+    load = ["Counter"]
+
+    [keys]
+    space = "countr increment"
+    "+" = "counter incremnt"
+    "=" = "counter increment"
+
+    [[feature]]
+    key = "counter"
+    id = "dev.patchbay.counter"
+    keys = ["i increment", "s strat"]
+    """.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let result = try await CLI.run("check", file.path)
+    #expect(result.exitCode == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains {
+        $0.hasSuffix(
+          "\(file.path):15: feature \"counter\".keys[1]: 'strat' is not an action of "
+            + "dev.patchbay.counter: cannot parse action 'strat': unknown action 'strat'. "
+            + "Actions: increment, decrement, reset, setStep, incrementLater, rampUp, "
+            + "delayedIncrement.")
+      }, "\(lines)")
+    #expect(
+      lines.contains(
+        "\(file.path):8: keys.space: 'countr' is not a path of this app: 'countr' is not a "
+          + "feature key. Did you mean 'counter'? Write the features from the root, each a child "
+          + "of the one before (\"studio/metronome\")."), "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("\(file.path):9: keys.+: 'incremnt' is not an action")
+          && $0.hasSuffix("Did you mean 'increment'?")
+      }, "\(lines)")
+    #expect(lines.count == 3, "\(lines)")  // the good bindings pass
+  }
+
   @Test func missingConfigFile() async throws {
     let result = try await CLI.run("check", "/nowhere/app.toml")
     #expect(result.exitCode == 1)

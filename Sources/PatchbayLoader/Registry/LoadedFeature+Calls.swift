@@ -2,6 +2,7 @@ import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayEncoding
+import PatchbayFunctions
 
 /// The calls a feature answers without an instance, with the errors they fail with.
 extension LoadedFeature {
@@ -59,12 +60,19 @@ extension LoadedFeature {
   {
     let (status, bytes) = self.code.parseAction(text, context: context)
     guard status == PB_OK else {
+      let reason = context.takeErrors() ?? "'\(text)' is not an action of this feature."
       throw FeatureCallError(
-        featureID: self.id, call: "parse_action",
-        reason: context.takeErrors() ?? "'\(text)' is not an action of this feature"
-      )
+        featureID: self.id, call: "parse_action", reason: reason + self.suggestion(for: text))
     }
     return bytes
+  }
+
+  /// " Did you mean 'increment'?" when `text` names no action of the feature and one is close.
+  func suggestion(for text: String) -> String {
+    let name = String(text.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces)
+    let names = self.actions.map(\.name)
+    guard !name.isEmpty, !names.contains(name) else { return "" }
+    return PatchbayFunctions.suggestion(for: name, among: names)
   }
 
   /// ``formatAction(_:)`` on the executor that owns `context`.
