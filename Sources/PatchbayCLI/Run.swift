@@ -108,8 +108,10 @@ struct Run: AsyncParsableCommand {
     let recorder = try RecordedRun.start(self.record, config: self.config, app: app)
     let printChanges = self.printChanges
     app.tracksStateChanges = printChanges
+    // On a terminal, the UI shows the changes in its message log (`m`); else they are printed.
+    let onTerminal = self.script == nil && isatty(STDIN_FILENO) != 0
     app.onChange { [recorder] change in
-      if printChanges { Terminal.out(ChangeLine.text(change)) }
+      if printChanges, !onTerminal { Terminal.out(ChangeLine.text(change)) }
       recorder?.record(change)
     }
     // After the change handler: MIDI from the first message on is printed and recorded.
@@ -129,7 +131,7 @@ struct Run: AsyncParsableCommand {
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
       let session = try InteractiveSession(
-        app: app, title: app.config.name, meter: live?.graph.meter)
+        app: app, title: app.config.name, meter: live?.graph.meter, printsChanges: printChanges)
       let watcher = self.watches ? PluginWatcher(app: app, report: session.noteSink) : nil
       watcher?.start()
       let rebuilder = self.rebuilder(for: app, report: session.noteSink)

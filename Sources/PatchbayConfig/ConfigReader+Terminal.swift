@@ -23,8 +23,9 @@ extension ConfigReader {
       }
       let (key, problem) = KeyBinding.parse(name)
       if let key {
+        let (action, label) = KeyBinding.splitLabel(parts[1])
         settings.keys.append(
-          KeyBinding(key: key, path: parts[0], action: parts[1], line: value.line))
+          KeyBinding(key: key, path: parts[0], action: action, label: label, line: value.line))
       } else if let problem {
         self.error(value.line, "keys.\(name)", problem)
       }
@@ -32,7 +33,8 @@ extension ConfigReader {
     return settings
   }
 
-  /// A feature's `keys = ["a key(0)", "space toggle"]`: its screen's keys.
+  /// A feature's `keys = ["a key(0) # C", "space toggle"]`: its screen's keys, each
+  /// `KEY ACTION`, with an optional ` # LABEL` for the footer.
   mutating func readNodeKeys(_ table: TOMLDocument.Table) -> [KeyBinding] {
     var bindings: [KeyBinding] = []
     for (index, entry) in (self.strings(table, "keys") ?? []).enumerated() {
@@ -46,7 +48,9 @@ extension ConfigReader {
       if let key, bindings.contains(where: { $0.key == key }) {
         self.error(entry.line, path, .duplicateBinding(parts[0]))
       } else if let key {
-        bindings.append(KeyBinding(key: key, path: nil, action: parts[1], line: entry.line))
+        let (action, label) = KeyBinding.splitLabel(parts[1])
+        bindings.append(
+          KeyBinding(key: key, path: nil, action: action, label: label, line: entry.line))
       } else if let problem {
         self.error(entry.line, path, problem)
       }

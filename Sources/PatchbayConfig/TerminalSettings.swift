@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `patchbay run` shows the app on a terminal: views pinned above every screen, and keys.
 ///
 /// ```toml
@@ -10,11 +12,11 @@
 ///
 /// [[feature]]
 /// key = "trainer"
-/// keys = ["a key(0)", "w key(1)", "n skip"]   # keys of this screen: KEY ACTION
+/// keys = ["a key(0) # C", "w key(1) # C#", "n skip"]   # this screen's: KEY ACTION [# LABEL]
 /// ```
 ///
-/// A key is one character, or `space`. `q`, `b`, `:` and `?` are the terminal's own (quit,
-/// back, a command, help), and a screen's key wins over a global one.
+/// A key is one character, or `space`. `q`, `b`, `:`, `?` and `m` are the terminal's own
+/// (quit, back, a command, help, messages), and a screen's key wins over a global one.
 public struct TerminalSettings: Sendable, Equatable {
   /// Node keys whose views stand above every screen.
   public var pinned: [String] = []
@@ -28,6 +30,7 @@ public struct TerminalSettings: Sendable, Equatable {
   /// The terminal's own keys, which bindings may not take.
   public static let reserved: [Character: String] = [
     "q": "quits", "b": "goes back", ":": "starts a command", "?": "shows the help",
+    "m": "shows the messages",
   ]
 }
 
@@ -38,10 +41,34 @@ public struct KeyBinding: Sendable, Equatable {
   /// Where the action goes; nil: the screen on top.
   public let path: String?
   public let action: String
+  /// What the footer and the help call it: the text after ` # ` (`"1 go(0) # Practice"`).
+  public let label: String?
   public let line: Int
 
-  public init(key: Character, path: String?, action: String, line: Int) {
-    (self.key, self.path, self.action, self.line) = (key, path, action, line)
+  public init(key: Character, path: String?, action: String, label: String? = nil, line: Int) {
+    (self.key, self.path, self.action, self.label, self.line) = (key, path, action, label, line)
+  }
+
+  /// An action and its label: `go(0) # Practice` → (`go(0)`, `Practice`). A ` # ` inside a
+  /// quoted string is the action's.
+  static func splitLabel(_ text: String) -> (action: String, label: String?) {
+    var quoted = false
+    var previous: Character?
+    var cut: String.Index?
+    for index in text.indices {
+      let character = text[index]
+      if character == "\"", previous != "\\" { quoted.toggle() }
+      if !quoted, character == "#", previous == " ",
+        text.index(after: index) < text.endIndex, text[text.index(after: index)] == " "
+      {
+        cut = index
+      }
+      previous = character
+    }
+    guard let cut else { return (text, nil) }
+    let action = text[..<cut].trimmingCharacters(in: .whitespaces)
+    let label = text[text.index(after: cut)...].trimmingCharacters(in: .whitespaces)
+    return (action, label.isEmpty ? nil : label)
   }
 
   /// How the key is written: `space`, `a`.

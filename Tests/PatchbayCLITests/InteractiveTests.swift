@@ -56,7 +56,11 @@ struct InteractiveTests {
     await tmux.keys(":", "send hostile loud", "Enter")
     #expect(await tmux.waitFor("hostile: loud"))
     await tmux.keys(":", "send hostile crashThread", "Enter")
+    // The status line has the report's start; `m` shows it whole.
+    #expect(await tmux.waitFor("[m: the whole message]"))
+    await tmux.keys("m")
     #expect(await tmux.waitFor("error: dev.patchbay.fixture-hostile-plugin crashed: SIGSEGV"))
+    await tmux.keys("Escape")
     // The thread sent `quiet` before it crashed; the restarted plugin has it.
     #expect(await tmux.waitFor("hostile: quiet"))
     await tmux.keys(":", "send hostile steady", "Enter")
@@ -98,12 +102,14 @@ struct Tmux: Sendable {
       || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
   }
 
-  static func start(_ command: String) async throws -> Tmux {
+  /// `command` in a terminal of `columns` × `rows`.
+  static func start(_ command: String, columns: Int = 100, rows: Int = 30) async throws -> Tmux {
     let tmux = Tmux(name: "patchbay-test-\(UUID().uuidString.prefix(8))")
     // Not captured: the first session starts the tmux server, which would inherit the pipes
     // and keep them open forever.
     _ = try await run(
-      ["new-session", "-d", "-s", tmux.name, "-x", "100", "-y", "30", command], capture: false)
+      ["new-session", "-d", "-s", tmux.name, "-x", "\(columns)", "-y", "\(rows)", command],
+      capture: false)
     return tmux
   }
 

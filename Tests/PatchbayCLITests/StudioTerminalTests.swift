@@ -14,7 +14,7 @@ struct StudioTerminalTests {
         + "; echo EXITED $?; stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon'; sleep 30")
     defer { tmux.kill() }
     #expect(await tmux.waitFor("Patchbay Studio — 120 BPM ■"))
-    #expect(await tmux.waitFor("keys: 1 go(0)  2 go(1)  3 go(2)  space toggle"))
+    #expect(await tmux.waitFor("keys: 1 Practice  2 Trainer  3 Monitor  space toggle"))
 
     // Space starts the Metronome from any screen; its beat moves (○ ● ○ ○ then another).
     await tmux.keys(" ")

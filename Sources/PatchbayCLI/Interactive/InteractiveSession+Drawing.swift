@@ -15,7 +15,9 @@ extension InteractiveSession {
     lines += self.pinnedLines()
     lines.append(rule)
     if self.showsHelp {
-      lines += self.keyMap.help
+      lines += self.helpLines(rows: rows - lines.count - 3)
+    } else if self.showsMessages {
+      lines += self.messageLines(rows: rows - lines.count - 3, columns: columns)
     } else {
       let view = (try? self.app.renderCurrent()) ?? "(cannot render \(self.app.currentPath))"
       lines += view.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -26,9 +28,10 @@ extension InteractiveSession {
     }
     var footer = [rule]
     if !self.meterText.isEmpty { footer.append(self.meterText) }
+    let keys = self.keyMap.footer
     footer += [
-      Self.fit(self.keyMap.footer, width: columns),
-      self.commandLine.map { ":" + $0 } ?? self.status,
+      Self.fit(keys.hints, keeping: keys.terminal, width: columns),
+      self.statusLine(width: columns),
     ]
     let bodyRows = max(0, rows - footer.count)
     var screen = Array(lines.prefix(bodyRows))
@@ -83,14 +86,40 @@ extension InteractiveSession {
     return channels.joined(separator: "   ")
   }
 
-  /// As many hints as fit on one line of `width`.
-  static func fit(_ hints: [String], width: Int) -> String {
+  /// As many hints as fit on one line of `width`, then the terminal's own keys, which always
+  /// do (at any width from 36 on: `keys: ? help  b back  : command  q quit`).
+  static func fit(_ hints: [String], keeping terminal: [String], width: Int) -> String {
+    let tail = terminal.joined(separator: "  ")
     var line = "keys:"
-    for (index, hint) in hints.enumerated() {
-      let separator = index == 0 ? " " : "  "
-      guard line.count + separator.count + hint.count <= width else { break }
-      line += separator + hint
+    for hint in hints {
+      guard line.count + 2 + hint.count + 2 + tail.count <= width else { break }
+      line += (line == "keys:" ? " " : "  ") + hint
     }
-    return line
+    return line + (line == "keys:" ? " " : "  ") + tail
+  }
+
+  /// The message log, wrapped, its newest lines at the bottom, scrolled up by
+  /// `messageScroll`.
+  func messageLines(rows: Int, columns: Int) -> [String] {
+    let all = self.log.lines(width: columns)
+    guard !all.isEmpty else { return ["No messages yet. Any key closes this."] }
+    let rows = max(1, rows - 1)
+    self.overlayScroll = min(self.overlayScroll, max(0, all.count - rows))
+    let end = all.count - self.overlayScroll
+    let header =
+      "Messages \(max(1, end - rows + 1))–\(end) of \(all.count) lines (↑ ↓ scroll, any other key closes)"
+    return [header] + all[max(0, end - rows)..<end]
+  }
+
+  /// The help, from its top scrolled down by `overlayScroll`, with a line saying how to see
+  /// the rest when it does not fit.
+  func helpLines(rows: Int) -> [String] {
+    let all = self.keyMap.help
+    guard all.count > rows else { return all }
+    let rows = max(1, rows - 1)
+    self.overlayScroll = min(self.overlayScroll, all.count - rows)
+    let start = self.overlayScroll
+    return Array(all[start..<start + rows])
+      + ["(lines \(start + 1)–\(start + rows) of \(all.count): ↑ ↓ scroll, any other key closes)"]
   }
 }

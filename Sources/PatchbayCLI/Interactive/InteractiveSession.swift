@@ -14,7 +14,8 @@ import PatchbaySound
 /// Keys (``KeyMap``): the screen's own (`keys` of its `[[feature]]`) and the app's (`[keys]`);
 /// ↑/↓ and ⏎ send `up`/`down`/`open` when the screen has them; 1–9 send the screen's actions
 /// without fields; b or ⌫ goes back (dismiss or pop); : opens the command line (`send counter
-/// setStep(by: 5)`, `push echo`, `state`, …); ? shows every key; q or Ctrl-C quits.
+/// setStep(by: 5)`, `push echo`, `state`, …); m shows every message whole (``MessageLog``);
+/// ? shows every key; q or Ctrl-C quits.
 final class InteractiveSession {
   let app: AppRuntime
   let title: String
@@ -22,11 +23,18 @@ final class InteractiveSession {
   let meter: LevelMeter?
   let terminal: RawTerminal
   private let changes = Counter()
-  var status = "Ready. ? for the keys, q to quit."
+  /// Shows every change as a message, as `--print-changes` prints it.
+  let printsChanges: Bool
+  /// Everything said, whole; the status line shows the newest.
+  var log = MessageLog()
   var output: [String] = []
   var commandLine: String?
-  /// The help overlay is up: the next key closes it.
+  /// The help overlay is up: ↑ ↓ scroll it, any other key closes it.
   var showsHelp = false
+  /// The message log is up: ↑ ↓ scroll it, any other key closes it.
+  var showsMessages = false
+  /// How far the overlay is scrolled: the help down from its top, the log up from its newest.
+  var overlayScroll = 0
   private var lineNumber = 0
   /// What the meter showed last: it redraws only when its text changes.
   var meterText = ""
@@ -37,11 +45,20 @@ final class InteractiveSession {
   /// Redrawn at most this often (60 a second), and only when something changed.
   static let frame = Duration.milliseconds(16)
 
-  init(app: AppRuntime, title: String, meter: LevelMeter? = nil) throws {
+  init(app: AppRuntime, title: String, meter: LevelMeter? = nil, printsChanges: Bool = false)
+    throws
+  {
     self.app = app
     self.title = title
     self.meter = meter
+    self.printsChanges = printsChanges
     self.terminal = try RawTerminal()
+  }
+
+  /// What the status line shows: the command being typed, else the newest message.
+  func statusLine(width: Int) -> String {
+    if let line = self.commandLine { return ":" + line }
+    return self.log.statusLine(width: width) ?? "Ready. ? for the keys, m for messages, q to quit."
   }
 
   var noteSink: @Sendable (String) -> Void {
@@ -60,26 +77,35 @@ final class InteractiveSession {
       changes.note("\(feature): \(level.rawValue): \(message)")
       changes.increment()
     }
+    let printsChanges = self.printsChanges
     self.app.onChange { change in
       changes.increment()
-      if case .failure(let error) = change { changes.note(error.description) }
-      if case .swap(let report) = change { changes.note("⇄ \(report)") }
+      if printsChanges {
+        changes.note(ChangeLine.text(change))
+      } else if case .failure(let error) = change {
+        changes.note(error.description)
+      } else if case .swap(let report) = change {
+        changes.note("⇄ \(report)")
+      }
     }
     let clock = ContinuousClock()
     var (drawn, drawnAt, drawnSize) = (-1, clock.now - .seconds(1), self.terminal.size)
-    var lastStatusNote: String?
+    // A message arrived since the last redraw (it may come after the change it is about).
+    var unshownNotes = false
     while true {
-      if let note = changes.lastNote, note != lastStatusNote {
-        lastStatusNote = note
-        self.status = note
+      for note in changes.takeNotes() {
+        self.log.append(note)
+        unshownNotes = true
       }
       // Something changed (the app, the terminal's size, the meter's text), and a frame has
       // passed since the last redraw: draw. The app queue is never waited on otherwise.
       let size = self.terminal.size
       let meterText = self.meterLine(width: size.columns)
-      let changed = changes.value != drawn || size != drawnSize || meterText != self.meterText
+      let changed =
+        changes.value != drawn || size != drawnSize || meterText != self.meterText
+        || unshownNotes
       if changed, clock.now - drawnAt >= Self.frame {
-        (drawn, drawnAt, drawnSize) = (changes.value, clock.now, size)
+        (drawn, drawnAt, drawnSize, unshownNotes) = (changes.value, clock.now, size, false)
         self.meterText = meterText
         self.draw()
       }
@@ -92,9 +118,17 @@ final class InteractiveSession {
   }
 
   private func handle(_ key: Key) async -> Bool {
-    if self.showsHelp {
-      self.showsHelp = false
-      return key != .interrupt
+    // An overlay scrolls with ↑ ↓ (the help from its top, the messages from their newest);
+    // any other key closes it.
+    if self.showsHelp || self.showsMessages {
+      switch (key, self.showsHelp) {
+      case (.down, true), (.up, false): self.overlayScroll += 1
+      case (.up, true), (.down, false): self.overlayScroll = max(0, self.overlayScroll - 1)
+      default:
+        (self.showsHelp, self.showsMessages) = (false, false)
+        return key != .interrupt
+      }
+      return true
     }
     if var line = self.commandLine {
       switch key {
@@ -125,7 +159,9 @@ final class InteractiveSession {
     case .character(":"):
       self.commandLine = ""
     case .character("?"):
-      self.showsHelp = true
+      (self.showsHelp, self.overlayScroll) = (true, 0)
+    case .character("m"):
+      (self.showsMessages, self.overlayScroll) = (true, 0)
     case .character(let character) where keys.binding(for: character) != nil:
       let binding = keys.binding(for: character)!
       self.send(binding.action, to: binding.path ?? self.app.currentPath)
@@ -146,22 +182,33 @@ final class InteractiveSession {
   /// The keys of the screen on top.
   var keyMap: KeyMap {
     let node = InstancePath(parsing: self.app.currentPath)?.last.key ?? self.app.config.root
-    return KeyMap(config: self.app.config, node: node, hotActions: self.hotActions)
+    let app = self.app
+    let current = app.currentPath
+    return KeyMap(config: app.config, node: node, hotActions: self.hotActions) { binding in
+      let name = String(binding.action.prefix { $0 != "(" })
+      let feature = try? app.instance(binding.path ?? current).feature
+      return feature?.actions.first { $0.name == name }?.summary
+    }
   }
 
-  private var hotActions: [String] {
+  /// The screen's actions a digit sends: those without fields that people send (an action
+  /// marked sent by an effect, a processor or the host is never bound).
+  private var hotActions: [KeyMap.HotAction] {
     guard let handle = try? self.app.instance(self.app.currentPath) else { return [] }
-    return handle.feature.actions.filter(\.fields.isEmpty).map(\.name).prefix(9).map { $0 }
+    return handle.feature.actions.filter { $0.fields.isEmpty && $0.sentBy == nil }.prefix(9)
+      .map { KeyMap.HotAction($0.name, $0.summary) }
   }
 
   private func sendNamed(_ name: String) {
-    if self.hotActions.contains(name) { self.send(name, to: self.app.currentPath) }
+    if self.hotActions.contains(where: { $0.name == name }) {
+      self.send(name, to: self.app.currentPath)
+    }
   }
 
   private func send(_ action: String, to path: String) {
     self.attempt {
       try CrashNote.sending(action) { () throws(AppError) in try self.app.send(path, action) }
-      self.status = "\(path) ← \(action)"
+      self.log.append("\(path) ← \(action)")
     }
   }
 
@@ -169,7 +216,7 @@ final class InteractiveSession {
     do {
       try body()
     } catch {
-      self.status = "✗ \(error)"
+      self.log.append("✗ \(error)")
     }
   }
 
@@ -178,25 +225,30 @@ final class InteractiveSession {
     let collected = Collected()
     let runner = ScriptRunner(app: self.app, name: "command") { collected.append($0) }
     switch await runner.run(line: line, number: self.lineNumber) {
-    case nil:
-      self.status = "✓ \(line)"
-    case .finished?:
-      self.status = "✓ \(line)"
+    case nil, .finished?:
+      self.log.append("✓ \(line)")
     case .failed(let message)?, .invalid(let message)?:
-      self.status = "✗ \(message)"
+      self.log.append("✗ \(message)")
     }
     self.output = collected.lines.flatMap { $0.split(separator: "\n").map(String.init) }
   }
 }
 
+/// Counts what happened in the app, and keeps what it said, for the session's loop.
 private final class Counter: @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
-  private var note: String?
+  private var notes: [String] = []
   var value: Int { self.lock.withLock { self.count } }
-  var lastNote: String? { self.lock.withLock { self.note } }
   func increment() { self.lock.withLock { self.count += 1 } }
-  func note(_ text: String) { self.lock.withLock { self.note = text } }
+  func note(_ text: String) { self.lock.withLock { self.notes.append(text) } }
+  /// What was said since the last time.
+  func takeNotes() -> [String] {
+    self.lock.withLock {
+      defer { self.notes.removeAll() }
+      return self.notes
+    }
+  }
 }
 
 private final class Collected: @unchecked Sendable {
