@@ -103,8 +103,8 @@ test-under-load:
 # The host's plugin tests again, every plugin in a process of its own (PATCHBAY_ISOLATE=all),
 # one at a time: each app starts a process per plugin, and two hundred apps at once on two
 # cores leave the quiet checks waiting past their timeouts. Left out: calls to plugins'
-# exported functions, which an isolated plugin makes in its own process (README, "Isolate a
-# plugin").
+# exported functions, which an isolated plugin makes in its own process (docs/SWAP.md, "Isolate
+# a plugin").
 ISOLATED_SKIP := FunctionCallTests|aSwapThatDropsAResolvedFunctionIsRefused
 test-isolated:
 	PATCHBAY_ISOLATE=all $(SWIFT) test --skip-build --no-parallel --filter PatchbayHostTests \

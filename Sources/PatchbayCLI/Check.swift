@@ -24,12 +24,14 @@ struct Check: ParsableCommand {
     do {
       let app = try AppConfig(contentsOf: self.config)
       let registry = try app.loadPlugins(
-        with: self.search.loader(for: app))
+        with: try self.search.loader(for: app))
       Terminal.out(
         "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
           + "\(app.routes.count) route(s), root '\(app.root)'")
+    } catch let usage as ValidationError {
+      throw usage
     } catch {
-      throw CommandFailure(error.description)
+      throw CommandFailure("\(error)")
     }
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchbayConfig
+import PatchbayFunctions
 import PatchbayHost
 import PatchbayIsolation
 import PatchbayLoader
@@ -37,9 +38,28 @@ struct PluginSearchOptions: ParsableArguments {
 
   var loader: PluginLoader { self.configured(PluginLoader(searchPaths: self.searchPaths)) }
 
-  /// The loader of `config`, searching these folders too, with these options.
-  func loader(for config: AppConfig) -> PluginLoader {
-    self.configured(config.loader(extraSearchPaths: self.searchPaths))
+  /// The loader of `config`, searching these folders too, with these options; a usage error
+  /// (exit 2) when `--isolate` names a plugin the config does not load.
+  func loader(for config: AppConfig) throws -> PluginLoader {
+    try self.checkIsolated(against: config)
+    return self.configured(config.loader(extraSearchPaths: self.searchPaths))
+  }
+
+  /// Every `--isolate` name is `all`, or names a plugin of `config` as `load` does (its name,
+  /// path or file name): a misspelled one would run the plugin unisolated.
+  func checkIsolated(against config: AppConfig) throws {
+    let names = config.plugins.flatMap { plugin -> [String] in
+      var file = (plugin.reference as NSString).lastPathComponent
+      if file.hasSuffix(".so") { file.removeLast(3) }
+      if file.hasPrefix("lib") { file.removeFirst(3) }
+      return [plugin.reference, file]
+    }
+    for name in self.isolate where name != "all" && !names.contains(name) {
+      let loaded = config.plugins.map(\.reference).joined(separator: ", ")
+      throw ValidationError(
+        "--isolate \(name): \(config.file) loads no plugin named '\(name)'.\(suggestion(for: name, among: names)) "
+          + "It loads: \(loaded); or write --isolate all.")
+    }
   }
 
   private func configured(_ loader: PluginLoader) -> PluginLoader {

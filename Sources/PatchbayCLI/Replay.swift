@@ -35,7 +35,7 @@ struct Replay: AsyncParsableCommand {
     do {
       let recording = try Recording(file: self.file)
       let config = try AppConfig(contentsOf: recording.config)
-      let loader = self.search.loader(for: config)
+      let loader = try self.search.loader(for: config)
       let registry = try config.loadPlugins(with: loader)
       let app = try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       if self.printChanges {
@@ -55,6 +55,8 @@ struct Replay: AsyncParsableCommand {
       }
     } catch let failure as CommandFailure {
       throw failure
+    } catch let usage as ValidationError {
+      throw usage
     } catch {
       throw CommandFailure("\(error)")
     }

@@ -83,7 +83,8 @@ struct Run: AsyncParsableCommand {
   {
     guard self.rebuild else { return nil }
     let rebuilder = PluginRebuilder(
-      plugins: app.registry.currentPlugins.map(\.path), report: report)
+      plugins: app.registry.currentPlugins.map(\.path), report: report,
+      failed: { app.refuseSwap(because: $0) })
     rebuilder.start()
     return rebuilder
   }
@@ -96,10 +97,12 @@ struct Run: AsyncParsableCommand {
       // From the first plugin call on, none may hang silently.
       CrashReports.watch(
         config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
-      let loader = self.search.loader(for: config)
+      let loader = try self.search.loader(for: config)
       let registry = try config.loadPlugins(with: loader)
       app = try AppRuntime(config: config, registry: registry, loader: loader)
       if let route = self.route { try app.follow(route: route) }
+    } catch let usage as ValidationError {
+      throw usage
     } catch {
       throw CommandFailure("\(error)")
     }
@@ -123,7 +126,7 @@ struct Run: AsyncParsableCommand {
     if let script = self.script {
       name = script
       guard let contents = try? String(contentsOfFile: script, encoding: .utf8) else {
-        throw CommandFailure("\(script): cannot read the script.")
+        throw CommandFailure("\(script): cannot read the script: \(UnreadableFile.reason(script)).")
       }
       text = contents
     } else if isatty(STDIN_FILENO) == 0 {

@@ -168,7 +168,7 @@ extension AppConfig {
     } catch {
       throw ConfigErrors(errors: [
         ConfigError(
-          file: file, line: nil, keyPath: "", .unreadable(error.localizedDescription))
+          file: file, line: nil, keyPath: "", .unreadable(UnreadableFile.reason(file)))
       ])
     }
     try self.init(parsing: text, file: file)

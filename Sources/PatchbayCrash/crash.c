@@ -169,8 +169,10 @@ static void restore_terminal(void) {
   const char *leave = terminal_leave;
   if (!leave) return;
   terminal_leave = NULL;
+  int captured = pb_crash_reclaim_stderr(); /* the report goes to the terminal, not the pipe */
   tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal_settings);
   say(leave);
+  if (captured) pb_crash_write_kept_stderr(); /* on the normal screen: the runtime's line */
 }
 
 /* A number in decimal, async-signal-safely. */
@@ -245,7 +247,9 @@ static void handle(int sig, siginfo_t *info, void *context) {
     _exit(exit_code);
   }
   if (!noted.call) {
-    /* Not in a plugin: the handler before ours (the Swift backtracer, or the default). */
+    /* Not in a plugin: the handler before ours (the Swift backtracer, or the default), on a
+     * terminal that is itself again. */
+    restore_terminal();
     for (size_t index = 0; index < SIGNAL_COUNT; index++) {
       if (signals[index] == sig) sigaction(sig, &previous[index], NULL);
     }

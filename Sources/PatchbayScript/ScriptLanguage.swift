@@ -83,8 +83,8 @@ public enum ScriptLanguage {
     Command(
       name: "wait swap", usage: "wait swap [MS]",
       summary: "waits for the next swap this script has not seen (`--watch`'s, of a rebuilt "
-        + "plugin), at most MS (default 120000); fails at once when the app refuses it, "
-        + "with why, and when none comes",
+        + "plugin), at most MS (default 120000); fails at once when the app refuses it or "
+        + "`--rebuild` cannot build it, with why, and when none comes",
       example: "wait swap 60000"),
     Command(
       name: "settle", usage: "settle",

@@ -3,9 +3,10 @@
 #   own       `swift build` in the plugin's folder (its own .build)
 #   checkout  the plugin's make, which builds in the checkout's .build: the plugin then loads
 #             beside the bundled Swift plugins (here, Counter), linking the one SDK
-# An app runs with --rebuild; the plugin's source is saved with an error (the build fails, the
-# app keeps running), then with a change; the plugin is rebuilt, --watch swaps it, and the new
-# code runs with the old state. Run by `make test` (target dev-check) on the package
+# An app runs with --rebuild; the plugin's source is saved with an error (the build fails, and
+# the script's `wait swap` ends at once with the compiler's reason); another run, and the
+# source saved with a change: the plugin is rebuilt, --watch swaps it, and the new code runs
+# with the old state. Run by `make test` (target dev-check) on the package
 # `make template-check` made.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +33,11 @@ expect hello /pings 2
 wait swap 600000
 send hello ping
 expect hello /pings 12
+SCRIPT
+# A build that fails ends `wait swap` at once, with the compiler's reason.
+cat >"$WORK/broken.script" <<'SCRIPT'
+send hello ping
+wait swap 600000
 SCRIPT
 
 # now_ms: milliseconds since the epoch.
@@ -62,6 +68,19 @@ open(path, "w").write(text.replace(old, new))
 PY
 }
 
+# start_app SCRIPT: the app, rebuilding and running $WORK/SCRIPT.script, once it watches Hello.
+start_app() {
+  user "$BIN/patchbay" run "$WORK/app.toml" --rebuild \
+    --script "$WORK/$1.script" >"$WORK/stdout" 2>"$WORK/stderr" &
+  APP=$!
+  wait_for "rebuild: watching the sources of" 120
+  if ! grep -q "rebuild: watching the sources of.*Hello" "$WORK/stderr"; then
+    cat "$WORK/stderr"
+    echo "dev-check: FAIL: Hello's sources are not watched" >&2
+    exit 1
+  fi
+}
+
 # loop ROUTE: the whole loop, with the plugin built by ROUTE (own or checkout).
 loop() {
   local route=$1 plugin load
@@ -88,21 +107,22 @@ key = "hello"
 id = "com.example.hello"
 TOML
 
-  user "$BIN/patchbay" run "$WORK/app.toml" --rebuild \
-    --script "$WORK/dev.script" >"$WORK/stdout" 2>"$WORK/stderr" &
-  APP=$!
-  wait_for "rebuild: watching the sources of" 120
-  if ! grep -q "rebuild: watching the sources of.*Hello" "$WORK/stderr"; then
-    cat "$WORK/stderr"
-    echo "dev-check [$route]: FAIL: Hello's sources are not watched" >&2
-    exit 1
-  fi
-
+  start_app broken
   echo "dev-check [$route]: saving a change that does not compile"
   replace "state.pings += 1" "state.pings += oops"
   wait_for "rebuild: Hello failed; the running code stays" 600
-  kill -0 "$APP" # still running
+  status=0
+  wait "$APP" || status=$?
+  APP=
+  if [ "$status" != 1 ] || ! grep -q "wait swap: the swap was refused: rebuild: Hello failed" "$WORK/stderr"; then
+    cat "$WORK/stdout" "$WORK/stderr"
+    echo "dev-check [$route]: FAIL: wait swap did not end at once on the failed build (status $status)" >&2
+    exit 1
+  fi
+  echo "dev-check [$route]: the failed build ended wait swap with the compiler's reason"
 
+  : >"$WORK/stderr"
+  start_app dev
   echo "dev-check [$route]: saving ping adding 10"
   replace "state.pings += oops" "state.pings += 10"
   saved=$(now_ms)

@@ -19,7 +19,7 @@ let package = Package(
       name: "CaseStudies",
       dependencies: [.product(name: "Patchbay", package: patchbay)]
     ),
-    // Exactly the two products the README names; nothing else.
+    // Exactly the two products docs/FEATURES.md names ("Coming from TCA"); nothing else.
     .testTarget(
       name: "CaseStudiesTests",
       dependencies: [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A plugin that crashes the app says who (issue 17, item 7): the feature, its original file,
+/// A plugin that crashes the app says who: the feature, its original file,
 /// the instance, the call and the action, then exit code 3; output written before survives a
 /// redirected stdout.
 @Suite struct CrashReportTests {

@@ -46,7 +46,7 @@ struct InteractiveTests {
   }
 
   /// Isolated, a crash typed at the command line shows its report in the status line, and the
-  /// app goes on with the plugin's state (issue 26).
+  /// app goes on with the plugin's state.
   @Test func anIsolatedCrashIsReportedAndTheAppGoesOn() async throws {
     let tmux = try await Tmux.start(
       "\(CLI.directory)/patchbay run \(CheckTests.root)/host-config/hostile.toml; "

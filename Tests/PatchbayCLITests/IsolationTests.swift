@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--isolate` and `[plugins] isolate`, run as a user would (issue 26).
+/// `--isolate` and `[plugins] isolate`, run as a user would.
 @Suite struct IsolationTests {
   static let studio = "\(CheckTests.root)/host-config/trio.toml"
 
@@ -32,7 +32,7 @@ import Testing
     #expect(tuner.stdout.contains("\"name\": \"C4\""), "\(tuner.stdout)")
   }
 
-  /// The README's example: a render that crashes fails the script with the report, exit 1.
+  /// docs/SWAP.md's example ("Isolate a plugin"): a render that crashes fails the script with the report, exit 1.
   @Test func aCrashStopsTheScriptWithTheReport() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `[[feature]] persist = true` under `kill -9` (issue 27): the state is written atomically
+/// `[[feature]] persist = true` under `kill -9`: the state is written atomically
 /// (write, fsync, rename), so whenever the process dies, the next run loads a whole state,
 /// the one from before a save or after it, never half of one.
 @Suite struct KeptStateTests {

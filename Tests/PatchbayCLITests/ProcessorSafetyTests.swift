@@ -3,7 +3,7 @@ import Testing
 
 /// A processor that writes NaN, infinities or +60 dB, met through the command line as a user
 /// meets it: nothing traps, nothing non-finite is played, and the app says what happened
-/// (issue 24). The Hostile fixture misbehaves when told; two instances of it play, the first
+///. The Hostile fixture misbehaves when told; two instances of it play, the first
 /// told to misbehave, the second adding 0.25 to every sample.
 @Suite struct ProcessorSafetyTests {
   /// An app of two Hostile instances, `first` (the root) and `second`; `extra` is appended to

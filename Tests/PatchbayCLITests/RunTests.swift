@@ -64,7 +64,36 @@ import Testing
     #expect(route.stderr.contains("no route '/nope'."))
     let config = try await CLI.run("run", "/nowhere.toml", "--script", try self.script(""))
     #expect(config.exitCode == 1)
-    #expect(config.stderr.contains("/nowhere.toml: cannot read the file"))
+    #expect(
+      config.stderr.contains(
+        "/nowhere.toml: cannot read the file: no such file or directory (check the path)"))
+  }
+
+  /// A script that cannot be read says why: the system's reason, and what to do.
+  @Test func anUnreadableScriptSaysWhy() async throws {
+    let missing = try await CLI.run("run", Self.config, "--script", "/nowhere.script")
+    #expect(missing.exitCode == 1)
+    #expect(
+      missing.stderr.contains(
+        "/nowhere.script: cannot read the script: no such file or directory (check the path)."))
+    let folder = try await CLI.run(
+      "run", Self.config, "--script", FileManager.default.temporaryDirectory.path)
+    #expect(folder.stderr.contains("cannot read the script: it is a folder (give a file)."))
+  }
+
+  /// A misspelled `--isolate` is a usage error naming the plugins the app loads, not a plugin
+  /// that silently runs unisolated.
+  @Test func aMisspelledIsolateIsAUsageError() async throws {
+    let result = try await CLI.run(
+      "run", Self.config, "--isolate", "Countr", "--script", try self.script("state counter"))
+    #expect(result.exitCode == 2)
+    #expect(
+      result.stderr.contains(
+        "--isolate Countr: \(Self.config) loads no plugin named 'Countr'. Did you mean "
+          + "'Counter'? It loads: Counter, Echo; or write --isolate all."))
+    let named = try await CLI.run(
+      "run", Self.config, "--isolate", "Counter", "--script", try self.script("state counter"))
+    #expect(named.exitCode == 0, "\(named.stderr)")
   }
 }
 
@@ -89,7 +118,7 @@ func fixtureApp(mode: String, key: String, id: String) throws -> (URL, String) {
   return (folder, config)
 }
 
-/// `patchbay run` with the app queue (issue 13): what a script sees no longer depends on timing.
+/// `patchbay run` with the app queue: what a script sees no longer depends on timing.
 @Suite struct RunDeterminismTests {
   /// `printf 'send home open\nstate\n' | patchbay run host-config/app.toml` once showed the
   /// pushed screen in 3 of 8 runs.

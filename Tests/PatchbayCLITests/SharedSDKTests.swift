@@ -37,7 +37,7 @@ import Testing
   @Test func aSwiftPluginIsSmallAndNeedsTheSDKBesideIt() throws {
     let plugin = try FileManager.default.attributesOfItem(atPath: "\(CLI.directory)/libCounter.so")
     let size = try #require(plugin[.size] as? Int)
-    // The floor of issue 16: a debug Counter of at most 2 MB (it was 24.7 MB with the SDK in it).
+    // The floor set when the SDK became one shared library: a debug Counter of at most 2 MB (it was 24.7 MB with the SDK in it).
     #expect(size <= 2_000_000, "libCounter.so is \(size) bytes")
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Strings from plugins never reach the terminal raw: control characters are shown as
-/// `\u{…}` escapes (issue 17, item 6).
+/// `\u{…}` escapes.
 @Suite struct TerminalSafetyTests {
   /// A folder of its own, removed by the caller.
   func folder() throws -> URL {

@@ -73,4 +73,44 @@ struct TerminalUITests {
     await tmux.keys("m")
     #expect(await tmux.waitFor("    /count: 0 → 1"))
   }
+
+  /// A Swift plugin's fatal error in the terminal UI: the runtime's own line (file, line,
+  /// message) is printed with the report once the terminal is back, as a script prints it.
+  @Test func aFatalErrorsOwnLineOutlivesTheScreen() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fatal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("libPatchbaySDK.so"),
+      withDestinationURL: URL(fileURLWithPath: "\(CLI.directory)/libPatchbaySDK.so"))
+    // This build of the ticker (Plugins/Fixtures/Numbered) traps on `pause`.
+    try FileManager.default.copyItem(
+      atPath: "\(CLI.directory)/libTestFixtureNumbered.so",
+      toPath: folder.appendingPathComponent("libTickerCrashing.so").path)
+    try Data().write(to: folder.appendingPathComponent("ticks"))
+    try """
+    [app]
+    root = "ticker"
+    [plugins]
+    load = ["\(folder.path)/libTickerCrashing.so"]
+    [[feature]]
+    key = "ticker"
+    id = "dev.patchbay.fixture.ticker"
+    """.write(
+      to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
+    let tmux = try await Tmux.start(
+      "\(CLI.directory)/patchbay run \(folder.path)/app.toml; echo EXITED $?; sleep 30")
+    defer { tmux.kill() }
+    #expect(await tmux.waitFor("keys: "))
+    await tmux.keys(":", "send ticker start(source: \"\(folder.path)/ticks\")", "Enter")
+    await tmux.keys(":", "send ticker pause", "Enter")
+    #expect(await tmux.waitFor("EXITED 3"))
+    let screen = await tmux.screen()
+    #expect(screen.contains("patchbay: written to stderr while the terminal UI ran:"), "\(screen)")
+    #expect(
+      screen.contains("Ticker.swift:110: Fatal error: this build of the ticker crashes on pause"),
+      "\(screen)")
+    #expect(screen.contains("patchbay: a plugin crashed the app with SIGILL"), "\(screen)")
+  }
 }

@@ -40,7 +40,7 @@ func hugeStateApp(bytes: Int) -> AppRuntime {
   }
 }
 
-/// What `--print-changes` did before issue 17, as the reference: both states as pretty JSON,
+/// What `--print-changes` did before it diffed values, as the reference: both states as pretty JSON,
 /// and the difference of their lines.
 func jsonLineDiff(_ before: WireValue, _ after: WireValue) -> Int {
   let old = before.json(pretty: true).split(separator: "\n")
@@ -65,7 +65,10 @@ let diffBenchmarks: @Sendable () -> Void = {
     }
   }
   // The reference, on the same 5 MB states: the diff alone (no plugin call, no snapshot).
-  Benchmark("reference: the JSON line diff before issue 17, 5 MB state", configuration: perChange) {
+  Benchmark(
+    "reference: the JSON line diff of the first --print-changes, 5 MB state",
+    configuration: perChange
+  ) {
     (benchmark: Benchmark, states: (WireValue, WireValue)) in
     for _ in benchmark.scaledIterations { blackHole(jsonLineDiff(states.0, states.1)) }
   } setup: {

@@ -7,7 +7,7 @@ import PatchbayHost
 import PatchbayLoader
 import PatchbayPlugin
 
-// Calling plugins' exported functions (issue 15): a direct call through a function pointer
+// Calling plugins' exported functions: a direct call through a function pointer
 // (the reference), the stable trampolines (jump stub and libffi closure), libffi with a
 // prepared cif, and retargeting 1,000 trampolines as a swap does. One signature throughout:
 // Theory's note_frequency, double(int32, double).
@@ -62,7 +62,7 @@ func functionBenchmarks() {
     }
   }
 
-  // What `@Import` writes (issue 28), through the same trampoline: the function read at each
+  // What `@Import` writes, through the same trampoline: the function read at each
   // call from the reducing instance's imports (a thread-local slot, as inside `reduce`),
   // declared as a Swift function (a closure around the pointer) and as a `@convention(c)` one
   // (the pointer itself).

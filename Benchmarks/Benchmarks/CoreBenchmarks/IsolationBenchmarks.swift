@@ -8,7 +8,7 @@ import PatchbayLoader
 @_spi(Benchmarks) import PatchbaySound
 import References
 
-// Isolated plugins (issue 26): a plugin in a process of its own, beside the limit of this
+// Isolated plugins: a plugin in a process of its own, beside the limit of this
 // machine, a bare C ping-pong between two processes over shared memory and futexes, measured
 // in the same run. A sample is one round trip, so the percentiles are per round trip.
 

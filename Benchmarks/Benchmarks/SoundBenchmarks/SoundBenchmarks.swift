@@ -11,7 +11,7 @@ import PatchbayMIDI
 import References
 import Synchronization
 
-// The sound side of the host (issue 14): a processor call, 32 Synths, offline render, MIDI in
+// The sound side of the host: a processor call, 32 Synths, offline render, MIDI in
 // to a reducer, swaps while playing, and a minute live beside the bare C reference thread.
 // Compare within one run: this machine's speed varies 2–4× with load.
 
@@ -25,11 +25,11 @@ let benchmarks: @Sendable () -> Void = {
   // The host's cost around one processor call: a graph of 32 processors that do nothing,
   // rendered as the audio thread would; per processor, that is one period's time ÷ 32. With
   // the safety checks (each call noted for crash reports, each processor's output checked for
-  // NaN and infinities, the mix clipped), and without them, as the host was before issue 24.
+  // NaN and infinities, the mix clipped), and without them, as the host was before it checked what processors write.
   for checks in [true, false] {
     Benchmark(
       "processor: host around 32 empty processors, one 128-frame period"
-        + (checks ? "" : ", without the safety checks (the host before issue 24)"),
+        + (checks ? "" : ", without the safety checks (the host before it checked them)"),
       configuration: perPeriod
     ) { benchmark in
       let empty = fixture("emptyprocessor")

@@ -9,7 +9,7 @@ import PatchbaySound
 import References
 import Synchronization
 
-// The practice studio's floors (issue 27): MIDI in → a reducer while the studio plays and
+// The practice studio's floors: MIDI in → a reducer while the studio plays and
 // 1,000 messages a second arrive, and a minute live with everything playing beside the bare
 // C reference thread. host-config/studio.toml, its plugins from the root's build.
 

@@ -1,6 +1,6 @@
 /*
  * A test fixture: a C plugin whose processor and reducer misbehave when told, written from
- * patchbay.h alone, as a third party would (issue 24). One feature,
+ * patchbay.h alone, as a third party would. One feature,
  * dev.patchbay.fixture-hostile; its actions set what the processor does from the next period:
  *
  *   steady   adds 0.25 to every sample (a DC level a test can find in the output)

@@ -111,7 +111,7 @@ static pb_status fixture_reduce_errors_later(void *instance, const uint8_t *acti
   last_host->error(last_host, "this action is refused");
   return PB_ERR_FAILED;
 }
-/* A NULL dereference, as a buggy plugin makes one (issue 17, item 7). */
+/* A NULL dereference, as a buggy plugin makes one. */
 static pb_status fixture_reduce_crashes(void *instance, const uint8_t *action, size_t length) {
   (void)instance, (void)action, (void)length;
   volatile int *nowhere = NULL;
@@ -216,7 +216,7 @@ COUNTER(counter_schema3, NULL, 3, &fixture_vtable)
 COUNTER(counter_migrate_fails, NULL, 3, &vtable_migrate_fails)
 COUNTER(counter_create_fails, "refuses restored state", 1, &fixture_vtable)
 
-/* Descriptors the loader must refuse before it walks them (issue 17, item 8). */
+/* Descriptors the loader must refuse before it walks them. */
 static const pb_field_desc unnamed_field = {sizeof(pb_field_desc), NULL, "int"};
 static const pb_field_desc *const unnamed_fields[] = {&unnamed_field};
 static const pb_action_desc one_action = {sizeof(pb_action_desc), "noop", NULL, 0, NULL};
@@ -237,7 +237,7 @@ WITH_ACTIONS(unnamed_action_feature, 1, unnamed_actions)
 WITH_ACTIONS(small_action_feature, 1, small_actions)
 WITH_ACTIONS(field_unnamed_feature, 1, field_unnamed_actions)
 
-/* Strings that would drive a terminal if printed raw (issue 17, item 6). */
+/* Strings that would drive a terminal if printed raw. */
 static const pb_feature_desc escapes = {sizeof(pb_feature_desc), "dev.patchbay.fixture",
                                         "Fixture\x1b[2J", "wipes\x1b]0;pwned\x07 the screen\r",
                                         1, 0, NULL, &fixture_vtable};

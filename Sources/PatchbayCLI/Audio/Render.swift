@@ -98,7 +98,7 @@ struct Render: AsyncParsableCommand {
       let config = try AppConfig(contentsOf: self.config)
       CrashReports.watch(
         config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
-      let loader = self.search.loader(for: config)
+      let loader = try self.search.loader(for: config)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       if let unknown = self.solo.first(where: { config.node($0) == nil }) {
@@ -111,6 +111,8 @@ struct Render: AsyncParsableCommand {
         let song = try StandardMIDIFile(contentsOf: String(midi.dropFirst(4)))
         schedule = OfflineRender.schedule(song, sampleRate: self.rate)
       }
+    } catch let usage as ValidationError {
+      throw usage
     } catch {
       throw CommandFailure("\(error)")
     }
@@ -135,7 +137,7 @@ struct Render: AsyncParsableCommand {
     let box = RenderBox(render: render, output: output, schedule: schedule)
     if let script = self.script {
       guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
-        throw CommandFailure("\(script): cannot read the script.")
+        throw CommandFailure("\(script): cannot read the script: \(UnreadableFile.reason(script)).")
       }
       let runner = ScriptRunner(
         app: app, name: script,

@@ -32,6 +32,8 @@ final class PluginRebuilder: @unchecked Sendable {
   private(set) var products: [Product] = []
   private let plugins: [String]
   private let report: @Sendable (String) -> Void
+  /// Told of a build that failed, with its report: the swap it was for will not come.
+  private let failed: @Sendable (String) -> Void
   private let queue = DispatchQueue(label: "patchbay.plugin-rebuilder")
   private var events: FinishedFiles?
   /// Products to build next, and whether a build is running.
@@ -41,9 +43,13 @@ final class PluginRebuilder: @unchecked Sendable {
   /// File endings that count as source: a save of anything else is ignored.
   static let sourceExtensions: Set<String> = ["swift", "c", "h", "cpp", "hpp", "m", "s"]
 
-  init(plugins: [String], report: @escaping @Sendable (String) -> Void) {
+  init(
+    plugins: [String], report: @escaping @Sendable (String) -> Void,
+    failed: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
     self.plugins = plugins
     self.report = report
+    self.failed = failed
   }
 
   /// Finds the products and starts watching their sources. Reports what it cannot rebuild.
@@ -112,7 +118,8 @@ final class PluginRebuilder: @unchecked Sendable {
     self.pending.removeAll { $0.origin == first.origin }
     self.building = true
     DispatchQueue.global().async {
-      let line = Self.build(batch)
+      let (line, succeeded) = Self.build(batch)
+      if !succeeded { self.failed(line) }
       self.report(line)
       self.queue.async {
         self.building = false
@@ -123,8 +130,8 @@ final class PluginRebuilder: @unchecked Sendable {
 
   /// Runs `swift build` in the package of `products` (one package, one build folder), as its
   /// plugins were built (``PluginOrigin``); one line saying how it went (the compiler's errors
-  /// follow it when it failed).
-  static func build(_ products: [Product]) -> String {
+  /// follow it when it failed), and whether it built.
+  static func build(_ products: [Product]) -> (line: String, succeeded: Bool) {
     let names = products.map(\.name).joined(separator: ", ")
     let origin = products[0].origin
     let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
@@ -142,7 +149,7 @@ final class PluginRebuilder: @unchecked Sendable {
     do {
       try process.run()
     } catch {
-      return "rebuild: \(names): cannot run swift build (\(error))"
+      return ("rebuild: \(names): cannot run swift build (\(error))", false)
     }
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -150,9 +157,10 @@ final class PluginRebuilder: @unchecked Sendable {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     guard process.terminationStatus == 0 else {
       let errors = text.split(separator: "\n").filter { $0.contains("error:") }.prefix(10)
-      return "rebuild: \(names) failed; the running code stays\n"
-        + errors.joined(separator: "\n")
+      return (
+        "rebuild: \(names) failed; the running code stays\n" + errors.joined(separator: "\n"), false
+      )
     }
-    return "rebuild: \(names) in \(String(format: "%.1f", seconds)) s"
+    return ("rebuild: \(names) in \(String(format: "%.1f", seconds)) s", true)
   }
 }

@@ -25,9 +25,12 @@ final class RawTerminal {
     // A plugin's crash or hang ends the process from a signal handler or the watchdog: the
     // terminal is put back there too.
     CrashReports.restoreTerminalOnExit(self.original, leaving: "\u{1B}[?25h\u{1B}[?1049l")
+    // What is written to stderr meanwhile would be drawn over the screen and lost with it:
+    // it is kept, and printed once the terminal is back (a crash's own line among it).
+    CrashReports.captureStderr()
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
-        RawTerminal.restoreSaved()
+        RawTerminal.restoreSaved(inSignalHandler: true)
         Glibc.signal(number, SIG_DFL)
         raise(number)
       }
@@ -40,12 +43,13 @@ final class RawTerminal {
     Self.restoreSaved()
   }
 
-  private static func restoreSaved() {
+  private static func restoreSaved(inSignalHandler: Bool = false) {
     guard var saved = Self.saved else { return }
     Self.saved = nil
     CrashReports.restoreTerminalOnExit(nil)
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     Self.write("\u{1B}[?25h\u{1B}[?1049l")
+    CrashReports.releaseStderr(inSignalHandler: inSignalHandler)
   }
 
   static func write(_ text: String) {

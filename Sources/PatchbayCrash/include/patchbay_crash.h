@@ -74,6 +74,21 @@ void pb_crash_report_isolated(int fd);
 struct termios;
 void pb_crash_restore_terminal_on_exit(const struct termios *settings, const char *leave);
 
+/* While a full-screen UI runs, what the process writes to stderr (a plugin's prints, the
+ * Swift runtime's "Fatal error" line before it traps) is kept, its last 8 KiB, not drawn over
+ * the screen: 0, or -1 when stderr stays as it was. [main-thread] */
+int pb_crash_capture_stderr(void);
+
+/* Ends the capture: stderr is itself again, and what was kept is written to it, after a line
+ * saying so. Call it after the terminal is put back. [main-thread] */
+void pb_crash_release_stderr(void);
+
+/* The same in two steps, async-signal-safely, for a crash or hang report or a signal:
+ * stderr is itself again (with what was still in the pipe kept; 1 when it was captured, else
+ * 0), then, once the terminal is put back, what was kept is written to it. */
+int pb_crash_reclaim_stderr(void);
+void pb_crash_write_kept_stderr(void);
+
 /*
  * The watchdog: a call into a plugin that does not return is reported, never a silent hang.
  *

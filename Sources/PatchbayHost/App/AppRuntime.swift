@@ -195,8 +195,15 @@ public final class AppRuntime: @unchecked Sendable {
   /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).
   public var swapCount: Int { self.changes.swaps.load(ordering: .acquiring) }
 
-  /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's).
+  /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's,
+  /// and a rebuild's that failed before there was anything to swap).
   public var swapRefusals: [String] { self.refusedSwaps.value }
+
+  /// A swap that could not even be tried, with why: a `--rebuild` whose build failed. A script
+  /// waiting on `wait swap` ends with it at once.
+  public func refuseSwap(because reason: String) {
+    self.refusedSwaps.withValue { $0.append(reason) }
+  }
 
   /// Called after every change, on the thread that made it.
   public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {

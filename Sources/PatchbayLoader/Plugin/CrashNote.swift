@@ -85,6 +85,21 @@ public enum CrashReports {
       &settings, UnsafeRawPointer(leaving.utf8Start).assumingMemoryBound(to: CChar.self))
   }
 
+  /// While a full-screen UI runs: keeps what the process writes to stderr (a plugin's prints,
+  /// Swift's "Fatal error" line before a crash) instead of drawing it over the screen; a
+  /// crash or hang report prints it after the terminal is back. False when stderr stays.
+  @discardableResult
+  public static func captureStderr() -> Bool {
+    pb_crash_capture_stderr() == 0
+  }
+
+  /// Ends ``captureStderr()``, after the terminal is back: what was kept is printed.
+  /// `inSignalHandler`: from a handler, where only async-signal-safe calls may run.
+  public static func releaseStderr(inSignalHandler: Bool = false) {
+    guard inSignalHandler else { return pb_crash_release_stderr() }
+    if pb_crash_reclaim_stderr() != 0 { pb_crash_write_kept_stderr() }
+  }
+
   /// Starts the watchdog (once a process): a call on the app queue that has not returned
   /// after `limits.callSeconds`, or a processor call after `limits.audioPeriods` periods of
   /// `periodSeconds`, is reported in one line like a crash, and the process exits with the

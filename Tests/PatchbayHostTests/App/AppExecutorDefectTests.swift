@@ -4,7 +4,7 @@ import PatchbayScript
 import Synchronization
 import Testing
 
-/// The defects the app queue fixed (issue 13), each as it was found.
+/// The defects the app queue fixed, each as it was found.
 @Suite struct AppExecutorDefectTests {
   /// `printf 'send home open\nstate\n' | patchbay run host-config/app.toml` showed the pushed
   /// screen in 3 of 8 runs: the request was applied on a queue of its own.

@@ -12,7 +12,7 @@ private func hugeApp(limits: String = "") throws -> AppRuntime {
 }
 
 /// A plugin that writes too much state or too big a view fails that call, with a line naming
-/// the limit, and keeps running with its state (issue 17, item 9).
+/// the limit, and keeps running with its state.
 @Suite struct OutputLimitsTests {
   static let small = "[limits]\nstate-bytes = 65536\nview-bytes = 4096"
 

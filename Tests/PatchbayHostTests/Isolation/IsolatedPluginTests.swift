@@ -34,7 +34,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
   }
 }
 
-/// Plugins in processes of their own (issue 26): every call crosses, and a crash or a hang
+/// Plugins in processes of their own: every call crosses, and a crash or a hang
 /// costs a restart, never the app or its state.
 @Suite struct IsolatedPluginTests {
   /// The demo's Counter, isolated, answers as it does in this process: actions, state, view,

@@ -5,7 +5,7 @@ import Testing
 
 /// A plugin written in C that needs a library of its own beside it (`$ORIGIN`), built here
 /// with the system's C compiler: the loader resolves it from the plugin's folder, not from
-/// the private folder the generation copy runs from (issue 17, item 2).
+/// the private folder the generation copy runs from.
 @Suite struct CSiblingLibraryTests {
   /// The plugin: one feature whose view is what the sibling library's `greeting()` returns.
   static let plugin = """

@@ -4,7 +4,7 @@ import PatchbayHost
 import PatchbayLoader
 import Testing
 
-/// SHA-256, and plugins pinned to theirs in host-config's `[sha256]` (issue 17, item 5).
+/// SHA-256, and plugins pinned to theirs in host-config's `[sha256]`.
 @Suite struct PinTests {
   @Test(arguments: [
     ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),

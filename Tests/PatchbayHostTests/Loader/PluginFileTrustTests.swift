@@ -3,8 +3,8 @@ import PatchbayHost
 import PatchbayLoader
 import Testing
 
-/// Plugins others could have written are refused, unless the user says otherwise (issue 17,
-/// item 4). Echo (C) stands in for any plugin.
+/// Plugins others could have written are refused, unless the user says otherwise. Echo (C)
+/// stands in for any plugin.
 @Suite struct PluginFileTrustTests {
   /// A folder of mode `mode` holding a copy of libEcho.so of mode `fileMode`.
   func echo(folderMode: mode_t = 0o755, fileMode: mode_t = 0o755) throws -> (URL, String) {

@@ -199,7 +199,7 @@ import Testing
       "noprocess",
       "feature 'dev.patchbay.fixture': the processor function 'process' is NULL, but the feature claims a processor."
     ),
-    // Counts and structs the loader reads (issue 17, item 8): refused before any walk.
+    // Counts and structs the loader reads: refused before any walk.
     (
       "hugeactioncount",
       "declares 2147483647 actions in feature 'dev.patchbay.fixture', more than the 1024 a plugin may"

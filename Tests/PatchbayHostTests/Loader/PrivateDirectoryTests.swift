@@ -4,8 +4,7 @@ import Testing
 @testable import PatchbayHost
 @testable import PatchbayLoader
 
-/// Plugin copies go to a folder no one else can have made or can write (issue 17, items 1
-/// and 3).
+/// Plugin copies go to a folder no one else can have made or can write.
 @Suite struct PrivateDirectoryTests {
   /// A new folder of mode `mode` in the temporary folder; removed by the caller.
   func folder(mode: Int16 = 0o700) throws -> URL {

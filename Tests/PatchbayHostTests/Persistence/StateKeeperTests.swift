@@ -6,7 +6,7 @@ import Testing
 
 @testable import PatchbayHost
 
-/// `[[feature]] persist = true`: an instance's state kept across runs (issue 27).
+/// `[[feature]] persist = true`: an instance's state kept across runs.
 @Suite struct StateKeeperTests {
   /// An app of `plugin` implementing `dev.patchbay.counter` at `counter`, kept, its state in
   /// `folder`; and its log lines.
