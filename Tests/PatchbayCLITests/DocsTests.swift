@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// The docs cannot drift from the code: every relative link and anchor in README.md and
+/// docs/*.md resolves, and every `patchbay` command line they show names a subcommand and
+/// flags that exist (read from the argument parser's own help).
+@Suite struct DocsTests {
+  /// README.md and every page under docs/, with their text.
+  static func pages() throws -> [(path: String, text: String)] {
+    let root = CheckTests.root
+    let docs = try FileManager.default.contentsOfDirectory(atPath: "\(root)/docs")
+      .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    return try (["README.md"] + docs).map {
+      ($0, try String(contentsOfFile: "\(root)/\($0)", encoding: .utf8))
+    }
+  }
+
+  /// GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens.
+  static func anchor(_ heading: String) -> String {
+    String(
+      heading.lowercased().compactMap { character -> Character? in
+        if character == " " { return "-" }
+        if character.isLetter || character.isNumber || character == "-" || character == "_" {
+          return character
+        }
+        return nil
+      })
+  }
+
+  /// The anchors of a page's headings (outside code blocks).
+  static func anchors(in text: String) -> Set<String> {
+    var anchors = Set<String>()
+    var inCode = false
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") { inCode.toggle() }
+      guard !inCode, line.hasPrefix("#") else { continue }
+      anchors.insert(Self.anchor(String(line.drop { $0 == "#" }.drop { $0 == " " })))
+    }
+    return anchors
+  }
+
+  @Test func everyRelativeLinkAndAnchorResolves() throws {
+    let root = URL(fileURLWithPath: CheckTests.root)
+    let link = /\]\(([^)\s]+)\)/
+    var broken: [String] = []
+    for (path, text) in try Self.pages() {
+      let folder = root.appendingPathComponent(path).deletingLastPathComponent()
+      for match in text.matches(of: link) {
+        let target = String(match.1)
+        guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let file =
+          parts[0].isEmpty
+          ? root.appendingPathComponent(path) : folder.appendingPathComponent(String(parts[0]))
+        guard FileManager.default.fileExists(atPath: file.path) else {
+          broken.append("\(path): \(target): no such file")
+          continue
+        }
+        if parts.count == 2, file.pathExtension == "md" {
+          let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+          if !Self.anchors(in: text).contains(String(parts[1])) {
+            broken.append("\(path): \(target): no heading with that anchor")
+          }
+        }
+      }
+    }
+    #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+  }
+
+  /// `patchbay SUBCOMMAND … --flag` lines in the docs' code blocks.
+  static func commandLines() throws -> [(page: String, words: [String])] {
+    var lines: [(String, [String])] = []
+    for (path, text) in try Self.pages() {
+      var inCode = false
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") {
+          inCode.toggle()
+          continue
+        }
+        guard inCode else { continue }
+        // The command, up to a comment, a pipe or the next command.
+        let command = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
+        for segment in command.split(whereSeparator: { "|;&".contains($0) }) {
+          let words = segment.split(separator: " ").map(String.init)
+          guard let at = words.firstIndex(where: { $0 == "patchbay" || $0.hasSuffix("/patchbay") })
+          else { continue }
+          lines.append((path, Array(words[(at + 1)...])))
+        }
+      }
+    }
+    return lines
+  }
+
+  @Test func everyCommandAndFlagTheDocsShowExists() async throws {
+    let subcommands = HelpTextTests.subcommands(
+      in: try await HelpTextTests.help([], columns: 200))
+    var helps: [String: String] = [:]
+    var wrong: [String] = []
+    for (page, words) in try Self.commandLines() {
+      guard let first = words.first, !first.hasPrefix("-") || first == "--version" else {
+        continue
+      }
+      if first == "--version" || first == "--help" { continue }
+      // Prose in a picture (`patchbay (PatchbayCLI): run · …`) is not a command line.
+      guard first.allSatisfy({ $0.isLowercase || $0 == "-" }) else { continue }
+      guard subcommands.contains(first) else {
+        wrong.append("\(page): patchbay \(first): no such subcommand")
+        continue
+      }
+      // The command's own words (`audio tone`), then its flags, checked against its help.
+      var command = [first]
+      while true {
+        let key = command.joined(separator: " ")
+        if helps[key] == nil { helps[key] = try await HelpTextTests.help(command, columns: 200) }
+        let nested = HelpTextTests.subcommands(in: helps[key] ?? "")
+        guard command.count < words.count, nested.contains(words[command.count]) else { break }
+        command.append(words[command.count])
+      }
+      let help = helps[command.joined(separator: " ")] ?? ""
+      for flag in words.dropFirst(command.count) where flag.hasPrefix("--") {
+        let name = String(flag.prefix { $0 != "=" })
+        if !help.contains(name) {
+          wrong.append("\(page): patchbay \(command.joined(separator: " ")) \(name): no such flag")
+        }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
+  }
+}
