@@ -79,10 +79,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 
   /// The reason in words, with what to do.
   public var explanation: String {
-    let tables = [
-      "app", "plugins", "feature", "routes", "audio", "midi", "limits", "sha256", "sandbox",
-      "terminal", "keys",
-    ]
+    let tables = ConfigSchema.tables.map(\.name)
     switch self.reason {
     case .badKey(let name):
       return "'\(name)' is not a key: write one character (a, +, 1) or space."
@@ -114,9 +111,9 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case .unreadable(let why): return "cannot read the file: \(why)"
     case .syntax(let why, let column): return "\(why) (column \(column))"
     case .unknownTable(let name):
+      let headers = ConfigSchema.tables.map(\.header)
       return "unknown table.\(suggestion(for: name, among: tables))"
-        + " Expected [app], [plugins], [sha256], [sandbox], [[feature]], [routes], [audio], [midi], "
-        + "[limits], [terminal] or [keys]."
+        + " Expected \(headers.dropLast().joined(separator: ", ")) or \(headers.last ?? "")."
     case .keyOutsideTables:
       return "keys belong in a table ([app], [plugins], [[feature]], [routes])."
     case .singleBracketFeature:

@@ -6,13 +6,7 @@ extension ConfigReader {
   mutating func readLimits(_ table: TOMLDocument.Table?) -> OutputLimits {
     var limits = OutputLimits.standard
     guard let table else { return limits }
-    self.checkKeys(
-      table,
-      allowed: [
-        "state-bytes", "view-bytes", "call-seconds", "audio-periods", "rollback-actions",
-        "rollback-seconds", "isolated-crashes", "isolated-crash-seconds", "isolated-memory-mb",
-        "isolated-cpu-seconds",
-      ])
+    self.checkKeys(table, in: "limits")
     limits.stateBytes =
       self.integer(table, "state-bytes", in: OutputLimits.range) ?? limits.stateBytes
     limits.viewBytes = self.integer(table, "view-bytes", in: OutputLimits.range) ?? limits.viewBytes

@@ -7,10 +7,7 @@ extension ConfigReader {
   /// The tables there may be, and nothing outside them.
   mutating func checkLayout(_ document: TOMLDocument) {
     for header in document.headers
-    where ![
-      "app", "plugins", "sha256", "sandbox", "feature", "routes", "audio", "midi", "limits",
-      "terminal", "keys",
-    ].contains(header.name) {
+    where ConfigSchema.table(header.name) == nil {
       self.error(
         header.line, "[\(header.name)]",
         .unknownTable(header.name))
@@ -32,7 +29,7 @@ extension ConfigReader {
     if app == nil {
       self.error(nil, "[app]", .missingTable("app"))
     }
-    app.map { self.checkKeys($0, allowed: ["name", "root", "initial-route"]) }
+    app.map { self.checkKeys($0, in: "app") }
     let name =
       app.flatMap { self.string($0, "name") }
       ?? URL(fileURLWithPath: self.file).deletingPathExtension().lastPathComponent
@@ -48,7 +45,7 @@ extension ConfigReader {
     if plugins == nil {
       self.error(nil, "[plugins]", .missingTable("plugins"))
     }
-    plugins.map { self.checkKeys($0, allowed: ["search-paths", "load", "isolate"]) }
+    plugins.map { self.checkKeys($0, in: "plugins") }
     let searchPaths = (plugins.flatMap { self.strings($0, "search-paths") } ?? []).map {
       $0.value
     }
@@ -113,8 +110,7 @@ extension ConfigReader {
   mutating func readFeatures(_ tables: [TOMLDocument.Table]) -> [AppConfig.Node] {
     var nodes: [AppConfig.Node] = []
     for table in tables {
-      self.checkKeys(
-        table, allowed: ["key", "id", "parent", "kind", "observe", "ids", "persist", "keys"])
+      self.checkKeys(table, in: "feature")
       guard let key = self.string(table, "key", required: true),
         let id = self.string(table, "id", required: true)
       else { continue }

@@ -7,7 +7,7 @@ extension ConfigReader {
   {
     var settings = TerminalSettings()
     if let terminal {
-      self.checkKeys(terminal, allowed: ["pinned"])
+      self.checkKeys(terminal, in: "terminal")
       settings.pinned = (self.strings(terminal, "pinned") ?? []).map(\.value)
     }
     for (name, value) in keys?.entries ?? [] {

@@ -10,6 +10,11 @@ struct ConfigReader {
     self.errors.append(ConfigError(file: self.file, line: line, keyPath: keyPath, reason))
   }
 
+  /// Every key of `table` is one ``ConfigSchema`` lists for the table it names.
+  mutating func checkKeys(_ table: TOMLDocument.Table, in schema: String) {
+    self.checkKeys(table, allowed: ConfigSchema.table(schema)?.keys.map(\.name) ?? [])
+  }
+
   mutating func checkKeys(_ table: TOMLDocument.Table, allowed: [String]) {
     for entry in table.entries where !allowed.contains(entry.key) {
       self.error(

@@ -53,7 +53,7 @@ extension ConfigReader {
   mutating func readSound(audio: TOMLDocument.Table?, midi: TOMLDocument.Table?) -> SoundSettings {
     var settings = SoundSettings()
     if let audio {
-      self.checkKeys(audio, allowed: ["device", "rate", "period", "channels"])
+      self.checkKeys(audio, in: "audio")
       if let device = self.string(audio, "device") { settings.device = device }
       settings.format.sampleRate =
         self.integer(audio, "rate", in: SoundSettings.rates) ?? settings.format.sampleRate
@@ -63,7 +63,7 @@ extension ConfigReader {
         self.integer(audio, "channels", in: SoundSettings.channels) ?? settings.format.channels
     }
     if let midi {
-      self.checkKeys(midi, allowed: ["input"])
+      self.checkKeys(midi, in: "midi")
       if let input = self.string(midi, "input") {
         do {
           settings.midi = try MIDIInputSpec(input)

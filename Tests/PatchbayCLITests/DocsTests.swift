@@ -126,4 +126,21 @@ import Testing
     }
     #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
   }
+
+  /// The README's table of validator tests is `patchbay validate --list`, row for row.
+  @Test func theValidateTableIsTheValidatorsList() async throws {
+    let list = try await CLI.run("validate", "--list")
+    #expect(list.exitCode == 0)
+    let rows = list.stdout.split(separator: "\n").compactMap { line -> String? in
+      guard let match = line.wholeMatch(of: /(\S+)\s+level (\d+)\s+(.*)/) else { return nil }
+      return "| `\(match.1)` | \(match.2) | \(match.3) |"
+    }
+    let table = (["| test | level | checks |", "|---|---|---|"] + rows).joined(separator: "\n")
+    let readme = try String(contentsOfFile: "\(CheckTests.root)/README.md", encoding: .utf8)
+    let start = try #require(readme.range(of: "<!-- validate-tests -->\n"))
+    let end = try #require(readme.range(of: "\n<!-- /validate-tests -->"))
+    #expect(
+      String(readme[start.upperBound..<end.lowerBound]) == table,
+      "README.md's validate table differs from `patchbay validate --list`: paste this\n\(table)")
+  }
 }
