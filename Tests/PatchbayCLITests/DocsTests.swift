@@ -143,4 +143,39 @@ import Testing
       String(readme[start.upperBound..<end.lowerBound]) == table,
       "README.md's validate table differs from `patchbay validate --list`: paste this\n\(table)")
   }
+
+  /// Facts the docs state that the code decides: the Swift version the manifests need, the
+  /// version line, every bundled plugin, every subcommand in the architecture's picture.
+  @Test func theDocsFactsAreTheCodes() async throws {
+    let root = CheckTests.root
+    func read(_ path: String) throws -> String {
+      try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8)
+    }
+    let manifest = try read("Package.swift")
+    let tools = try #require(manifest.firstMatch(of: /swift-tools-version: (\d+\.\d+)/)).1
+    for page in ["README.md", "docs/INSTALL.md"] {
+      #expect(try read(page).contains("Swift \(tools) or later"), "\(page): not Swift \(tools)")
+    }
+    let version = try await CLI.run("--version")
+    let line = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(try read("docs/INSTALL.md").contains("# \(line)"), "docs/INSTALL.md: not '\(line)'")
+
+    let plugins = try FileManager.default.contentsOfDirectory(atPath: "\(root)/Plugins")
+      .filter { $0 != "Fixtures" && !$0.hasPrefix(".") }
+    let pluginsPage = try read("docs/PLUGINS.md")
+    for plugin in plugins {
+      #expect(pluginsPage.contains("| `Plugins/\(plugin)` |"), "docs/PLUGINS.md lacks \(plugin)")
+    }
+
+    let picture = try read("docs/ARCHITECTURE.md")
+    let subcommands = HelpTextTests.subcommands(
+      in: try await HelpTextTests.help([], columns: 200)
+    ).filter { $0 != "help" }
+    let lines = picture.split(separator: "\n").prefix { !$0.hasPrefix("     ▼") }
+    let named = lines.filter { $0.contains("patchbay (PatchbayCLI)") || $0.hasPrefix("     │  ") }
+      .joined(separator: " ")
+    for subcommand in subcommands {
+      #expect(named.contains(subcommand), "docs/ARCHITECTURE.md's picture lacks \(subcommand)")
+    }
+  }
 }
