@@ -135,14 +135,9 @@ void pb_channel_end(pb_channel *channel) {
   wake_all(&channel->ring_head);
 }
 
-int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
-                    uint32_t *reply_length) {
-  if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
-  uint64_t deadline = timeout_ns ? pb_channel_now() + timeout_ns : 0;
-  channel->request_length = length;
-  uint32_t call = channel->call + 1;
-  store(&channel->call, call);
-  wake(&channel->call);
+/* Until `call` is answered, the channel ends, or `deadline` (0: none) passes. */
+static int await_answer(pb_channel *channel, uint32_t call, uint64_t deadline,
+                        uint32_t *reply_length) {
   for (;;) {
     uint32_t answered = load(&channel->answered);
     if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
@@ -152,6 +147,23 @@ int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
   }
   *reply_length = channel->reply_length;
   return PB_CHANNEL_OK;
+}
+
+int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
+                    uint32_t *reply_length) {
+  if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
+  uint64_t deadline = timeout_ns ? pb_channel_now() + timeout_ns : 0;
+  channel->request_length = length;
+  uint32_t call = channel->call + 1;
+  store(&channel->call, call);
+  wake(&channel->call);
+  return await_answer(channel, call, deadline, reply_length);
+}
+
+int pb_channel_await(pb_channel *channel, uint64_t timeout_ns, uint32_t *reply_length) {
+  if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
+  uint64_t deadline = timeout_ns ? pb_channel_now() + timeout_ns : 0;
+  return await_answer(channel, channel->call, deadline, reply_length);
 }
 
 int64_t pb_channel_next_call(pb_channel *channel, uint32_t *seen) {

@@ -183,6 +183,20 @@ package final class ChildProcess: @unchecked Sendable {
 
   /// Whether the process ended.
   package var hasEnded: Bool { pb_channel_ended(self.channel) != 0 }
+
+  /// The CPU time the process has used (user and system), from /proc; 0 when it cannot be read.
+  var cpuTimeUsed: Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return 0 }
+    // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return 0
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
 }
 
 /// Why an isolated plugin's process could not do what was asked.
@@ -198,4 +212,5 @@ package struct IsolationError: Error, CustomStringConvertible {
     self.loaderReason = loaderReason
     self.isCrash = isCrash
   }
+
 }

@@ -116,12 +116,19 @@ package final class IsolatedPlugin: @unchecked Sendable {
     }
   }
 
-  /// How long a new process has to answer its first call: `call-seconds`, but at least 30 s.
-  /// Starting is exec, the Swift runtime and the plugin's libraries from disk, which a busy
-  /// machine can stretch past a call's few seconds (seen: 5 s, with every core busy); a plugin
-  /// whose entry never returns is still named, only later.
+  /// How much CPU time a new process may use before answering its first call:
+  /// `call-seconds`, but at least 5 s. Starting is exec, the Swift runtime and the plugin's
+  /// libraries from disk. On busy cores that can take minutes of wall-clock time (seen: past
+  /// 30 s, with both cores loaded and two builds beside), but not of the process's own CPU
+  /// time: a plugin whose entry spins is named after this much of it, whatever the load.
   static func startSeconds(_ options: IsolationOptions) -> Int {
-    max(options.limits.callSeconds, 30)
+    max(options.limits.callSeconds, 5)
+  }
+
+  /// A process that has not answered after this much wall-clock time is given up on even if it
+  /// used no CPU (an entry blocked forever).
+  static func startWallSeconds(_ options: IsolationOptions) -> Int {
+    max(Self.startSeconds(options) * 20, 120)
   }
 
   static func describe(_ child: ChildProcess, options: IsolationOptions)
@@ -133,13 +140,22 @@ package final class IsolatedPlugin: @unchecked Sendable {
     out.put(IsolatedCall.describe.rawValue)
     var length: UInt32 = 0
     let bound = Self.startSeconds(options)
-    let result = pb_channel_call(
-      child.channel, UInt32(out.count), UInt64(bound) * 1_000_000_000, &length)
-    guard Int(result) == PB_CHANNEL_OK else {
-      if Int(result) == PB_CHANNEL_TIMEOUT {
+    let started = ContinuousClock.now
+    let slice: UInt64 = 1_000_000_000
+    var result = pb_channel_call(child.channel, UInt32(out.count), slice, &length)
+    // Judged by the process's own CPU time, so a loaded machine is not a hang.
+    while Int(result) == PB_CHANNEL_TIMEOUT {
+      let cpu = child.cpuTimeUsed
+      let wall = ContinuousClock.now - started
+      if cpu >= Double(bound) || wall >= .seconds(Self.startWallSeconds(options)) {
         child.kill()
-        throw IsolationError("its process did not answer within \(bound) s of starting")
+        throw IsolationError(
+          "its process did not answer after \(Int(cpu)) s of its CPU time "
+            + "(\(wall.components.seconds) s since it started); a plugin's entry may spin or block")
       }
+      result = pb_channel_await(child.channel, slice, &length)
+    }
+    guard Int(result) == PB_CHANNEL_OK else {
       throw IsolationError("its process did not start: \(child.waitForExit())")
     }
     do {

@@ -28,6 +28,7 @@
  *                 a thread that reports an error 20 ms later (outside any call); every later
  *                 reduce fails with "this action is refused"
  *   escapes       names and summaries full of terminal escape sequences
+ *   entryspins    patchbay_plugin_entry never returns: it spins
  *   crashes       reduce dereferences NULL; so does parse_action, given "explode"
  *   huge          dev.patchbay.fixture-huge: state and view as large as told (sizes.c)
  *   hugeactioncount, hugefeaturecount, hugefunctioncount, nullactions, unnamedaction,
@@ -296,6 +297,10 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   char name[64];
   mode(name, sizeof name);
   plugin = descriptor(1, valid_features);
+  if (!strcmp(name, "entryspins")) {
+    for (volatile unsigned long spins = 0;; spins++) {
+    }
+  }
   if (!strcmp(name, "null")) return NULL;
   if (!strcmp(name, "magic")) plugin.magic = 0x12345678u;
   if (!strcmp(name, "abi")) plugin.abi_major = PATCHBAY_ABI_MAJOR + 1;

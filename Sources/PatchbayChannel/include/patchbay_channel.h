@@ -106,6 +106,9 @@ pb_channel_period *pb_channel_audio(pb_channel *channel);
  * (0: no limit). PB_CHANNEL_OK with the reply's length in *reply_length, or why not. */
 int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
                     uint32_t *reply_length);
+/* [host] Waits on for the reply to the call pb_channel_call made last (after it timed out),
+ * at most `timeout_ns` more; the same results. */
+int pb_channel_await(pb_channel *channel, uint64_t timeout_ns, uint32_t *reply_length);
 /* [child] Waits for the next call after `*seen`; its request's length, or -1 once ended. */
 int64_t pb_channel_next_call(pb_channel *channel, uint32_t *seen);
 /* [child] Publishes the reply to the call it took last. */

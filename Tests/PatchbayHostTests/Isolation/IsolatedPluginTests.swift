@@ -330,6 +330,24 @@ func refusalReason(_ body: () throws -> Void) -> String? {
     }
   }
 
+  /// An entry that never returns is named after `call-seconds` (at least 5 s) of the
+  /// process's own CPU time, not of the wall clock: on busy cores a start that is only slow
+  /// goes on (a loaded run once saw one take past 30 s).
+  @Test func anEntryThatSpinsIsNamedByItsCPUTime() throws {
+    let file = try BuiltPlugins.fixture("entryspins")
+    do {
+      _ = try pluginApp(
+        file, id: "dev.patchbay.fixture", tables: "[limits]\ncall-seconds = 1", isolated: true)
+      Issue.record("the plugin should be refused")
+    } catch let error as ConfigErrors {
+      let line = error.errors[0].description
+      #expect(
+        line.contains(
+          "could not run isolated: its process did not answer after 5 s of its CPU time"),
+        "\(line)")
+    }
+  }
+
   @Test func isolatingAPluginTheConfigDoesNotLoadIsAnError() {
     do {
       _ = try AppConfig(
