@@ -48,11 +48,8 @@ struct PluginSearchOptions: ParsableArguments {
   /// Every `--isolate` name is `all`, or names a plugin of `config` as `load` does (its name,
   /// path or file name): a misspelled one would run the plugin unisolated.
   func checkIsolated(against config: AppConfig) throws {
-    let names = config.plugins.flatMap { plugin -> [String] in
-      var file = (plugin.reference as NSString).lastPathComponent
-      if file.hasSuffix(".so") { file.removeLast(3) }
-      if file.hasPrefix("lib") { file.removeFirst(3) }
-      return [plugin.reference, file]
+    let names = config.plugins.flatMap {
+      [$0.reference, PluginLoader.pluginName(ofFile: $0.reference)]
     }
     for name in self.isolate where name != "all" && !names.contains(name) {
       let loaded = config.plugins.map(\.reference).joined(separator: ", ")

@@ -36,14 +36,8 @@ import Testing
   /// (the fixture reads its name with dladdr), however many processes load them at once: the
   /// startup benchmark's app.
   @Test func tenCopiesOfOneFileLoadAsTenPlugins() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("copies-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    let folder = try numberedFixtureFolder((0..<10).map { "Startup\($0)" }, prefix: "copies")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createSymbolicLink(
-      at: folder.appendingPathComponent("libPatchbaySDK.so"),
-      withDestinationURL: URL(fileURLWithPath: "\(CLI.directory)/libPatchbaySDK.so"))
     var config = """
       [app]
       root = "f0"
@@ -53,9 +47,6 @@ import Testing
 
       """
     for index in 0..<10 {
-      try FileManager.default.copyItem(
-        atPath: "\(CLI.directory)/libTestFixtureNumbered.so",
-        toPath: folder.appendingPathComponent("libStartup\(index).so").path)
       config += """
         [[feature]]
         key = "f\(index)"

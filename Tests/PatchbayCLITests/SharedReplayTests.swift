@@ -5,19 +5,9 @@ import Testing
 /// replay gives every holder what it saw and ends at the same state hash.
 @Suite struct SharedReplayTests {
   @Test func aRunWithHeldValuesReplaysToItsHash() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("shared-replay-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createSymbolicLink(
-      at: folder.appendingPathComponent("libPatchbaySDK.so"),
-      withDestinationURL: URL(fileURLWithPath: "\(CLI.directory)/libPatchbaySDK.so"))
     // Two copies of the SharedTally fixture (Plugins/Fixtures/Numbered): two plugins.
-    for name in ["SharedLeft", "SharedRight"] {
-      try FileManager.default.copyItem(
-        atPath: "\(CLI.directory)/libTestFixtureNumbered.so",
-        toPath: folder.appendingPathComponent("lib\(name).so").path)
-    }
+    let folder = try numberedFixtureFolder(["SharedLeft", "SharedRight"], prefix: "shared-replay")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let config = folder.appendingPathComponent("app.toml").path
     try """
     [app]

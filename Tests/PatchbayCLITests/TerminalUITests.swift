@@ -77,17 +77,9 @@ struct TerminalUITests {
   /// A Swift plugin's fatal error in the terminal UI: the runtime's own line (file, line,
   /// message) is printed with the report once the terminal is back, as a script prints it.
   @Test func aFatalErrorsOwnLineOutlivesTheScreen() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fatal-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createSymbolicLink(
-      at: folder.appendingPathComponent("libPatchbaySDK.so"),
-      withDestinationURL: URL(fileURLWithPath: "\(CLI.directory)/libPatchbaySDK.so"))
     // This build of the ticker (Plugins/Fixtures/Numbered) traps on `pause`.
-    try FileManager.default.copyItem(
-      atPath: "\(CLI.directory)/libTestFixtureNumbered.so",
-      toPath: folder.appendingPathComponent("libTickerCrashing.so").path)
+    let folder = try numberedFixtureFolder(["TickerCrashing"], prefix: "fatal")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try Data().write(to: folder.appendingPathComponent("ticks"))
     try """
     [app]

@@ -58,7 +58,7 @@ struct SharedBoard {
   mutating func publish(
     _ name: String, value bytes: [UInt8], by owner: FeatureHandle, at path: String
   ) -> Outcome {
-    if name.hasPrefix("host.") { return .refused(owner: "the host (names beginning host.)") }
+    if name.hasPrefix("host.") { return Self.hostsOwn }
     if let entry = self.entries[name], let current = entry.owner, current !== owner {
       return .refused(owner: entry.ownerPath)
     }
@@ -112,7 +112,7 @@ struct SharedBoard {
   mutating func write(
     _ name: String, value bytes: [UInt8], by writer: FeatureHandle, at path: String
   ) -> Outcome {
-    if name.hasPrefix("host.") { return .refused(owner: "the host (names beginning host.)") }
+    if name.hasPrefix("host.") { return Self.hostsOwn }
     if let entry = self.entries[name], let owner = entry.owner, owner !== writer {
       return .refused(owner: entry.ownerPath)
     }
@@ -172,6 +172,9 @@ struct SharedBoard {
     }
     return result
   }
+
+  /// A `host.` name: no feature may publish or write it.
+  private static let hostsOwn = Outcome.refused(owner: "the host (names beginning host.)")
 
   private static func action(_ name: String, _ value: WireValue) -> [UInt8] {
     WireValue.case(name, [WireValue.Field("_0", value)]).bytes

@@ -29,9 +29,14 @@ extension PluginLoader {
   package func namesIsolated(_ reference: String, file: String) -> Bool {
     guard !self.isolated.isEmpty else { return false }
     if self.isolated.contains(reference) { return true }
-    var name = (file as NSString).lastPathComponent
+    return self.isolated.contains(Self.pluginName(ofFile: file)) || self.isolated.contains(file)
+  }
+
+  /// The name a plugin file goes by: `Counter` for `…/libCounter.so`.
+  package static func pluginName(ofFile path: String) -> String {
+    var name = (path as NSString).lastPathComponent
     if name.hasSuffix(".so") { name.removeLast(3) }
     if name.hasPrefix("lib") { name.removeFirst(3) }
-    return self.isolated.contains(name) || self.isolated.contains(file)
+    return name
   }
 }
