@@ -341,10 +341,10 @@ func refusalReason(_ body: () throws -> Void) -> String? {
       Issue.record("the plugin should be refused")
     } catch let error as ConfigErrors {
       let line = error.errors[0].description
+      // 5 s of CPU, unless the wall-clock backstop (120 s) came first on starved cores.
       #expect(
-        line.contains(
-          "could not run isolated: its process did not answer after 5 s of its CPU time"),
-        "\(line)")
+        line.contains("could not run isolated: its process did not answer after ")
+          && line.contains(" s of its CPU time"), "\(line)")
     }
   }
 
