@@ -85,7 +85,10 @@ let package = Package(
     // crash or a hang (the child they run in is `patchbay-isolated`);
     .target(
       name: "PatchbayIsolation",
-      dependencies: ["PatchbayLoader", "PatchbayChannel", "PatchbayCrash", sdk("PatchbayABI")]
+      dependencies: [
+        "PatchbayLoader", "PatchbayChannel", "PatchbayCrash", "PatchbayProcessGroup",
+        sdk("PatchbayABI"),
+      ]
     ),
     // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;
     .target(
@@ -139,6 +142,8 @@ let package = Package(
     ),
     // Names the plugin call a crash happened in (an async-signal-safe handler, in C).
     .target(name: "PatchbayCrash"),
+    // The processes a run starts, in one process group that ends with the run.
+    .target(name: "PatchbayProcessGroup"),
     // The shared memory and futexes between the host and an isolated plugin's process.
     .target(name: "PatchbayChannel", dependencies: [sdk("PatchbayABI"), "PatchbayCrash"]),
     // The process an isolated plugin runs in; the host starts it from beside its own executable.
@@ -175,8 +180,10 @@ let package = Package(
     // `patchbay validate`: the checks a plugin author runs before shipping.
     .target(
       name: "PatchbayValidation",
-      dependencies: [sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "GuardedBlock"]
-        + host),
+      dependencies: [
+        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "GuardedBlock",
+        "PatchbayProcessGroup",
+      ] + host),
     // Memory a plugin may touch only while it is lent out (the validator's parameter block).
     .target(name: "GuardedBlock"),
     // Counts the locks and system calls one thread makes (libc's functions, replaced).
@@ -187,6 +194,7 @@ let package = Package(
       name: "patchbay-probe",
       dependencies: [
         "PatchbayValidation", "BlockingCallCounter", "RealtimeCheckSupport",
+        "PatchbayProcessGroup",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ],
       linkerSettings: [
@@ -198,6 +206,7 @@ let package = Package(
       name: "PatchbayCLI",
       dependencies: [
         sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "PatchbayValidation",
+        "PatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayHost
 import PatchbayLoader
+import PatchbayProcessGroup
 
 /// `patchbay`: load feature plugins, inspect them, and run them composed into an app.
 @main
@@ -30,6 +31,8 @@ struct PatchbayCommand: AsyncParsableCommand {
   /// Runs the command line with the documented exit codes: 0, 1 failure, 2 usage, 3 a plugin
   /// crashed.
   static func main() async {
+    // Started by another patchbay (a validator's test): it dies with it.
+    pb_group_adopt()
     // Also makes stdout line-buffered: a crash loses no output, even when redirected.
     CrashReports.install()
     do {

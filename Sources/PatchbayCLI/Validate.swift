@@ -13,8 +13,10 @@ struct Validate: ParsableCommand {
     discussion: """
       Prints one line per test: PASS, FAIL or SKIP, what was checked, and for a failure the \
       seed and the shortest action sequence that shows it. Exits 0 when nothing failed, 1 \
-      otherwise. Each test runs in a child process: a crash or hang fails that test, naming \
-      the call, and the rest still run.
+      otherwise. Each test runs in a child process, --jobs at a time: a crash fails that \
+      test, naming the call, and so does a call that has not returned in --call-seconds (the \
+      child's watchdog, as the app's); the rest still run. The children, and the processes \
+      they start, end with the validator, whatever ends it.
 
       Examples:
         patchbay validate Counter
@@ -42,8 +44,22 @@ struct Validate: ParsableCommand {
   @Flag(help: "List the tests, their levels and what each checks.")
   var list = false
 
-  @Option(help: "Seconds a test may run before it counts as hung.")
-  var timeout = 300
+  @Option(
+    help: ArgumentHelp(
+      "Seconds of CPU time a test may use before it counts as too slow (the clock allows 4×, "
+        + "at least 120 s).", valueName: "seconds"))
+  var timeout = 30
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds one call into the plugin may take before it counts as a hang, as the app's "
+        + "[limits] call-seconds.", valueName: "seconds"))
+  var callSeconds = 5
+
+  @Option(
+    help: ArgumentHelp(
+      "Tests run at once, each in its child (default: one a core).", valueName: "n"))
+  var jobs = ProcessInfo.processInfo.activeProcessorCount
 
   @Option(
     help: ArgumentHelp(
@@ -71,6 +87,14 @@ struct Validate: ParsableCommand {
         "--only \(only): no such test; the tests are "
           + ValidationSuite.all.map(\.name).joined(separator: ", ") + ".")
     }
+    guard self.timeout >= 1, self.callSeconds >= 1 else {
+      throw ValidationError(
+        "--timeout \(self.timeout), --call-seconds \(self.callSeconds): give each 1 second or more."
+      )
+    }
+    guard self.jobs >= 1 else {
+      throw ValidationError("--jobs \(self.jobs): give 1 or more (1 runs the tests one at a time).")
+    }
     guard self.list || !self.plugins.isEmpty else {
       throw ValidationError("name a plugin to validate (patchbay validate Counter), or --list.")
     }
@@ -91,8 +115,9 @@ struct Validate: ParsableCommand {
     let runner = ChildRunner(
       executable: executableDirectory() + "/patchbay",
       probe: executableDirectory() + "/patchbay-probe", timeout: .seconds(self.timeout),
-      providers: providers)
-    let validator = Validator(runner: runner)
+      callSeconds: self.callSeconds, providers: providers)
+    var validator = Validator(runner: runner)
+    validator.jobs = self.jobs
     var failed = false
     var reports: [WireValue] = []
     for name in self.plugins {
@@ -127,7 +152,7 @@ struct Validate: ParsableCommand {
     let keep = self.keep.map { $0.split(separator: ",").compactMap { Int($0) } }
     try ValidationChild.run(
       name, plugin: path, seed: self.seed ?? 0, strictness: self.strictness, keep: keep,
-      providers: self.provider, isolated: self.isolated)
+      providers: self.provider, isolated: self.isolated, callSeconds: self.callSeconds)
   }
 
   /// `PASS  load.descriptor           … (0.1 s)`

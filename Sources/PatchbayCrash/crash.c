@@ -455,8 +455,12 @@ void pb_watch_start(unsigned call_seconds, unsigned audio_periods, double audio_
   call_limit = call_seconds;
   audio_limit = audio_seconds;
   snprintf(call_limit_text, sizeof call_limit_text, "%u s", call_seconds);
-  snprintf(audio_limit_text, sizeof audio_limit_text, "%u periods (%.3f s)", audio_periods,
-           audio_seconds);
+  if (audio_periods == 0) {
+    snprintf(audio_limit_text, sizeof audio_limit_text, "%.0f s", audio_seconds);
+  } else {
+    snprintf(audio_limit_text, sizeof audio_limit_text, "%u periods (%.3f s)", audio_periods,
+             audio_seconds);
+  }
   pthread_t thread;
   if (pthread_create(&thread, NULL, watch, NULL) != 0) return;
   pthread_detach(thread);

@@ -1,15 +1,17 @@
 import Foundation
 import PatchbayChannel
+import PatchbayProcessGroup
 import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// One process an isolated plugin runs in: started with `posix_spawn`, the channel's memfd as
-/// its descriptor 3, a pipe for its crash report as 4 and the read end of the host's lifeline
-/// as 5 (it reads end of file when the host ends, however it ends, and exits), and watched by a reaper thread that
-/// waits for it to end, ends the channel (so every wait returns) and keeps the report.
+/// One process an isolated plugin runs in: started with `posix_spawn` into the run's process
+/// group (`patchbay_process_group.h`), the channel's memfd as its descriptor 3, a pipe for
+/// its crash report as 4 and the read end of the host's lifeline as 5 (it reads end of file
+/// when the host ends, however it ends, and exits), and watched by a reaper thread that waits
+/// for it to end, ends the channel (so every wait returns) and keeps the report.
 ///
 /// ```swift
 /// let child = try ChildProcess.start(executable, arguments: [file], messageCapacity: 1 << 20)
@@ -79,7 +81,8 @@ package final class ChildProcess: @unchecked Sendable {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    // In the run's process group, which ends with the host, however it ends.
+    let spawned = pb_group_spawn(&pid, executable, &actions, argv, environ, 0)
     close(channelFD)
     close(reportFD)
     close(pipe.1)
@@ -118,6 +121,7 @@ package final class ChildProcess: @unchecked Sendable {
     var status: Int32 = 0
     var usage = rusage()
     while wait4(self.pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    pb_group_reaped()
     let report = self.readReport()
     let used =
       Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
@@ -185,8 +189,12 @@ package final class ChildProcess: @unchecked Sendable {
   package var hasEnded: Bool { pb_channel_ended(self.channel) != 0 }
 
   /// The CPU time the process has used (user and system), from /proc; 0 when it cannot be read.
-  var cpuTimeUsed: Double {
-    guard let text = try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8),
+  var cpuTimeUsed: Double { Self.cpuTime(of: self.pid) }
+
+  /// The CPU time process `pid` has used (user and system), from /proc; 0 when it cannot be
+  /// read.
+  package static func cpuTime(of pid: pid_t) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let end = text.lastIndex(of: ")")
     else { return 0 }
     // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.

@@ -197,7 +197,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
       let muted = set.slots[index].takeUnretainedValue().render(
         into: mix, frames: frames, channels: self.format.channels,
         sampleRate: self.format.sampleRate, steadyTime: steadyTime,
-        midi: midi, midiCount: count, checks: checks,
+        midi: midi, midiCount: count,
         checkSamples: diagnosing, faultFrame: self.suspectFrame)
       caught = caught || muted
     }

@@ -163,8 +163,9 @@ final class ProcessorSlot: @unchecked Sendable {
     parameters.write { self.instance.writeParameters($0) }
   }
 
-  /// Renders one period into `mix`, with the period's MIDI. With `checks`, the call is noted
-  /// for crash reports; with `checkSamples` (the graph found NaN in a recent mix), what it
+  /// Renders one period into `mix`, with the period's MIDI. The call is noted for crash
+  /// reports and the watchdog, checks or not; with `checkSamples` (the graph found NaN in a
+  /// recent mix), what it
   /// wrote is checked too: `mix` was finite before the call, so a NaN or an infinite sample
   /// after it is this processor's. Those samples are set to 0 (never mixed), the processor is
   /// muted from then on, with `faultFrame` as the period to report, and this returns true.
@@ -172,7 +173,7 @@ final class ProcessorSlot: @unchecked Sendable {
   @inline(__always)
   func render(
     into mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int, sampleRate: Int,
-    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int, checks: Bool = true,
+    steadyTime: UInt64, midi: UnsafePointer<pb_midi_event>, midiCount: Int,
     checkSamples: Bool = false, faultFrame: UInt64 = 0
   ) -> Bool {
     guard !self.muted else { return false }
@@ -205,10 +206,11 @@ final class ProcessorSlot: @unchecked Sendable {
       output: mix, parameters: self.parameters?.read(), midi: events,
       midi_count: UInt32(eventCount), events: UnsafePointer(self.output),
       midi_out: self.midiOutput.map { UnsafePointer($0) })
-    // Two stores around the call: a crash inside it names the processor (PatchbayCrash).
-    if checks { pb_crash_note(self.crashContext) }
+    // Two stores around the call: a crash or a hang inside it names the processor
+    // (PatchbayCrash).
+    pb_crash_note(self.crashContext)
     self.descriptor.process?(self.processor, self.process)
-    if checks { pb_crash_note(nil) }
+    pb_crash_note(nil)
     let samples = frames * channels
     guard checkSamples, pb_samples_any_nonfinite(mix, samples) else { return false }
     pb_samples_silence_nonfinite(mix, samples)

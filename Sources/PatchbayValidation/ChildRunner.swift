@@ -2,23 +2,36 @@ import Foundation
 
 /// Runs one test in a child process (`patchbay validate --child TEST …`, or `patchbay-probe
 /// --child TEST …` for a test that counts calls), so a crash or hang of the plugin fails that
-/// test and the run goes on. The child leaves a breadcrumb on stderr
-/// before each call into the plugin (`step: action 17: reduce setStep(by: 5)`); the last one
-/// names the call a crash or hang happened in. Its result is JSON on stdout.
+/// test and the run goes on. The child leaves a breadcrumb on stderr before each call into
+/// the plugin (`step: action 17: reduce setStep(by: 5)`); the last one names the call a crash
+/// or hang happened in. Its watchdog ends it when a call has not returned in ``callSeconds``,
+/// as the app's does. Its result is JSON on stdout.
+///
+/// The child is killed by the kernel when the thread that called ``run(_:plugin:seed:strictness:keep:isolated:)``
+/// ends (`PR_SET_PDEATHSIG`): call it from a thread that outlives the run, such as the main
+/// thread.
 public struct ChildRunner: Sendable {
   /// The `patchbay` executable to run the child as.
   public let executable: String
   /// `patchbay-probe`, for the tests that run in it (``ValidationTest/inProbe``).
   public let probe: String
-  /// How long a test may run before it counts as hung.
+  /// The CPU time a test may use before it counts as too slow (`--timeout`). The clock gives
+  /// it four times as long, at least two minutes, to wait for what it waits on.
   public let timeout: Duration
+  /// How long one call into the plugin may take before the child's watchdog names it as a
+  /// hang (`--call-seconds`), as the app's does (`[limits] call-seconds`).
+  public let callSeconds: Int
   /// The `--provider` plugins' paths, passed on to each child.
   public let providers: [String]
 
-  public init(executable: String, probe: String, timeout: Duration, providers: [String] = []) {
+  public init(
+    executable: String, probe: String, timeout: Duration, callSeconds: Int = 5,
+    providers: [String] = []
+  ) {
     self.executable = executable
     self.probe = probe
     self.timeout = timeout
+    self.callSeconds = callSeconds
     self.providers = providers
   }
 
@@ -30,6 +43,9 @@ public struct ChildRunner: Sendable {
     /// The index of the action the child was sending when it stopped, if it was sending one.
     public var stoppedAt: Int?
   }
+
+  /// The line the watchdog (`pb_watch_start`) ends a child with.
+  static let watchdogLine = "a plugin call did not return within "
 
   public func run(
     _ test: ValidationTest, plugin: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
@@ -43,48 +59,18 @@ public struct ChildRunner: Sendable {
             + "`swift build --product \(URL(fileURLWithPath: executable).lastPathComponent)`"),
         actions: [:])
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
     var arguments =
       (test.inProbe ? [] : ["validate"]) + [
         "--child", test.name, plugin, "--seed", "\(seed)", "--strictness", "\(strictness)",
+        "--call-seconds", "\(self.callSeconds)",
       ]
     if let keep { arguments += ["--keep", keep.map(String.init).joined(separator: ",")] }
     for provider in self.providers { arguments += ["--provider", provider] }
     if isolated { arguments.append("--isolated") }
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    let collected = Collected()
-    let readers = DispatchGroup()
-    for (pipe, isErrors) in [(output, false), (errors, true)] {
-      readers.enter()
-      Thread.detachNewThread {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        collected.set(data, errors: isErrors)
-        readers.leave()
-      }
-    }
-    do {
-      try process.run()
-    } catch {
-      return Outcome(
-        result: .fail("could not start \(executable): \(error)"), actions: [:])
-    }
-    let (seconds, attoseconds) = self.timeout.components
-    let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
-    let hung = ended.wait(timeout: deadline) == .timedOut
-    if hung {
-      kill(process.processIdentifier, SIGKILL)
-      ended.wait()
-    }
-    readers.wait()
-    let (stdout, stderr) = collected.both
-    let steps = stderr.split(separator: "\n").filter { $0.hasPrefix("step: ") }
+    let cpuSeconds = Self.seconds(self.timeout)
+    let run = ChildRun.run(
+      executable, arguments, cpuSeconds: cpuSeconds, wallSeconds: max(4 * cpuSeconds, 120))
+    let steps = run.stderr.split(separator: "\n").filter { $0.hasPrefix("step: ") }
       .map { String($0.dropFirst("step: ".count)) }
     var actions: [Int: String] = [:]
     var stoppedAt: Int?
@@ -97,30 +83,48 @@ public struct ChildRunner: Sendable {
       }
     }
     let last = steps.last ?? "start"
-    if hung {
-      return Outcome(
-        result: .fail("hung: no answer in \(self.timeout) in \(last)"), actions: actions,
-        stoppedAt: stoppedAt)
+    let said = run.stderr.split(separator: "\n").filter { !$0.hasPrefix("step: ") }
+    func failed(_ detail: String) -> Outcome {
+      Outcome(result: .fail(detail), actions: actions, stoppedAt: stoppedAt)
     }
-    if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
-      let said = stderr.split(separator: "\n").filter { !$0.hasPrefix("step: ") }.suffix(2)
-        .joined(separator: " | ")
-      let how =
-        process.terminationReason == .uncaughtSignal
-        ? "crashed (\(signalName(process.terminationStatus)))"
-        : process.terminationStatus == 3
-          ? "crashed"  // patchbay's exit code for a plugin that crashed it; the line follows
-          : "exited with status \(process.terminationStatus)"
-      return Outcome(
-        result: .fail("\(how) in \(last)" + (said.isEmpty ? "" : ": \(said)")),
-        actions: actions, stoppedAt: stoppedAt)
+    switch run.ending {
+    case .notStarted(let error):
+      return failed("could not start \(executable): \(String(cString: strerror(error)))")
+    case .outranCPU:
+      return failed(
+        "too slow: used \(self.timeout) of CPU time without finishing (--timeout) in \(last)")
+    case .outranWallClock:
+      return failed(
+        "hung: no answer in \(Int(max(4 * cpuSeconds, 120))) s, waiting, not working, in \(last)")
+    case .exited(3) where said.contains(where: { $0.contains(Self.watchdogLine) }):
+      return failed(
+        "hung: a call did not return within \(self.callSeconds) s (--call-seconds) in \(last)")
+    case .signaled(let signal):
+      return failed("crashed (\(signalName(signal))) in \(last)" + Self.lastWords(said))
+    case .exited(let status) where status != 0:
+      // 3: patchbay's exit code for a plugin that crashed it; the line follows.
+      let how = status == 3 ? "crashed" : "exited with status \(status)"
+      return failed("\(how) in \(last)" + Self.lastWords(said))
+    case .exited:
+      guard
+        let result = try? JSONDecoder().decode(ValidationResult.self, from: Data(run.stdout.utf8))
+      else {
+        return Outcome(
+          result: .fail("the child printed no result (\(run.stdout.prefix(200)))"),
+          actions: actions)
+      }
+      return Outcome(result: result, actions: actions, stoppedAt: nil)
     }
-    guard let result = try? JSONDecoder().decode(ValidationResult.self, from: Data(stdout.utf8))
-    else {
-      return Outcome(
-        result: .fail("the child printed no result (\(stdout.prefix(200)))"), actions: actions)
-    }
-    return Outcome(result: result, actions: actions, stoppedAt: nil)
+  }
+
+  /// `: ` and the child's last two lines that were not breadcrumbs, if it wrote any.
+  private static func lastWords(_ lines: [Substring]) -> String {
+    lines.isEmpty ? "" : ": " + lines.suffix(2).joined(separator: " | ")
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 
   /// `(17, "reduce setStep(by: 5)")` from `action 17: reduce setStep(by: 5)`.
@@ -132,25 +136,6 @@ public struct ChildRunner: Sendable {
     if text.hasPrefix("reduce ") { text = text.dropFirst("reduce ".count) }
     return (index, String(text))
   }
-}
-
-/// The two pipes' contents, written by their reader threads.
-private final class Collected: @unchecked Sendable {
-  private let lock = NSLock()
-  private var output = ""
-  private var errors = ""
-
-  func set(_ data: Data, errors: Bool) {
-    self.lock.withLock {
-      if errors {
-        self.errors = String(decoding: data, as: UTF8.self)
-      } else {
-        self.output = String(decoding: data, as: UTF8.self)
-      }
-    }
-  }
-
-  var both: (String, String) { self.lock.withLock { (self.output, self.errors) } }
 }
 
 /// SIGSEGV for 11.

@@ -22,18 +22,19 @@ extension Validator {
       !$0.inProcessOnly && $0.name != "isolation"
     }
     var differences: [String] = []
-    for test in tests {
+    TestPool.run(tests.count, jobs: self.jobs) { index -> String? in
+      let test = tests[index]
       let here =
         lines.first { $0.test.name == test.name }?.result
         ?? self.runner.run(test, plugin: plugin, seed: seed, strictness: strictness).result
       let isolated = self.runner.run(
         test, plugin: plugin, seed: seed, strictness: strictness, isolated: true
       ).result
-      if here.status != isolated.status {
-        differences.append(
-          "\(test.name) is \(here.status.rawValue) in this process, \(isolated.status.rawValue) "
-            + "isolated (\(isolated.detail.prefix(200)))")
-      }
+      guard here.status != isolated.status else { return nil }
+      return "\(test.name) is \(here.status.rawValue) in this process, \(isolated.status.rawValue) "
+        + "isolated (\(isolated.detail.prefix(200)))"
+    } finished: { difference in
+      if let difference { differences.append(difference) }
     }
     guard differences.isEmpty else {
       return .fail("isolated, the results differ: " + differences.joined(separator: "; "))

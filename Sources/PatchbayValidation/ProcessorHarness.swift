@@ -161,9 +161,13 @@ final class ProcessorHarness: @unchecked Sendable {
   private func audioThread() {
     let watch = self.watch
     let process = self.descriptor.process
+    // The child's watchdog names a `process` that does not return (--call-seconds).
+    pb_watch_audio_thread(1)
+    defer { pb_watch_audio_thread(0) }
     while true {
       self.request.wait()
       if self.stopping { break }
+      pb_watch_period()
       let samples = self.frames * self.channels
       self.output.update(repeating: self.fill, count: samples)
       self.pushes.pointee = 0

@@ -10,17 +10,20 @@ import PatchbayLoader
 /// exit(ValidationChild.main(Array(CommandLine.arguments.dropFirst())))
 /// ```
 public enum ValidationChild {
-  /// Runs `name` on the plugin at `path`. Throws when there is no such test.
+  /// Runs `name` on the plugin at `path`, with the watchdog ending the process when a call
+  /// has not returned in `callSeconds`. Throws when there is no such test.
   public static func run(
     _ name: String, plugin path: String, seed: UInt64, strictness: Int, keep: [Int]?,
-    providers: [String], isolated: Bool = false
+    providers: [String], isolated: Bool = false, callSeconds: Int = 5
   ) throws {
     guard let test = ValidationSuite.test(named: name) else {
       throw ValidationFailure("--child \(name): no such test")
     }
+    // A call, or a period, that does not return is named as the app names it.
+    CrashReports.watch(callSeconds: callSeconds)
     let context = ValidationContext(
       pluginPath: path, seed: seed, strictness: strictness, keep: keep, providers: providers,
-      isolated: isolated
+      isolated: isolated, callSeconds: callSeconds
     ) { step in
       FileHandle.standardError.write(Data("step: \(step)\n".utf8))
     }
@@ -29,8 +32,8 @@ public enum ValidationChild {
     FileHandle.standardOutput.write(try JSONEncoder().encode(result))
   }
 
-  /// Parses `--child TEST PLUGIN --seed N --strictness N [--keep 1,2] [--provider P]…
-  /// [--isolated]` and
+  /// Parses `--child TEST PLUGIN --seed N --strictness N [--call-seconds N] [--keep 1,2]
+  /// [--provider P]… [--isolated]` and
   /// runs the test, with the host's crash reports installed (a crash in a plugin call is one
   /// line and exit status 3, as in `patchbay`); the exit status (2 with one line on standard
   /// error for bad arguments).
@@ -44,6 +47,7 @@ public enum ValidationChild {
     var keep: [Int]?
     var providers: [String] = []
     var isolated = false
+    var callSeconds = 5
     func value(_ option: String) throws -> String {
       guard let value = rest.popFirst() else {
         throw ValidationFailure("\(option) needs a value")
@@ -60,6 +64,7 @@ public enum ValidationChild {
           keep = try value(argument).split(separator: ",").compactMap { Int($0) }
         case "--provider": providers.append(try value(argument))
         case "--isolated": isolated = true
+        case "--call-seconds": callSeconds = max(1, Int(try value(argument)) ?? 5)
         default:
           guard plugin == nil, !argument.hasPrefix("--") else {
             throw ValidationFailure("unexpected argument '\(argument)'")
@@ -72,7 +77,7 @@ public enum ValidationChild {
       }
       try self.run(
         test, plugin: plugin, seed: seed, strictness: strictness, keep: keep,
-        providers: providers, isolated: isolated)
+        providers: providers, isolated: isolated, callSeconds: callSeconds)
       return 0
     } catch {
       let message = (error as? ValidationFailure)?.message ?? "\(error)"

@@ -21,6 +21,9 @@ public final class ValidationContext: @unchecked Sendable {
   /// Whether the plugin is loaded isolated, in a process of its own (`patchbay-isolated`), as
   /// `[plugins] isolate` loads it.
   public let isolated: Bool
+  /// How long one call may take before it counts as a hang (`--call-seconds`): the watchdog
+  /// in this process and, isolated, the host's wait on the plugin's process.
+  public let callSeconds: Int
   private let crumbs: (String) -> Void
   /// The errors the host logged about the instances this context made (a plugin's misuse of
   /// a host function, such as a [main-thread] one called from another thread).
@@ -28,9 +31,10 @@ public final class ValidationContext: @unchecked Sendable {
 
   public init(
     pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
-    providers: [String] = [], isolated: Bool = false,
+    providers: [String] = [], isolated: Bool = false, callSeconds: Int = 5,
     breadcrumbs: @escaping (String) -> Void = { _ in }
   ) {
+    self.callSeconds = callSeconds
     self.pluginPath = pluginPath
     self.seed = seed
     self.strictness = strictness
@@ -46,7 +50,9 @@ public final class ValidationContext: @unchecked Sendable {
     var loader = PluginLoader()
     if self.isolated {
       loader.isolated = ["all"]
-      loader.isolator = ProcessIsolator(options: IsolationOptions())
+      var options = IsolationOptions()
+      options.limits.callSeconds = self.callSeconds
+      loader.isolator = ProcessIsolator(options: options)
     }
     return try loader.load(self.pluginPath)
   }

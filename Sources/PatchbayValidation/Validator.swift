@@ -1,17 +1,20 @@
 import Foundation
 
-/// Runs the suite on one plugin, each test in a child process, and shrinks a failing action
-/// sequence to the shortest one that still fails.
+/// Runs the suite on one plugin, each test in a child process, ``jobs`` at a time, and shrinks
+/// a failing action sequence to the shortest one that still fails.
 ///
 /// ```swift
 /// let validator = Validator(runner: ChildRunner(
-///   executable: "/usr/bin/patchbay", probe: "/usr/bin/patchbay-probe", timeout: .seconds(120)))
+///   executable: "/usr/bin/patchbay", probe: "/usr/bin/patchbay-probe", timeout: .seconds(30)))
 /// for line in validator.validate("libCounter.so", strictness: 5, seed: 7, only: nil) { … }
 /// ```
 public struct Validator: Sendable {
   public let runner: ChildRunner
   /// The most child runs one shrink may take.
   public var shrinkBudget = 40
+  /// How many tests run at once, each in its child: a hang costs its test the watchdog's
+  /// seconds, and the others go on meanwhile.
+  public var jobs = ProcessInfo.processInfo.activeProcessorCount
 
   public init(runner: ChildRunner) { self.runner = runner }
 
@@ -22,42 +25,51 @@ public struct Validator: Sendable {
     public let duration: Duration
   }
 
-  /// Runs the tests for `strictness` (or the one named `only`), calling `report` after each;
-  /// `isolated`: with the plugin in a process of its own.
+  /// Runs the tests for `strictness` (or the one named `only`), calling `report` after each,
+  /// in the suite's order; `isolated`: with the plugin in a process of its own. The isolation
+  /// test, which compares with the others' results, runs once they are in.
   public func validate(
     _ plugin: String, strictness: Int, seed: UInt64, only: String?, isolated: Bool = false,
     report: (Line) -> Void = { _ in }
   ) -> [Line] {
+    let tests = ValidationSuite.tests(strictness: strictness, only: only)
+    let others = tests.filter { $0.name != "isolation" }
     var lines: [Line] = []
-    for test in ValidationSuite.tests(strictness: strictness, only: only) {
-      let start = ContinuousClock.now
-      if test.name == "isolation" {
-        let result = self.compareIsolated(plugin, strictness: strictness, seed: seed, ran: lines)
-        lines.append(Line(test: test, result: result, duration: ContinuousClock.now - start))
-        report(lines[lines.count - 1])
-        continue
-      }
-      if isolated, test.inProcessOnly {
-        let result = ValidationResult.skip(
-          "it checks what only a plugin loaded in this process shows (its processor's calls and "
-            + "memory, its functions): run it without --isolated")
-        lines.append(Line(test: test, result: result, duration: ContinuousClock.now - start))
-        report(lines[lines.count - 1])
-        continue
-      }
-      var outcome = self.runner.run(
-        test, plugin: plugin, seed: seed, strictness: strictness, isolated: isolated)
-      if outcome.result.status == .fail, let stoppedAt = outcome.stoppedAt,
-        test.name == "fuzz.actions"
-      {
-        outcome = self.shrink(
-          test, plugin, seed, strictness, failing: outcome, at: stoppedAt, isolated: isolated)
-      }
-      let line = Line(test: test, result: outcome.result, duration: ContinuousClock.now - start)
-      report(line)
+    TestPool.run(others.count, jobs: self.jobs) { index in
+      self.line(others[index], plugin, strictness: strictness, seed: seed, isolated: isolated)
+    } finished: { line in
       lines.append(line)
+      report(line)
+    }
+    if let test = tests.first(where: { $0.name == "isolation" }) {
+      let start = ContinuousClock.now
+      let result = self.compareIsolated(plugin, strictness: strictness, seed: seed, ran: lines)
+      lines.append(Line(test: test, result: result, duration: ContinuousClock.now - start))
+      report(lines[lines.count - 1])
     }
     return lines
+  }
+
+  /// Runs one test in its child (shrinking a fuzzing failure), or skips it.
+  private func line(
+    _ test: ValidationTest, _ plugin: String, strictness: Int, seed: UInt64, isolated: Bool
+  ) -> Line {
+    let start = ContinuousClock.now
+    if isolated, test.inProcessOnly {
+      let result = ValidationResult.skip(
+        "it checks what only a plugin loaded in this process shows (its processor's calls and "
+          + "memory, its functions): run it without --isolated")
+      return Line(test: test, result: result, duration: ContinuousClock.now - start)
+    }
+    var outcome = self.runner.run(
+      test, plugin: plugin, seed: seed, strictness: strictness, isolated: isolated)
+    if outcome.result.status == .fail, let stoppedAt = outcome.stoppedAt,
+      test.name == "fuzz.actions"
+    {
+      outcome = self.shrink(
+        test, plugin, seed, strictness, failing: outcome, at: stoppedAt, isolated: isolated)
+    }
+    return Line(test: test, result: outcome.result, duration: ContinuousClock.now - start)
   }
 
   /// The shortest run of the actions up to `index` that still fails: the failing action alone
@@ -69,6 +81,13 @@ public struct Validator: Sendable {
     var best = failing
     var kept = Array(0...index)
     var runs = 0
+    guard index > 0 else {
+      // The first action failed: there is nothing to leave out.
+      var result = failing.result
+      result.reproduction = Reproduction(
+        seed: seed, actions: [failing.actions[index] ?? "action \(index)"])
+      return ChildRunner.Outcome(result: result, actions: failing.actions, stoppedAt: index)
+    }
     func fails(_ candidate: [Int]) -> Bool {
       guard runs < self.shrinkBudget else { return false }
       runs += 1

@@ -8,9 +8,11 @@
 // Its arguments and output are `patchbay validate --child`'s (ValidationChild).
 import BlockingCallCounter
 import Foundation
+import PatchbayProcessGroup
 import PatchbayValidation
 import RealtimeCheckSupport
 
+pb_group_adopt()  // it dies with the validator that started it
 AllocationCounter.install()
 RealtimeProbe.installed = RealtimeProbe(
   watch: { on in

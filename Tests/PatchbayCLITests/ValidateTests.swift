@@ -181,16 +181,56 @@ import Testing
     #expect(result.stdout.contains("reproduce: seed 3: add(n: 13)\n"), "\(result.stdout)")
   }
 
-  @Test func aHangFailsWithinTheTimeoutAndTheRestStillRun() async throws {
+  /// A call that does not return is named by the child's watchdog in --call-seconds, as the
+  /// app's watchdog names it, and shrunk as a crash is; the tests after it still run.
+  @Test func aHangIsNamedByTheWatchdogShrunkAndTheRestStillRun() async throws {
     let result = try await CLI.run(
-      "validate", try Self.flawed("spins"), "--seed", "3", "--timeout", "10", "--strictness",
-      "5")
+      "validate", try Self.flawed("spins"), "--seed", "3", "--call-seconds", "2")
     #expect(result.exitCode == 1)
     let line = try #require(Self.line("fuzz.actions", in: result.stdout))
-    #expect(line.contains("hung: no answer in 10.0 seconds in action 211: reduce add(n: 17)"))
+    #expect(
+      line.contains(
+        "hung: a call did not return within 2 s (--call-seconds) in action 211: reduce add(n: 17)"
+      ), "\(line)")
     #expect(result.stdout.contains("reproduce: seed 3: add(n: 17)\n"), "\(result.stdout)")
-    // The tests after it ran.
+    // Two more tests send add(n: 17): determinism, and the destroy right after a reduce.
+    #expect(result.stdout.contains(": 16 passed, 3 failed, 2 skipped"), "\(result.stdout)")
     #expect(Self.line("render", in: result.stdout)?.hasPrefix("PASS") == true)
+  }
+
+  /// A plugin that spins in one action's reduce (`reset`) fails the tests that send it,
+  /// naming the call, and passes the rest; so does one whose `process` spins.
+  @Test(arguments: [
+    ("resetspins", "reduce reset", 8, 11, "load.generations", "schema.round-trip"),
+    ("processspins", "process: dev.patchbay.fixture.flawed", 15, 4, "processor.periods", "render"),
+  ])
+  func aSpinningCallFailsTheTestsThatReachIt(
+    flaw: String, call: String, passed: Int, failed: Int, failing: String, passing: String
+  ) async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed(flaw), "--seed", "3", "--call-seconds", "2")
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stdout.contains(": \(passed) passed, \(failed) failed, 2 skipped"),
+      "\(result.stdout)")
+    let hung = try #require(Self.line(failing, in: result.stdout))
+    #expect(hung.contains("hung: a call did not return within 2 s (--call-seconds) in "))
+    #expect(hung.contains(call), "\(hung)")
+    #expect(Self.line(passing, in: result.stdout)?.hasPrefix("PASS") == true)
+  }
+
+  /// --timeout is for a test that is merely slow: it counts the child's CPU time, so a busy
+  /// machine does not make a test time out.
+  @Test func aTestThatOutrunsItsCPUTimeIsTooSlow() async throws {
+    let result = try await CLI.run(
+      "validate", try Self.flawed("processspins"), "--seed", "3", "--call-seconds", "600",
+      "--timeout", "1", "--only", "processor.periods")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("processor.periods", in: result.stdout))
+    #expect(
+      line.contains(
+        "too slow: used 1.0 seconds of CPU time without finishing (--timeout) in process: "
+          + "dev.patchbay.fixture.flawed"), "\(line)")
   }
 
   /// The Hostile fixture's actions switch its processor to NaN, +Inf, +60 dBFS, a crash or a
@@ -243,6 +283,11 @@ import Testing
     let missing = try await CLI.run("validate", "/nowhere/libNope.so")
     #expect(missing.exitCode == 1)
     #expect(missing.stderr.contains("/nowhere/libNope.so"), "\(missing.stderr)")
+    let timeout = try await CLI.run("validate", "Counter", "--timeout", "0")
+    #expect(timeout.exitCode == 2)
+    #expect(
+      timeout.stderr.contains("--timeout 0, --call-seconds 5: give each 1 second or more."),
+      "\(timeout.stderr)")
     let none = try await CLI.run("validate")
     #expect(none.exitCode == 2)
     #expect(none.stderr.contains("name a plugin to validate"))

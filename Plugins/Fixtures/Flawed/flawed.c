@@ -11,6 +11,8 @@
  *   escapes      the view holds an escape sequence                        → render
  *   crashes      add(n: 13) dereferences NULL                             → fuzz.actions
  *   spins        add(n: 17) never returns                                 → fuzz.actions (hung)
+ *   resetspins   reset never returns: every test that sends it hangs, named in --call-seconds
+ *   processspins process never returns: every test that renders it hangs, likewise
  *   misformats   format_action writes add(n:) one higher                  → schema.round-trip
  *   halfrefuses  add(n:) below -15 changes the count, then refuses        → schema.edges
  *   badfunction  the exported percent(n) divides by n unchecked            → functions.edges
@@ -148,6 +150,8 @@ static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t len
     return PB_ERR_DECODE;
   }
   if (!is_add) {
+    if (!strcmp(flaw, "resetspins"))
+      for (volatile int forever = 1; forever;) {}
     *count_of(self) = 0;
     return PB_OK;
   }
@@ -252,7 +256,9 @@ static pthread_mutex_t process_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void flawed_process(void *self, const pb_process *process) {
   flawed_processor *processor = self;
-  if (!strcmp(flaw, "allocates")) {
+  if (!strcmp(flaw, "processspins")) {
+    for (volatile int forever = 1; forever;) {}
+  } else if (!strcmp(flaw, "allocates")) {
     char *volatile scratch = malloc(64);
     free(scratch);
   } else if (!strcmp(flaw, "locks")) {

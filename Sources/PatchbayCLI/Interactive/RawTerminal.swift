@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayHost
 import PatchbayLoader
+import PatchbayProcessGroup
 
 #if canImport(Glibc)
   import Glibc
@@ -30,6 +31,7 @@ final class RawTerminal {
     CrashReports.captureStderr()
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       Glibc.signal(signal) { number in
+        pb_group_end()  // the isolated plugins' processes end with the app
         RawTerminal.restoreSaved(inSignalHandler: true)
         Glibc.signal(number, SIG_DFL)
         raise(number)

@@ -102,6 +102,7 @@ void pb_crash_write_kept_stderr(void);
  * pb_crash_install. A thread that is merely idle is left alone.
  *
  *   pb_watch_start(5, 48, 0.128);   // once: 5 s, 48 periods of 128 frames at 48 kHz
+ *   pb_watch_start(5, 0, 5);        // offline (the validator): a period may take 5 s too
  *   pb_watch_audio_thread(1);     // from the audio thread when it starts; 0 when it stops
  *   pb_watch_period();            // from the audio thread, each period
  */

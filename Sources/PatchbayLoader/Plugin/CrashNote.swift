@@ -109,4 +109,11 @@ public enum CrashReports {
       UInt32(limits.callSeconds), UInt32(limits.audioPeriods),
       Double(limits.audioPeriods) * periodSeconds)
   }
+
+  /// The watchdog for offline work, where a period has no deadline of its own (the
+  /// validator's children): a call, or a `process` call, that has not returned after
+  /// `seconds` is reported.
+  public static func watch(callSeconds seconds: Int) {
+    pb_watch_start(UInt32(seconds), 0, Double(seconds))
+  }
 }
