@@ -133,7 +133,7 @@ struct Run: AsyncParsableCommand {
       name = "<stdin>"
       text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
-      let session = try InteractiveSession(
+      let session = try TerminalUI(
         app: app, title: app.config.name, meter: live?.graph.meter, printsChanges: printChanges)
       let watcher = self.watches ? PluginWatcher(app: app, report: session.noteSink) : nil
       watcher?.start()

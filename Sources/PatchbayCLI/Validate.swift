@@ -46,8 +46,8 @@ struct Validate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds of CPU time a test may use before it counts as too slow (the clock allows 4×, "
-        + "at least 120 s).", valueName: "seconds"))
+      "Seconds of CPU time a test may use before it counts as too slow (the clock allows 10×, "
+        + "at least 300 s).", valueName: "seconds"))
   var timeout = 30
 
   @Option(

@@ -137,9 +137,3 @@ package enum PluginNote: Sendable, Equatable {
     }
   }
 }
-
-/// A note in the ring: which instance (0: none) and the note.
-package struct RingNote {
-  package var instance: UInt64
-  package var note: PluginNote
-}

@@ -88,10 +88,12 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   public var peak: Float { Float(bitPattern: self.peakBits.load(ordering: .relaxed)) }
   private let clipped = Atomic<Int>(0)
   private let peakBits = Atomic<UInt32>(0)
-  /// Whether each processor call is noted for crash reports and its samples checked, and the
-  /// mix clipped: always, but in the benchmark that measures what that costs. Set it before
-  /// the graph renders.
-  @_spi(Benchmarks) public var safetyChecks = true
+  /// Whether the processors' samples are checked (NaN and infinities silenced, the processor
+  /// muted) and the mix clipped: on, but where what each processor wrote must reach the mix
+  /// as written (the validator's `processor.periods`), and in the benchmark that measures what
+  /// the checks cost. Crash and hang reports name the processor either way. Set it before the
+  /// graph renders.
+  public var safetyChecks = true
   /// The steady frame + 1 of a period whose mix had NaN or infinities that no processor was
   /// found writing again (a processor that did it once). [written by the audio thread]
   let unattributedFault = Atomic<UInt64>(0)

@@ -12,11 +12,11 @@ import PatchbayLoader
 ///
 /// Actions with a `record` or `case` field are left out (nothing says which values they take);
 /// ``skipped`` names them.
-public struct ActionGenerator: Sendable {
-  public let actions: [ActionInfo]
-  public let skipped: [String]
+package struct ActionGenerator: Sendable {
+  package let actions: [ActionInfo]
+  package let skipped: [String]
 
-  public init(_ feature: LoadedFeature) {
+  package init(_ feature: LoadedFeature) {
     let makeable: Set = ["int", "double", "bool", "string", "list"]
     self.actions = feature.actions.filter { $0.fields.allSatisfy { makeable.contains($0.type) } }
     self.skipped = feature.actions.filter { !$0.fields.allSatisfy { makeable.contains($0.type) } }
@@ -24,7 +24,7 @@ public struct ActionGenerator: Sendable {
   }
 
   /// `count` actions drawn from `seed`: one in eight fields takes an edge value.
-  public func sequence(_ count: Int, seed: UInt64) -> [WireValue] {
+  package func sequence(_ count: Int, seed: UInt64) -> [WireValue] {
     guard !self.actions.isEmpty else { return [] }
     var random = SeededRandom(seed: seed)
     return (0..<count).map { _ in
@@ -34,7 +34,8 @@ public struct ActionGenerator: Sendable {
   }
 
   /// `action` with a value for each field.
-  public func value(of action: ActionInfo, edges: Bool, _ random: inout SeededRandom) -> WireValue {
+  package func value(of action: ActionInfo, edges: Bool, _ random: inout SeededRandom) -> WireValue
+  {
     .case(
       action.name,
       action.fields.map { field in
@@ -43,7 +44,7 @@ public struct ActionGenerator: Sendable {
   }
 
   /// Every edge value of a field type, for the schema test.
-  public static func edges(_ type: String) -> [WireValue] {
+  package static func edges(_ type: String) -> [WireValue] {
     switch type {
     case "int": [0, 1, -1, .int(.max), .int(.min)]
     case "double":

@@ -10,21 +10,22 @@ import Foundation
 /// The child is killed by the kernel when the thread that called ``run(_:plugin:seed:strictness:keep:isolated:)``
 /// ends (`PR_SET_PDEATHSIG`): call it from a thread that outlives the run, such as the main
 /// thread.
-public struct ChildRunner: Sendable {
+package struct ChildRunner: Sendable {
   /// The `patchbay` executable to run the child as.
-  public let executable: String
+  package let executable: String
   /// `patchbay-probe`, for the tests that run in it (``ValidationTest/inProbe``).
-  public let probe: String
+  package let probe: String
   /// The CPU time a test may use before it counts as too slow (`--timeout`). The clock gives
-  /// it four times as long, at least two minutes, to wait for what it waits on.
-  public let timeout: Duration
+  /// it ten times as long, at least five minutes, to wait for what it waits on (and to be
+  /// given the CPU on a busy machine).
+  package let timeout: Duration
   /// How long one call into the plugin may take before the child's watchdog names it as a
   /// hang (`--call-seconds`), as the app's does (`[limits] call-seconds`).
-  public let callSeconds: Int
+  package let callSeconds: Int
   /// The `--provider` plugins' paths, passed on to each child.
-  public let providers: [String]
+  package let providers: [String]
 
-  public init(
+  package init(
     executable: String, probe: String, timeout: Duration, callSeconds: Int = 5,
     providers: [String] = []
   ) {
@@ -36,18 +37,18 @@ public struct ChildRunner: Sendable {
   }
 
   /// What a child run ended with: the test's result, or the crash or hang it became.
-  public struct Outcome: Sendable {
-    public var result: ValidationResult
+  package struct Outcome: Sendable {
+    package var result: ValidationResult
     /// The action texts the child's breadcrumbs named, by index.
-    public var actions: [Int: String]
+    package var actions: [Int: String]
     /// The index of the action the child was sending when it stopped, if it was sending one.
-    public var stoppedAt: Int?
+    package var stoppedAt: Int?
   }
 
   /// The line the watchdog (`pb_watch_start`) ends a child with.
   static let watchdogLine = "a plugin call did not return within "
 
-  public func run(
+  package func run(
     _ test: ValidationTest, plugin: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
     isolated: Bool = false
   ) -> Outcome {
@@ -68,8 +69,9 @@ public struct ChildRunner: Sendable {
     for provider in self.providers { arguments += ["--provider", provider] }
     if isolated { arguments.append("--isolated") }
     let cpuSeconds = Self.seconds(self.timeout)
+    let wallSeconds = max(10 * cpuSeconds, 300)
     let run = ChildRun.run(
-      executable, arguments, cpuSeconds: cpuSeconds, wallSeconds: max(4 * cpuSeconds, 120))
+      executable, arguments, cpuSeconds: cpuSeconds, wallSeconds: wallSeconds)
     let steps = run.stderr.split(separator: "\n").filter { $0.hasPrefix("step: ") }
       .map { String($0.dropFirst("step: ".count)) }
     var actions: [Int: String] = [:]
@@ -95,7 +97,8 @@ public struct ChildRunner: Sendable {
         "too slow: used \(self.timeout) of CPU time without finishing (--timeout) in \(last)")
     case .outranWallClock:
       return failed(
-        "hung: no answer in \(Int(max(4 * cpuSeconds, 120))) s, waiting, not working, in \(last)")
+        "hung: no answer in \(Int(wallSeconds)) s of wall-clock time, short of its CPU time, in \(last)"
+      )
     case .exited(3) where said.contains(where: { $0.contains(Self.watchdogLine) }):
       return failed(
         "hung: a call did not return within \(self.callSeconds) s (--call-seconds) in \(last)")

@@ -8,42 +8,42 @@
 /// probe.watch(true); process(…); probe.watch(false)   // on the audio thread
 /// probe.counts().allocations                          // 0 for a realtime-safe processor
 /// ```
-public struct RealtimeProbe: Sendable {
+package struct RealtimeProbe: Sendable {
   /// What the watched thread did while it was watched.
-  public struct Counts: Sendable, Equatable {
+  package struct Counts: Sendable, Equatable {
     /// One counted function: `pthread_mutex_lock`, a lock, 3 calls.
-    public struct Call: Sendable, Equatable {
-      public var name: String
-      public var isLock: Bool
-      public var count: Int
+    package struct Call: Sendable, Equatable {
+      package var name: String
+      package var isLock: Bool
+      package var count: Int
 
-      public init(name: String, isLock: Bool, count: Int) {
+      package init(name: String, isLock: Bool, count: Int) {
         self.name = name
         self.isLock = isLock
         self.count = count
       }
     }
 
-    public var allocations: Int
+    package var allocations: Int
     /// The functions called at least once.
-    public var calls: [Call]
+    package var calls: [Call]
 
-    public init(allocations: Int, calls: [Call]) {
+    package init(allocations: Int, calls: [Call]) {
       self.allocations = allocations
       self.calls = calls
     }
 
-    public var isEmpty: Bool { self.allocations == 0 && self.calls.isEmpty }
+    package var isEmpty: Bool { self.allocations == 0 && self.calls.isEmpty }
   }
 
   /// Starts (true) or stops counting the calling thread's calls. Allocates nothing.
-  public let watch: @Sendable (Bool) -> Void
-  public let counts: @Sendable () -> Counts
-  public let reset: @Sendable () -> Void
+  package let watch: @Sendable (Bool) -> Void
+  package let counts: @Sendable () -> Counts
+  package let reset: @Sendable () -> Void
   /// Nil when each counter saw a call made on purpose; otherwise what is wrong with the probe.
-  public let selfTest: @Sendable () -> String?
+  package let selfTest: @Sendable () -> String?
 
-  public init(
+  package init(
     watch: @escaping @Sendable (Bool) -> Void, counts: @escaping @Sendable () -> Counts,
     reset: @escaping @Sendable () -> Void, selfTest: @escaping @Sendable () -> String?
   ) {
@@ -55,5 +55,5 @@ public struct RealtimeProbe: Sendable {
 
   /// The probe of this process: set once by `patchbay-probe` at start, before any test runs;
   /// nil in `patchbay` itself.
-  nonisolated(unsafe) public static var installed: RealtimeProbe?
+  nonisolated(unsafe) package static var installed: RealtimeProbe?
 }

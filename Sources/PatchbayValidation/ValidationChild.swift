@@ -9,10 +9,10 @@ import PatchbayLoader
 /// // patchbay-probe --child processor.realtime synth.so --seed 7 --strictness 5
 /// exit(ValidationChild.main(Array(CommandLine.arguments.dropFirst())))
 /// ```
-public enum ValidationChild {
+package enum ValidationChild {
   /// Runs `name` on the plugin at `path`, with the watchdog ending the process when a call
   /// has not returned in `callSeconds`. Throws when there is no such test.
-  public static func run(
+  package static func run(
     _ name: String, plugin path: String, seed: UInt64, strictness: Int, keep: [Int]?,
     providers: [String], isolated: Bool = false, callSeconds: Int = 5
   ) throws {
@@ -37,7 +37,7 @@ public enum ValidationChild {
   /// runs the test, with the host's crash reports installed (a crash in a plugin call is one
   /// line and exit status 3, as in `patchbay`); the exit status (2 with one line on standard
   /// error for bad arguments).
-  public static func main(_ arguments: [String]) -> Int32 {
+  package static func main(_ arguments: [String]) -> Int32 {
     CrashReports.install()
     var rest = arguments[...]
     var test: String?

@@ -9,27 +9,27 @@ import Synchronization
 /// it leaves so that the runner can name the call a crash or hang happened in.
 ///
 /// Each test loads the plugin itself (``load()``), in the child process that runs it.
-public final class ValidationContext: @unchecked Sendable {
-  public let pluginPath: String
-  public let seed: UInt64
-  public let strictness: Int
+package final class ValidationContext: @unchecked Sendable {
+  package let pluginPath: String
+  package let seed: UInt64
+  package let strictness: Int
   /// Which of a test's generated actions to send, by index, instead of all of them: the
   /// runner passes these while it shrinks a failing sequence.
-  public let keep: [Int]?
+  package let keep: [Int]?
   /// Plugins whose functions the plugin's imports resolve against (`--provider`), by path.
-  public let providers: [String]
+  package let providers: [String]
   /// Whether the plugin is loaded isolated, in a process of its own (`patchbay-isolated`), as
   /// `[plugins] isolate` loads it.
-  public let isolated: Bool
+  package let isolated: Bool
   /// How long one call may take before it counts as a hang (`--call-seconds`): the watchdog
   /// in this process and, isolated, the host's wait on the plugin's process.
-  public let callSeconds: Int
+  package let callSeconds: Int
   private let crumbs: (String) -> Void
   /// The errors the host logged about the instances this context made (a plugin's misuse of
   /// a host function, such as a [main-thread] one called from another thread).
   private let errors = Mutex<[String]>([])
 
-  public init(
+  package init(
     pluginPath: String, seed: UInt64, strictness: Int, keep: [Int]? = nil,
     providers: [String] = [], isolated: Bool = false, callSeconds: Int = 5,
     breadcrumbs: @escaping (String) -> Void = { _ in }
@@ -45,7 +45,7 @@ public final class ValidationContext: @unchecked Sendable {
   }
 
   /// Loads the plugin (a new generation each call: the loader copies the file first).
-  public func load() throws -> LoadedPlugin {
+  package func load() throws -> LoadedPlugin {
     self.step("load \(self.pluginPath)" + (self.isolated ? " (isolated)" : ""))
     var loader = PluginLoader()
     if self.isolated {
@@ -58,7 +58,7 @@ public final class ValidationContext: @unchecked Sendable {
   }
 
   /// The plugin, loaded, and those of its features that have a processor; nil when none has.
-  public func processorFeatures() throws -> (LoadedPlugin, [LoadedFeature])? {
+  package func processorFeatures() throws -> (LoadedPlugin, [LoadedFeature])? {
     let plugin = try self.load()
     let audio = plugin.features.filter(\.hasProcessor)
     return audio.isEmpty ? nil : (plugin, audio)
@@ -66,18 +66,18 @@ public final class ValidationContext: @unchecked Sendable {
 
   /// Says what the test is about to call, for the runner: the last step before a crash or a
   /// hang is the one reported. `action` is the index of the action being sent, if any.
-  public func step(_ text: String, action: Int? = nil) {
+  package func step(_ text: String, action: Int? = nil) {
     self.crumbs(action.map { "action \($0): \(text)" } ?? text)
   }
 
   /// `count` at strictness 5, scaled linearly with the strictness (at least 1).
-  public func scaled(_ count: Int) -> Int { max(1, count * self.strictness / 5) }
+  package func scaled(_ count: Int) -> Int { max(1, count * self.strictness / 5) }
 
   /// A generator seeded with the context's seed and `salt` (one stream per use).
-  public func random(_ salt: UInt64 = 0) -> SeededRandom { SeededRandom(seed: self.seed &+ salt) }
+  package func random(_ salt: UInt64 = 0) -> SeededRandom { SeededRandom(seed: self.seed &+ salt) }
 
   /// A new instance of `feature`, named for the breadcrumbs.
-  public func instance(
+  package func instance(
     of feature: LoadedFeature, restoring state: [UInt8]? = nil
   ) throws(FeatureCallError) -> FeatureHandle {
     self.step("create \(feature.id)" + (state.map { " from \($0.count) state bytes" } ?? ""))
@@ -87,7 +87,7 @@ public final class ValidationContext: @unchecked Sendable {
   }
 
   /// The errors the host logged about this context's instances since the last call.
-  public func takeHostErrors() -> [String] {
+  package func takeHostErrors() -> [String] {
     self.errors.withLock { errors in
       defer { errors = [] }
       return errors
@@ -96,12 +96,12 @@ public final class ValidationContext: @unchecked Sendable {
 }
 
 /// SplitMix64: small, fast and the same on every machine, so a seed reproduces a run.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  public init(seed: UInt64) { self.state = seed }
+  package init(seed: UInt64) { self.state = seed }
 
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     self.state &+= 0x9E37_79B9_7F4A_7C15
     var z = self.state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -4,18 +4,18 @@
 /// ```swift
 /// ValidationSuite.tests(strictness: 5, only: nil).map(\.name)   // load.descriptor, load.again, …
 /// ```
-public enum ValidationSuite {
-  public static let all: [ValidationTest] =
+package enum ValidationSuite {
+  package static let all: [ValidationTest] =
     load + lifecycle + schema + state + fuzz + determinism + render + processor + realtime
     + parameters + threads + functions + isolation
 
   /// The tests a run at `strictness` runs, or the one named `only` whatever its level.
-  public static func tests(strictness: Int, only: String?) -> [ValidationTest] {
+  package static func tests(strictness: Int, only: String?) -> [ValidationTest] {
     if let only { return Self.all.filter { $0.name == only } }
     return Self.all.filter { $0.level <= strictness }
   }
 
-  public static func test(named name: String) -> ValidationTest? {
+  package static func test(named name: String) -> ValidationTest? {
     Self.all.first { $0.name == name }
   }
 }

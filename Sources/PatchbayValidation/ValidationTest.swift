@@ -10,20 +10,20 @@
 ///
 /// A check throws ``ValidationFailure`` (or any error) to fail; a crash or hang of the plugin is
 /// caught by the runner, which runs every test in a child process of its own.
-public struct ValidationTest: Sendable {
-  public let name: String
-  public let level: Int
-  public let summary: String
+package struct ValidationTest: Sendable {
+  package let name: String
+  package let level: Int
+  package let summary: String
   /// Whether it runs in `patchbay-probe`, the child that counts allocations, locks and system
   /// calls (``RealtimeProbe``), instead of in `patchbay validate --child`.
-  public let inProbe: Bool
+  package let inProbe: Bool
   /// Whether it checks what only a plugin in this process shows (the calls its processor
   /// makes, the memory it touches, the functions it exports, which run in their caller's
   /// process), so an isolated run cannot be compared with it.
-  public let inProcessOnly: Bool
+  package let inProcessOnly: Bool
   let check: @Sendable (ValidationContext) throws -> ValidationResult
 
-  public init(
+  package init(
     _ name: String, level: Int, inProbe: Bool = false, inProcessOnly: Bool = false,
     _ summary: String, check: @escaping @Sendable (ValidationContext) throws -> ValidationResult
   ) {
@@ -36,7 +36,7 @@ public struct ValidationTest: Sendable {
   }
 
   /// Runs the check, turning a thrown error into a failure.
-  public func run(_ context: ValidationContext) -> ValidationResult {
+  package func run(_ context: ValidationContext) -> ValidationResult {
     do {
       return try self.check(context)
     } catch let failure as ValidationFailure {
@@ -48,11 +48,11 @@ public struct ValidationTest: Sendable {
 }
 
 /// A check that found a problem: what, and the smallest input that shows it.
-public struct ValidationFailure: Error, Sendable {
-  public let message: String
-  public let reproduction: Reproduction?
+package struct ValidationFailure: Error, Sendable {
+  package let message: String
+  package let reproduction: Reproduction?
 
-  public init(_ message: String, reproduction: Reproduction? = nil) {
+  package init(_ message: String, reproduction: Reproduction? = nil) {
     self.message = message
     self.reproduction = reproduction
   }

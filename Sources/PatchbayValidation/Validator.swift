@@ -8,34 +8,34 @@ import Foundation
 ///   executable: "/usr/bin/patchbay", probe: "/usr/bin/patchbay-probe", timeout: .seconds(30)))
 /// for line in validator.validate("libCounter.so", strictness: 5, seed: 7, only: nil) { … }
 /// ```
-public struct Validator: Sendable {
-  public let runner: ChildRunner
+package struct Validator: Sendable {
+  package let runner: ChildRunner
   /// The most child runs one shrink may take.
-  public var shrinkBudget = 40
+  package var shrinkBudget = 40
   /// How many tests run at once, each in its child: a hang costs its test the watchdog's
   /// seconds, and the others go on meanwhile.
-  public var jobs = ProcessInfo.processInfo.activeProcessorCount
+  package var jobs = ProcessInfo.processInfo.activeProcessorCount
 
-  public init(runner: ChildRunner) { self.runner = runner }
+  package init(runner: ChildRunner) { self.runner = runner }
 
   /// One finished test.
-  public struct Line: Sendable {
-    public let test: ValidationTest
-    public let result: ValidationResult
-    public let duration: Duration
+  package struct Line: Sendable {
+    package let test: ValidationTest
+    package let result: ValidationResult
+    package let duration: Duration
   }
 
   /// Runs the tests for `strictness` (or the one named `only`), calling `report` after each,
   /// in the suite's order; `isolated`: with the plugin in a process of its own. The isolation
   /// test, which compares with the others' results, runs once they are in.
-  public func validate(
+  package func validate(
     _ plugin: String, strictness: Int, seed: UInt64, only: String?, isolated: Bool = false,
     report: (Line) -> Void = { _ in }
   ) -> [Line] {
     let tests = ValidationSuite.tests(strictness: strictness, only: only)
     let others = tests.filter { $0.name != "isolation" }
     var lines: [Line] = []
-    TestPool.run(others.count, jobs: self.jobs) { index in
+    JobPool.run(others.count, jobs: self.jobs) { index in
       self.line(others[index], plugin, strictness: strictness, seed: seed, isolated: isolated)
     } finished: { line in
       lines.append(line)

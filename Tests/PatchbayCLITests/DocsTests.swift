@@ -127,6 +127,29 @@ import Testing
     #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
   }
 
+  /// docs/LAYOUT.md is the map a newcomer finds things by: every path its table names (each
+  /// backquoted `Sources/…`, `Tests/…`, `Plugins/…` in the first column) exists, and every
+  /// target folder under Sources/ is on it.
+  @Test func theLayoutMapsEveryFolderThatExists() throws {
+    let root = CheckTests.root
+    let layout = try String(contentsOfFile: "\(root)/docs/LAYOUT.md", encoding: .utf8)
+    let named = layout.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
+      let first = row.dropFirst(2).prefix { $0 != "|" }
+      return first.matches(of: /`([^`]+)`/).map { String($0.1) }
+    }
+    #expect(named.count > 20)
+    let missing = named.filter { path in
+      let plain = path.replacingOccurrences(of: "<Target>", with: "PatchbayCLI")
+      return !FileManager.default.fileExists(atPath: "\(root)/\(plain)")
+    }
+    #expect(missing.isEmpty, "docs/LAYOUT.md names paths that do not exist: \(missing)")
+    let targets = try FileManager.default.contentsOfDirectory(atPath: "\(root)/Sources")
+    let unmapped = targets.filter { target in
+      !named.contains { $0 == "Sources/\(target)" || $0.hasPrefix("Sources/\(target)/") }
+    }
+    #expect(unmapped.isEmpty, "Sources/ folders docs/LAYOUT.md does not map: \(unmapped.sorted())")
+  }
+
   /// The README's table of validator tests is `patchbay validate --list`, row for row.
   @Test func theValidateTableIsTheValidatorsList() async throws {
     let list = try await CLI.run("validate", "--list")

@@ -22,8 +22,21 @@ import Testing
   /// waits until `ready` holds of the processes below it, sends it `signal`, and looks every
   /// 10 ms for a second for any of those processes still running.
   static func kill(
-    _ arguments: [String], with signal: Int32, once ready: ([ProcessTree.Entry]) -> Bool
+    _ arguments: [String], with signal: Int32,
+    once ready: @escaping @Sendable ([ProcessTree.Entry]) -> Bool
   ) async throws -> Killed {
+    // On a thread of its own: the test pool may be held by other tests for longer than
+    // either wait below, and a wait must look again after its deadline, not before.
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try self.killBlocking(arguments, signal, ready) })
+      }
+    }
+  }
+
+  private static func killBlocking(
+    _ arguments: [String], _ signal: Int32, _ ready: ([ProcessTree.Entry]) -> Bool
+  ) throws -> Killed {
     var input: [Int32] = [-1, -1]
     try #require(pipe(&input) == 0)
     _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
@@ -32,8 +45,11 @@ import Testing
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // What it says goes to a file, for the failure message.
+    let said = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).path
+    defer { try? FileManager.default.removeItem(atPath: said) }
+    posix_spawn_file_actions_addopen(&actions, 1, said, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -54,20 +70,26 @@ import Testing
     let commandGroup = getpgid(pid)
     var below: [ProcessTree.Entry] = []
     // Starting may be slow on a busy machine; what is judged is the time after the kill.
-    let startBy = ContinuousClock.now + .seconds(120)
-    while ContinuousClock.now < startBy {
+    let started = ContinuousClock.now
+    while true {
       below = ProcessTree.descendants(of: pid)
-      if ready(below) { break }
-      try await Task.sleep(for: .milliseconds(50))
+      if ready(below) || started.duration(to: .now) > .seconds(300) { break }
+      Thread.sleep(forTimeInterval: 0.05)
     }
-    #expect(ready(below), "never ready: \(below.map(\.command))")
+    let saidSoFar = (try? String(contentsOfFile: said, encoding: .utf8)) ?? ""
+    #expect(
+      ready(below),
+      "never ready: \(below.map(\.command)); the command: \(String(describing: ProcessTree.entry(pid))), which said: \(saidSoFar)"
+    )
     below = ProcessTree.descendants(of: pid)
     Foundation.kill(pid, signal)
     var left = below
     let killed = ContinuousClock.now
-    while !left.isEmpty, killed.duration(to: .now) < .seconds(1) {
-      try await Task.sleep(for: .milliseconds(10))
+    while true {
+      let late = killed.duration(to: .now) >= .seconds(1)
       left = ProcessTree.running(left)
+      if left.isEmpty || late { break }
+      Thread.sleep(forTimeInterval: 0.01)
     }
     left.forEach { Foundation.kill($0.pid, SIGKILL) }  // none, but a failing test cleans up
     var status: Int32 = 0

@@ -5,7 +5,7 @@ import PatchbayAudio
 import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
-@_spi(Benchmarks) import PatchbaySound
+import PatchbaySound
 import References
 
 // Isolated plugins: a plugin in a process of its own, beside the limit of this

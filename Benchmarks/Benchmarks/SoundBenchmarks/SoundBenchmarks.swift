@@ -7,7 +7,7 @@ import PatchbayEncoding
 import PatchbayHost
 import PatchbayIsolation
 import PatchbayMIDI
-@_spi(Benchmarks) import PatchbaySound
+import PatchbaySound
 import References
 import Synchronization
 

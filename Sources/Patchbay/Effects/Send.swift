@@ -26,10 +26,4 @@ public struct Send<Action>: @unchecked Sendable {
     guard !Task.isCancelled else { return }
     self.send(action)
   }
-
-  /// Sends an action without the cancellation check, from synchronous code inside an effect.
-  @inlinable
-  public func sendNow(_ action: Action) {
-    self.send(action)
-  }
 }

@@ -60,12 +60,6 @@ package final class StoreCore<State, Action>: @unchecked Sendable {
     self.inbox.withValue { $0.state }
   }
 
-  /// Reads the current state without copying it out of the lock.
-  @usableFromInline
-  package func withState<R>(_ body: (borrowing State) throws -> R) rethrows -> R {
-    try self.inbox.withValue { try body($0.state) }
-  }
-
   /// Whether an action is being reduced or waits in the queue.
   @usableFromInline
   package var isBusy: Bool {

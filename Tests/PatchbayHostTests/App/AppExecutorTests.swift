@@ -58,4 +58,19 @@ import Testing
     #expect(inner)
     #expect(!executor.isCurrent)
   }
+
+  /// The ownership rule is enforced, not only written down: touching state an executor owns
+  /// from outside its jobs traps (in a debug build, where `assert` runs), and inside one
+  /// passes.
+  @Test func touchingOwnedStateOffTheQueueTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let executor = AppExecutor(name: "test-app")
+      executor.assertCurrent("the test's state")
+    }
+    await #expect(processExitsWith: .success) {
+      let executor = AppExecutor(name: "test-app")
+      executor.sync { executor.assertCurrent("the test's state") }
+      executor.stop()
+    }
+  }
 }

@@ -4,7 +4,7 @@ import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
 import PatchbayMIDI
-@_spi(Benchmarks) import PatchbaySound
+import PatchbaySound
 
 /// Processor: a feature's realtime half at the period sizes, rates and channel counts hosts
 /// use, on silence and under MIDI; its samples finite, normal and within ±4, its events within

@@ -16,7 +16,7 @@ import PatchbaySound
 /// without fields; b or ⌫ goes back (dismiss or pop); : opens the command line (`send counter
 /// setStep(by: 5)`, `push echo`, `state`, …); m shows every message whole (``MessageLog``);
 /// ? shows every key; q or Ctrl-C quits.
-final class InteractiveSession {
+final class TerminalUI {
   let app: AppRuntime
   let title: String
   /// The mix's level, when the app plays sound (a meter under the view).

@@ -22,7 +22,7 @@ extension Validator {
       !$0.inProcessOnly && $0.name != "isolation"
     }
     var differences: [String] = []
-    TestPool.run(tests.count, jobs: self.jobs) { index -> String? in
+    JobPool.run(tests.count, jobs: self.jobs) { index -> String? in
       let test = tests[index]
       let here =
         lines.first { $0.test.name == test.name }?.result

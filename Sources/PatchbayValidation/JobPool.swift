@@ -5,14 +5,14 @@ import Synchronization
 /// order, on the calling thread, as soon as each and every one before it is done.
 ///
 /// ```swift
-/// TestPool.run(tests.count, jobs: 2) { index in runner.run(tests[index], …) }
+/// JobPool.run(tests.count, jobs: 2) { index in runner.run(tests[index], …) }
 ///   finished: { line in print(line) }      // tests[0]'s first, then tests[1]'s, …
 /// ```
 ///
 /// A thread ends only when no job is left to take, after its own jobs' children have ended:
 /// a child process started with `PB_GROUP_DIE_WITH_PARENT` dies with the thread that started
 /// it.
-enum TestPool {
+enum JobPool {
   static func run<Result: Sendable>(
     _ count: Int, jobs: Int, _ job: @escaping @Sendable (Int) -> Result,
     finished: (Result) -> Void

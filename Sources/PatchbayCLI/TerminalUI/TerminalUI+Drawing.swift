@@ -3,7 +3,7 @@ import PatchbayHost
 import PatchbaySound
 
 /// What a terminal shows: breadcrumb, pinned views, the screen, the meter, the footer.
-extension InteractiveSession {
+extension TerminalUI {
   func draw() {
     let (rows, columns) = self.terminal.size
     let rule = String(repeating: "─", count: max(0, columns))
