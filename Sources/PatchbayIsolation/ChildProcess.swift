@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// ```swift
 /// let child = try ChildProcess.start(executable, arguments: [file], messageCapacity: 1 << 20)
-/// pb_channel_call(child.channel, length, timeout, &reply)   // PB_CHANNEL_ENDED once it died
+/// child.call(length, seconds: 5, reply: &reply)             // PB_CHANNEL_ENDED once it died
 /// child.waitForExit()                                       // "SIGSEGV (invalid memory …) in its reduce: …"
 /// ```
 ///
@@ -187,6 +187,39 @@ package final class ChildProcess: @unchecked Sendable {
 
   /// Whether the process ended.
   package var hasEnded: Bool { pb_channel_ended(self.channel) != 0 }
+
+  /// Makes the call whose request is on the channel and waits for its reply, judging a hang
+  /// as the app's watchdog does, but fairly on a busy machine: the call has hung once the
+  /// process has used `seconds` of CPU time on it (a spin), or slept through `seconds` of
+  /// wall-clock time (blocked: its main thread, which serves calls, neither running nor
+  /// waiting for a core or the disk), or after 20 times that (at least 120 s) whatever it
+  /// did. A process that is only starved of the CPU is waited for. `pb_channel_call`'s
+  /// results: `PB_CHANNEL_OK` with `reply` set, `PB_CHANNEL_TIMEOUT` for a hang,
+  /// `PB_CHANNEL_ENDED`.
+  package func call(_ length: UInt32, seconds: Int, reply: inout UInt32) -> Int {
+    let started = ContinuousClock.now
+    let cpuBefore = self.cpuTimeUsed
+    let slice: UInt64 = 250_000_000
+    var result = Int(pb_channel_call(self.channel, length, slice, &reply))
+    while result == PB_CHANNEL_TIMEOUT {
+      let wall = started.duration(to: .now)
+      let spun = self.cpuTimeUsed - cpuBefore >= Double(seconds)
+      let blocked = wall >= .seconds(seconds) && !self.isWorking
+      if spun || blocked || wall >= .seconds(max(20 * seconds, 120)) { return result }
+      result = Int(pb_channel_await(self.channel, slice, &reply))
+    }
+    return result
+  }
+
+  /// Whether the process's main thread runs, waits for a core, or waits for the disk
+  /// (`R` or `D` in /proc/PID/stat); false when it sleeps, or is gone.
+  private var isWorking: Bool {
+    guard let text = try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return false }
+    let state = text[text.index(after: end)...].drop { $0 == " " }.first
+    return state == "R" || state == "D"
+  }
 
   /// The CPU time the process has used (user and system), from /proc; 0 when it cannot be read.
   var cpuTimeUsed: Double { Self.cpuTime(of: self.pid) }

@@ -77,10 +77,8 @@ extension IsolatedPlugin {
         capacity: Int(self.child.channel.pointee.message_capacity))
       processor.instance.writeCreateProcessor(&out, config: processor.config)
       var length: UInt32 = 0
-      let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
-      guard
-        Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length))
-          == PB_CHANNEL_OK
+      let seconds = self.options.limits.callSeconds
+      guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
       else { continue }
       var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
       guard (try? reply.read(UInt32.self)) == PB_OK.rawValue,
@@ -148,9 +146,8 @@ extension IsolatedPlugin {
     write(&out)
     guard !out.overflowed else { return nil }
     var length: UInt32 = 0
-    let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
-    guard
-      Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length)) == PB_CHANNEL_OK
+    let seconds = self.options.limits.callSeconds
+    guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
     else { return nil }
     var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
     guard let status = try? reply.read(UInt32.self), let result = try? read(&reply),
@@ -172,9 +169,8 @@ extension IsolatedPlugin {
       capacity: Int(self.child.channel.pointee.message_capacity))
     instance.writeCreate(&out)
     var length: UInt32 = 0
-    let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
-    guard
-      Int(pb_channel_call(self.child.channel, UInt32(out.count), timeout, &length)) == PB_CHANNEL_OK
+    let seconds = self.options.limits.callSeconds
+    guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
     else { return "its process ended again while the instance was recreated" }
     var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
     guard let status = try? reply.read(UInt32.self), status == PB_OK.rawValue else {

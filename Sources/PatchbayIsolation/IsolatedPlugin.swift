@@ -210,8 +210,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
         IsolationError("the \(name) request is larger than the channel to the plugin's process"))
     }
     var length: UInt32 = 0
-    let timeout = UInt64(self.options.limits.callSeconds) * 1_000_000_000
-    switch Int(pb_channel_call(child.channel, UInt32(out.count), timeout, &length)) {
+    switch child.call(UInt32(out.count), seconds: self.options.limits.callSeconds, reply: &length) {
     case PB_CHANNEL_OK:
       do {
         var reply = WireReader(pb_channel_reply(child.channel), length: Int(length))
