@@ -214,11 +214,17 @@ package final class ChildProcess: @unchecked Sendable {
   /// Whether the process's main thread runs, waits for a core, or waits for the disk
   /// (`R` or `D` in /proc/PID/stat); false when it sleeps, or is gone.
   private var isWorking: Bool {
-    guard let text = try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8),
-      let end = text.lastIndex(of: ")")
-    else { return false }
-    let state = text[text.index(after: end)...].drop { $0 == " " }.first
+    let state = Self.statFields(of: self.pid)?.first
     return state == "R" || state == "D"
+  }
+
+  /// The fields of /proc/PID/stat after "pid (comm)": the state first, utime and stime at 11
+  /// and 12; nil when the process is gone.
+  private static func statFields(of pid: pid_t) -> [Substring]? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return nil }
+    return text[text.index(after: end)...].split(separator: " ")
   }
 
   /// The CPU time the process has used (user and system), from /proc; 0 when it cannot be read.
@@ -227,14 +233,10 @@ package final class ChildProcess: @unchecked Sendable {
   /// The CPU time process `pid` has used (user and system), from /proc; 0 when it cannot be
   /// read.
   package static func cpuTime(of pid: pid_t) -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let end = text.lastIndex(of: ")")
-    else { return 0 }
     // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
-    let fields = text[text.index(after: end)...].split(separator: " ")
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
-      return 0
-    }
+    guard let fields = Self.statFields(of: pid), fields.count > 12,
+      let user = Double(fields[11]), let system = Double(fields[12])
+    else { return 0 }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
