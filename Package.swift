@@ -87,7 +87,7 @@ let package = Package(
       name: "PatchbayIsolation",
       dependencies: [
         "PatchbayLoader", "PatchbayChannel", "PatchbayCrash", "PatchbayProcessGroup",
-        sdk("PatchbayABI"),
+        sdk("Patchbay"), sdk("PatchbayABI"),
       ]
     ),
     // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;

@@ -20,16 +20,22 @@ import Synchronization
 /// ```
 ///
 /// `@unchecked Sendable`: `pid`, `channel` and the descriptors are immutable; `ending` is set
-/// once, by the reaper, before it signals `exited`.
+/// once, by the reaper, before it signals `exited`; `handler` is handed over by `handoff`.
 package final class ChildProcess: @unchecked Sendable {
   package let pid: pid_t
   package let channel: UnsafeMutablePointer<pb_channel>
   private let reports: Int32
   private let exited = DispatchSemaphore(value: 0)
   private var ending: String?
-  private let handlerLock = NSLock()
+  /// Who runs the end's handler: `whenEnded` and the reaper race for it on `handoff`
+  /// (none → handler set → ended, or none → ended), so it runs exactly once, with no lock.
   private var handler: (@Sendable (ChildProcess, String) -> Void)?
-  private var handled = false
+  private let handoff = Atomic<Int>(Handoff.none)
+  private enum Handoff {
+    static let none = 0
+    static let handlerSet = 1
+    static let ended = 2
+  }
   /// Ring bytes the host's reader has taken *and* handed to their contexts: while it trails
   /// what the process wrote, something the plugin said outside a call is still on its way.
   package let ringApplied = Atomic<UInt32>(0)
@@ -135,21 +141,21 @@ package final class ChildProcess: @unchecked Sendable {
     }
     pb_channel_end(self.channel)
     self.exited.signal()
-    let handler = self.handlerLock.withLock { () -> (@Sendable (ChildProcess, String) -> Void)? in
-      self.handled = true
-      return self.handler
+    // The handler was set before `handoff` said so (releasing): reading it after is safe.
+    if self.handoff.exchange(Handoff.ended, ordering: .acquiringAndReleasing) == Handoff.handlerSet
+    {
+      self.handler?(self, self.ending!)
     }
-    handler?(self, self.ending!)
   }
 
   /// Runs `handler` on the reaper thread once the process ended (on a thread of its own, if
-  /// it has already: the caller may hold a lock the handler takes).
+  /// it has already: the caller may be a job of the executor the handler joins). Once per
+  /// process.
   package func whenEnded(_ handler: @escaping @Sendable (ChildProcess, String) -> Void) {
-    let ended = self.handlerLock.withLock { () -> Bool in
-      self.handler = handler
-      return self.handled
-    }
-    if ended { Thread { handler(self, self.waitForExit()) }.start() }
+    self.handler = handler
+    let (handed, _) = self.handoff.compareExchange(
+      expected: Handoff.none, desired: Handoff.handlerSet, ordering: .acquiringAndReleasing)
+    if !handed { Thread { handler(self, self.waitForExit()) }.start() }
   }
 
   /// What the process wrote to its report pipe (its crash handler's one line).

@@ -47,8 +47,10 @@ final class IsolatedFeature: FeatureCode, @unchecked Sendable {
     case .success(let reply):
       apply(reply.notes, to: context)
       guard reply.status == PB_OK else { return nil }
-      if let snapshot = reply.result { instance.lastState = snapshot }
-      self.plugin.register(instance)
+      self.plugin.executor.sync {
+        if let snapshot = reply.result { instance.lastState = snapshot }
+        self.plugin.register(instance)
+      }
       return instance
     case .failure(let error):
       context.report(error.description)

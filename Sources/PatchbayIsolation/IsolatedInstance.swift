@@ -8,30 +8,44 @@ import PatchbayLoader
 /// after its last completed action (the reply to each `reduce` carries it), so when the
 /// process crashes or hangs, the plugin's new process creates the instance again from it.
 ///
-/// Called on its owner's executor; a restart (on whichever thread found the process gone)
-/// reads its last state and may mark it broken: those two are behind `lock`.
+/// Called on its owner's executor. What a restart reads and changes (its last state, whether
+/// it is broken, its running effects) is owned by its plugin's executor, where every call and
+/// every restart runs.
 final class IsolatedInstance: PluginInstance {
   let feature: IsolatedFeature
   let id: UInt64
   let context: HostContext
   let label: String?
-  private let lock = NSLock()
-  private var kept: (state: [UInt8]?, broken: String?, running: RunningEffects)
+  private let storage: ExecutorOwned<Kept>
+
+  struct Kept {
+    var state: [UInt8]?
+    var broken: String?
+    var running = RunningEffects()
+  }
+
+  /// What the plugin's executor owns. [plugin executor]
+  private var kept: Kept {
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
+  }
 
   /// The snapshot after the last completed action; what a new process starts it from.
+  /// [plugin executor]
   var lastState: [UInt8]? {
-    get { self.lock.withLock { self.kept.state } }
-    set { self.lock.withLock { self.kept.state = newValue } }
+    get { self.kept.state }
+    set { self.kept.state = newValue }
   }
   /// Reads or changes the actions whose effects still run, with the states they were reduced
-  /// on: what a new process starts the effects again from.
+  /// on: what a new process starts the effects again from. [plugin executor]
   func withRunningEffects<T>(_ body: (inout RunningEffects) -> T) -> T {
-    self.lock.withLock { body(&self.kept.running) }
+    body(&self.kept.running)
   }
   /// Why the instance cannot run any more: its new process refused its last state.
+  /// [plugin executor]
   var broken: String? {
-    get { self.lock.withLock { self.kept.broken } }
-    set { self.lock.withLock { self.kept.broken = newValue } }
+    get { self.kept.broken }
+    set { self.kept.broken = newValue }
   }
   /// The report of a crash or hang in the last call, until the host takes it.
   private var crash: String?
@@ -47,7 +61,8 @@ final class IsolatedInstance: PluginInstance {
     self.feature = feature
     self.id = id
     self.context = context
-    self.kept = (state, nil, RunningEffects())
+    self.storage = ExecutorOwned(
+      Kept(state: state), by: feature.plugin.executor, what: "IsolatedInstance")
     self.label = label
   }
 
@@ -65,20 +80,25 @@ final class IsolatedInstance: PluginInstance {
   }
 
   /// One call on this instance: nil, with the reason reported, when it could not be made.
+  /// `after` runs on the plugin's executor with the call's status and result, before the
+  /// next call can start.
   private func call<Result>(
     _ name: String, _ kind: IsolatedCall, write: (inout WireWriter) -> Void = { _ in },
-    read: (inout WireReader) throws -> Result
+    read: (inout WireReader) throws -> Result,
+    after: (pb_status, Result) -> Void = { _, _ in }
   ) -> (pb_status, Result)? {
-    if let broken = self.broken {
-      self.context.report(broken)
-      return nil
-    }
-    let reply = self.plugin.call(name) { out in
-      out.put(kind.rawValue)
-      out.put(self.id)
-      write(&out)
-    } read: { (reader: inout WireReader) throws -> Result in
-      try read(&reader)
+    let reply = self.plugin.executor.sync {
+      () -> Swift.Result<IsolatedPlugin.Reply<Result>, IsolationError> in
+      if let broken = self.broken { return .failure(IsolationError(broken)) }
+      let reply = self.plugin.call(name) { out in
+        out.put(kind.rawValue)
+        out.put(self.id)
+        write(&out)
+      } read: { (reader: inout WireReader) throws -> Result in
+        try read(&reader)
+      }
+      if case .success(let reply) = reply { after(reply.status, reply.result) }
+      return reply
     }
     switch reply {
     case .success(let reply):
@@ -92,8 +112,9 @@ final class IsolatedInstance: PluginInstance {
   }
 
   func reduce(_ action: [UInt8]) -> pb_status {
-    let before = self.lastState
+    var before: [UInt8]?
     let result = self.call("reduce", .reduce) {
+      before = self.lastState
       $0.put(self.limit)
       $0.put(bytes: action)
       // The action's text when it came as text (a script's, the terminal's): crash reports
@@ -101,19 +122,21 @@ final class IsolatedInstance: PluginInstance {
       $0.put(pb_crash_action().map { String(cString: $0) } ?? "")
     } read: {
       (try $0.optionalBytes(), try $0.optionalBytes())
-    }
-    guard let (status, (snapshot, origins)) = result else { return PB_ERR_FAILED }
-    self.lock.withLock {
+    } after: { status, reply in
+      let (snapshot, origins) = reply
       if status == PB_OK, let snapshot { self.kept.state = snapshot }
       self.kept.running.update(origins, reduced: action, on: before)
     }
-    return status
+    return result?.0 ?? PB_ERR_FAILED
   }
 
   /// A disabled plugin's instance keeps its last state: the app's state stays whole, and a
   /// swap to a fixed build migrates from it.
   func snapshot(limit: Int) -> (pb_status, [UInt8]?) {
-    if self.plugin.disabled != nil, let last = self.lastState { return (PB_OK, last) }
+    let kept = self.plugin.executor.sync {
+      self.plugin.owned.disabledReason != nil ? self.lastState : nil
+    }
+    if let kept { return (PB_OK, kept) }
     return self.call("snapshot", .snapshot, write: { $0.put(UInt64(limit)) }) {
       try $0.optionalBytes()
     } ?? (PB_ERR_FAILED, [])
@@ -121,7 +144,8 @@ final class IsolatedInstance: PluginInstance {
 
   /// A disabled plugin's instance shows why, in place of its screen.
   func render(limit: Int) -> (pb_status, [UInt8]?) {
-    if let disabled = self.plugin.disabled ?? self.broken {
+    let disabled = self.plugin.executor.sync { self.plugin.owned.disabledReason ?? self.broken }
+    if let disabled {
       return (PB_OK, Array("⚠ \(disabled)".utf8))
     }
     return self.call("render", .render, write: { $0.put(UInt64(limit)) }) {
@@ -175,7 +199,9 @@ final class IsolatedInstance: PluginInstance {
   }
 
   func createProcessor(_ config: pb_processor_config, offline: Bool) -> UnsafeMutableRawPointer? {
-    guard let info = self.feature.description.processor, self.broken == nil else { return nil }
+    guard let info = self.feature.description.processor,
+      self.plugin.executor.sync({ self.broken == nil })
+    else { return nil }
     guard config.max_frame_count <= PB_CHANNEL_MAX_FRAMES,
       config.channel_count <= PB_CHANNEL_MAX_CHANNELS
     else {

@@ -24,18 +24,18 @@ extension IsolatedPlugin {
     guard reply.status == PB_OK else { return nil }
     let processor = IsolatedProcessor(
       instance: instance, config: config, offline: offline, parameterSize: parameterSize)
-    self.lock.withLock {
-      processor.bind(self.child.channel, index: reply.result)
-      self.processors[ObjectIdentifier(processor)] = processor
-      if self.monitor == nil { self.startMonitor() }
+    self.executor.sync {
+      processor.bind(self.owned.child.channel, index: reply.result)
+      self.owned.processors[ObjectIdentifier(processor)] = processor
+      if self.owned.monitor == nil { self.startMonitor() }
     }
     return processor
   }
 
   /// Frees the processor in the process (if it is still the one it was made in).
   func destroy(_ processor: IsolatedProcessor) {
-    let index = self.lock.withLock { () -> UInt32? in
-      self.processors[ObjectIdentifier(processor)] = nil
+    let index = self.executor.sync { () -> UInt32? in
+      self.owned.processors[ObjectIdentifier(processor)] = nil
       return processor.childIndex
     }
     guard let index else { return }
@@ -50,29 +50,32 @@ extension IsolatedPlugin {
   /// A thread that ends the process when one of its processors has not delivered a period
   /// for `[limits] audio-periods` periods in a row (the processor hangs, so the audio thread
   /// plays silence for it): the reaper then starts it again.
+  /// [executor]
   func startMonitor() {
     let limit = UInt64(self.options.limits.audioPeriods)
     let monitor = Thread { [weak self] in
       while let self {
         usleep(25_000)
-        let stuck = self.lock.withLock { () -> ChildProcess? in
-          let late = self.processors.values.first {
+        let stuck = self.executor.sync { () -> ChildProcess? in
+          let late = self.owned.processors.values.first {
             $0.lateInARow >= limit && $0.childIndex != nil
           }
-          guard let late, !self.child.hasEnded, self.noteHang == nil else { return nil }
-          self.noteHang =
+          guard let late, !self.owned.child.hasEnded, self.owned.noteHang == nil else {
+            return nil
+          }
+          self.owned.noteHang =
             late.pointer.pointee.offline != 0
             ? "hung: its processor did not render a period within "
               + "\(self.options.limits.callSeconds) s ([limits] call-seconds)"
             : "hung: its processor delivered no period for \(limit) periods in a row "
               + "([limits] audio-periods)"
-          return self.child
+          return self.owned.child
         }
         stuck?.kill()
       }
     }
     monitor.name = "patchbay-iso-watch"
     monitor.start()
-    self.monitor = monitor
+    self.owned.monitor = monitor
   }
 }

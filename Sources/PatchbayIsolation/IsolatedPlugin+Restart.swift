@@ -7,22 +7,22 @@ import PatchbayLoader
 /// fails too often, else start a new process and recreate the instances and their processors.
 extension IsolatedPlugin {
   /// After the process ended: counts the crash, disables the plugin if it crashes too often,
-  /// else starts it again and recreates its instances. Says what happened. [lock]
+  /// else starts it again and recreates its instances. Says what happened. [executor]
   func recover(from what: String) -> IsolationError {
     let now = DispatchTime.now().uptimeNanoseconds
     let window = UInt64(self.options.limits.isolatedCrashSeconds) * 1_000_000_000
-    self.crashes = self.crashes.filter { now - $0 < window } + [now]
+    self.owned.crashes = self.owned.crashes.filter { now - $0 < window } + [now]
     // The id first, then what happened (a status line shows the start), then the file, unless
     // the crash report named it. The reports end without a full stop; this adds one.
     let name = self.description.id
     var what = what.hasSuffix(".") ? String(what.dropLast()) : what
     if !what.contains(self.file) { what += " (\(self.file))" }
-    if self.crashes.count >= self.options.limits.isolatedCrashes {
+    if self.owned.crashes.count >= self.options.limits.isolatedCrashes {
       self.disable(
-        "\(name) is disabled: it failed \(self.crashes.count) times within "
+        "\(name) is disabled: it failed \(self.owned.crashes.count) times within "
           + "\(self.options.limits.isolatedCrashSeconds) s, the last time it \(what). Fix it and swap it "
           + "in, or restart the app.")
-      return IsolationError(self.disabledReason!, isCrash: true)
+      return IsolationError(self.owned.disabledReason!, isCrash: true)
     }
     if let failure = self.restart() {
       return IsolationError("\(name) \(what). \(failure)", isCrash: true)
@@ -32,17 +32,18 @@ extension IsolatedPlugin {
         + "last completed action.", isCrash: true)
   }
 
+  /// [executor]
   func disable(_ reason: String) {
-    self.disabledLock.withLock { self.disabledReason = reason }
+    self.owned.disabledReason = reason
   }
 
   /// Starts a new process and recreates every live instance from its last state; nil, or
-  /// why that failed (then the plugin is disabled). [lock]
+  /// why that failed (then the plugin is disabled). [executor]
   func restart() -> String? {
     // Two restarts back, no audio thread can still be in a retired process's period: its
     // memory goes.
-    self.retired.append(self.child)
-    if self.retired.count > 2 { self.retired.removeFirst() }
+    self.owned.retired.append(self.owned.child)
+    if self.owned.retired.count > 2 { self.owned.retired.removeFirst() }
     do {
       let child = try Self.startProcess(file: self.file, options: self.options)
       let description = try Self.describe(child, options: self.options)
@@ -51,16 +52,16 @@ extension IsolatedPlugin {
         throw IsolationError(
           "its file now declares other features (\(description.features.map(\.id))); swap it in")
       }
-      self.child = child
+      self.owned.child = child
       self.startReader(for: child)
       child.whenEnded { [weak self] child, why in self?.ended(child, why: why) }
     } catch {
       self.disable("\(self.description.id) is disabled: it could not be started again: \(error)")
-      return self.disabledReason
+      return self.owned.disabledReason
     }
-    for (id, entry) in self.instances.sorted(by: { $0.key < $1.key }) {
+    for (id, entry) in self.owned.instances.sorted(by: { $0.key < $1.key }) {
       guard let instance = entry.instance else {
-        self.instances[id] = nil
+        self.owned.instances[id] = nil
         continue
       }
       if let failure = self.recreate(instance) {
@@ -69,22 +70,23 @@ extension IsolatedPlugin {
         self.resume(instance)
       }
     }
-    for processor in self.processors.values {
+    for processor in self.owned.processors.values {
       processor.bind(nil, index: nil)
       guard processor.instance.broken == nil else { continue }
       var out = WireWriter(
-        into: pb_channel_request(self.child.channel),
-        capacity: Int(self.child.channel.pointee.message_capacity))
+        into: pb_channel_request(self.owned.child.channel),
+        capacity: Int(self.owned.child.channel.pointee.message_capacity))
       processor.instance.writeCreateProcessor(&out, config: processor.config)
       var length: UInt32 = 0
       let seconds = self.options.limits.callSeconds
-      guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
+      guard
+        self.owned.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
       else { continue }
-      var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+      var reply = WireReader(pb_channel_reply(self.owned.child.channel), length: Int(length))
       guard (try? reply.read(UInt32.self)) == PB_OK.rawValue,
         let index = try? reply.read(UInt32.self)
       else { continue }
-      processor.bind(self.child.channel, index: index)
+      processor.bind(self.owned.child.channel, index: index)
     }
     return nil
   }
@@ -92,7 +94,7 @@ extension IsolatedPlugin {
   /// Has the recreated `instance` start its effects again, the effects of the process that
   /// ended being gone: those its state calls for, when the feature has a resume
   /// (`resume_effects`); else those that still ran, each from the action that started it
-  /// (`restart_effects`). Says so when it can do neither. [lock]
+  /// (`restart_effects`). Says so when it can do neither. [executor]
   func resume(_ instance: IsolatedInstance) {
     guard let (status, _) = self.callDuringRestart(instance, .resumeEffects, read: { _ in () })
     else { return }
@@ -132,24 +134,25 @@ extension IsolatedPlugin {
     }
   }
 
-  /// One call on `instance` in the new process while the plugin's lock is held; nil when the
-  /// process did not answer. The plugin's notes go to the instance's context. [lock]
+  /// One call on `instance` in the new process on the plugin's executor; nil when the
+  /// process did not answer. The plugin's notes go to the instance's context. [executor]
   func callDuringRestart<Result>(
     _ instance: IsolatedInstance, _ call: IsolatedCall,
     write: (inout WireWriter) -> Void = { _ in }, read: (inout WireReader) throws -> Result
   ) -> (pb_status, Result)? {
     var out = WireWriter(
-      into: pb_channel_request(self.child.channel),
-      capacity: Int(self.child.channel.pointee.message_capacity))
+      into: pb_channel_request(self.owned.child.channel),
+      capacity: Int(self.owned.child.channel.pointee.message_capacity))
     out.put(call.rawValue)
     out.put(instance.id)
     write(&out)
     guard !out.overflowed else { return nil }
     var length: UInt32 = 0
     let seconds = self.options.limits.callSeconds
-    guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
+    guard
+      self.owned.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
     else { return nil }
-    var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+    var reply = WireReader(pb_channel_reply(self.owned.child.channel), length: Int(length))
     guard let status = try? reply.read(UInt32.self), let result = try? read(&reply),
       let count = try? reply.read(UInt32.self)
     else { return nil }
@@ -162,17 +165,18 @@ extension IsolatedPlugin {
     return (pb_status(rawValue: status), result)
   }
 
-  /// Creates `instance` again in the new process, from its last state. [lock]
+  /// Creates `instance` again in the new process, from its last state. [executor]
   func recreate(_ instance: IsolatedInstance) -> String? {
     var out = WireWriter(
-      into: pb_channel_request(self.child.channel),
-      capacity: Int(self.child.channel.pointee.message_capacity))
+      into: pb_channel_request(self.owned.child.channel),
+      capacity: Int(self.owned.child.channel.pointee.message_capacity))
     instance.writeCreate(&out)
     var length: UInt32 = 0
     let seconds = self.options.limits.callSeconds
-    guard self.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
+    guard
+      self.owned.child.call(UInt32(out.count), seconds: seconds, reply: &length) == PB_CHANNEL_OK
     else { return "its process ended again while the instance was recreated" }
-    var reply = WireReader(pb_channel_reply(self.child.channel), length: Int(length))
+    var reply = WireReader(pb_channel_reply(self.owned.child.channel), length: Int(length))
     guard let status = try? reply.read(UInt32.self), status == PB_OK.rawValue else {
       return "the plugin refused its own last state when it was started again"
     }

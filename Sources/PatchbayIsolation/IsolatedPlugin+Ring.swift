@@ -21,7 +21,7 @@ extension IsolatedPlugin {
           guard let id = try? reader.read(UInt64.self),
             let note = try? PluginNote.read(from: &reader)
           else { return }
-          let context = self.contextsLock.withLock { self.contexts[id] }
+          let context = self.contexts.withValue { $0[id] }
           if let context { apply([note], to: context) }
         }
         child.ringApplied.store(pb_channel_ring_taken(child.channel), ordering: .releasing)

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 import PatchbayABI
 import PatchbayChannel
 import PatchbayLoader
@@ -12,38 +13,51 @@ import PatchbayLoader
 /// plugin.description.features[0].id      // "dev.patchbay.synth"
 /// ```
 ///
-/// A call holds `lock` from request to reply: calls from several executors (an app's queue, a
-/// standalone handle's) go one at a time, as the channel has one request area.
+/// Its calls, restarts and bookkeeping are jobs of its own executor (``AppExecutor``): calls
+/// from several executors (an app's queue, a standalone handle's) go one at a time, as the
+/// channel has one request area; the reaper and the lateness monitor join the same queue. The
+/// one lock, `contexts`, is for the ring's reader thread, which must not wait behind a call
+/// (a call may be waiting for the reader to drain the ring).
 ///
 /// Its restarts are in `IsolatedPlugin+Restart.swift`, its processors in `+Processors`, what
 /// it says outside calls in `+Ring`.
 ///
-/// `@unchecked Sendable`: what changes is guarded by `lock` (the process, the instances, the
-/// crash history) or `contextsLock` (the instances' contexts, for the ring's reader thread).
+/// `@unchecked Sendable`: what changes is owned by `executor`, or behind `contexts`.
 package final class IsolatedPlugin: @unchecked Sendable {
   package let file: String
   package let options: IsolationOptions
   /// What the plugin declared when its process first loaded it.
   package let description: PluginDescription
-  let lock = NSLock()
-  var child: ChildProcess
-  /// The last two processes that ended, kept mapped (the audio thread may still be in a
-  /// period of the one before).
-  var retired: [ChildProcess] = []
-  var instances: [UInt64: Weak] = [:]
-  /// Live processors, to create again after a restart and to watch for lateness.
-  var processors: [ObjectIdentifier: IsolatedProcessor] = [:]
-  var monitor: Thread?
-  var nextInstance: UInt64 = 1
-  var crashes: [UInt64] = []
-  /// Why the plugin no longer runs, once it crashed too often. [lock, disabledLock to read]
-  var disabledReason: String?
-  let disabledLock = NSLock()
-  package var disabled: String? { self.disabledLock.withLock { self.disabledReason } }
-  /// Why the monitor ended the process, for the report. [lock]
-  var noteHang: String?
-  let contextsLock = NSLock()
-  var contexts: [UInt64: HostContext] = [:]
+  /// The queue every call, restart and change of ``Owned`` runs on.
+  let executor: AppExecutor
+  private let storage: ExecutorOwned<Owned>
+  /// The instances' contexts by id, for the ring's reader thread. The lock's owner is this
+  /// plugin; the reader reads, the executor's jobs add and remove.
+  let contexts = LockedValue<[UInt64: HostContext]>([:])
+
+  /// What the plugin's executor owns.
+  struct Owned {
+    var child: ChildProcess
+    /// The last two processes that ended, kept mapped (the audio thread may still be in a
+    /// period of the one before).
+    var retired: [ChildProcess] = []
+    var instances: [UInt64: Weak] = [:]
+    /// Live processors, to create again after a restart and to watch for lateness.
+    var processors: [ObjectIdentifier: IsolatedProcessor] = [:]
+    var monitor: Thread?
+    var nextInstance: UInt64 = 1
+    var crashes: [UInt64] = []
+    /// Why the plugin no longer runs, once it crashed too often.
+    var disabledReason: String?
+    /// Why the monitor ended the process, for the report.
+    var noteHang: String?
+  }
+
+  /// What the executor owns. [executor]
+  var owned: Owned {
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
+  }
 
   struct Weak {
     weak var instance: IsolatedInstance?
@@ -58,14 +72,15 @@ package final class IsolatedPlugin: @unchecked Sendable {
       child.kill()
       throw IsolationError(error, loaderReason: error)
     }
-    self.child = child
     self.description = description
+    self.executor = AppExecutor(name: "patchbay.isolated \((file as NSString).lastPathComponent)")
+    self.storage = ExecutorOwned(Owned(child: child), by: self.executor, what: "IsolatedPlugin")
     self.startReader(for: child)
     child.whenEnded { [weak self] child, why in self?.ended(child, why: why) }
   }
 
   deinit {
-    self.child.kill()
+    self.executor.sync { self.owned.child.kill() }
   }
 
   static func startProcess(file: String, options: IsolationOptions) throws(IsolationError)
@@ -93,10 +108,10 @@ package final class IsolatedPlugin: @unchecked Sendable {
   /// [reaper thread] A process ended. Outside a call (an effect thread or the processor
   /// crashed it) nobody else will notice: recover now, and log it.
   func ended(_ child: ChildProcess, why: String) {
-    let message: IsolationError? = self.lock.withLock {
-      guard child === self.child, self.disabledReason == nil else { return nil }
-      defer { self.noteHang = nil }
-      return self.recover(from: self.noteHang ?? "crashed: \(why)")
+    let message: IsolationError? = self.executor.sync {
+      guard child === self.owned.child, self.owned.disabledReason == nil else { return nil }
+      defer { self.owned.noteHang = nil }
+      return self.recover(from: self.owned.noteHang ?? "crashed: \(why)")
     }
     guard let message else { return }
     self.announce(message)
@@ -104,7 +119,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
 
   /// Logs a crash and tells every instance's owner (an app may roll a recent swap back).
   func announce(_ message: IsolationError) {
-    let contexts = self.contextsLock.withLock { self.contexts.sorted { $0.key < $1.key } }
+    let contexts = self.contexts.withValue { $0.sorted { $0.key < $1.key } }
     contexts.first?.value.log(PB_LOG_ERROR, message.description)
     // Each instance's owner learns of it (an app may roll a recent swap back).
     for (_, context) in contexts {
@@ -185,7 +200,7 @@ package final class IsolatedPlugin: @unchecked Sendable {
     _ name: String, write: (inout WireWriter) -> Void,
     read: (inout WireReader) throws -> Result
   ) -> Swift.Result<Reply<Result>, IsolationError> {
-    let result = self.lock.withLock { self.callLocked(name, write: write, read: read) }
+    let result = self.executor.sync { self.callOnQueue(name, write: write, read: read) }
     // A crash found by a call other than an action's (a render, a quiet check) may have been
     // caused outside it, and its failure may go unseen (a view that cannot render): say it
     // as the reaper would. An action's refusal says it already.
@@ -195,12 +210,12 @@ package final class IsolatedPlugin: @unchecked Sendable {
     return result
   }
 
-  private func callLocked<Result>(
+  private func callOnQueue<Result>(
     _ name: String, write: (inout WireWriter) -> Void,
     read: (inout WireReader) throws -> Result
   ) -> Swift.Result<Reply<Result>, IsolationError> {
-    if let disabled = self.disabledReason { return .failure(IsolationError(disabled)) }
-    let child = self.child
+    if let disabled = self.owned.disabledReason { return .failure(IsolationError(disabled)) }
+    let child = self.owned.child
     var out = WireWriter(
       into: pb_channel_request(child.channel),
       capacity: Int(child.channel.pointee.message_capacity))
@@ -242,16 +257,16 @@ package final class IsolatedPlugin: @unchecked Sendable {
   // MARK: Processors
   // MARK: Instances
 
-  /// A new instance id, and the context the ring's notes for it go to.
+  /// A new instance id, and the context the ring's notes for it go to. [executor]
   func register(_ instance: IsolatedInstance) {
-    self.lock.withLock { self.instances[instance.id] = Weak(instance: instance) }
-    self.contextsLock.withLock { self.contexts[instance.id] = instance.context }
+    self.owned.instances[instance.id] = Weak(instance: instance)
+    self.contexts.withValue { $0[instance.id] = instance.context }
   }
 
   func newInstanceID() -> UInt64 {
-    self.lock.withLock {
-      defer { self.nextInstance += 1 }
-      return self.nextInstance
+    self.executor.sync {
+      defer { self.owned.nextInstance += 1 }
+      return self.owned.nextInstance
     }
   }
 
@@ -259,12 +274,12 @@ package final class IsolatedPlugin: @unchecked Sendable {
   /// `mark` (a count of ring bytes, as `pb_channel_ring_written` gives it, mod 2^32): an
   /// instance is not quiet until its last note arrived.
   func hasDelivered(upTo mark: UInt32) -> Bool {
-    let applied = self.lock.withLock { self.child.ringApplied.load(ordering: .acquiring) }
+    let applied = self.executor.sync { self.owned.child.ringApplied.load(ordering: .acquiring) }
     return Int32(bitPattern: mark &- applied) <= 0
   }
 
   func forget(_ id: UInt64) {
-    self.lock.withLock { self.instances[id] = nil }
-    self.contextsLock.withLock { self.contexts[id] = nil }
+    self.executor.sync { self.owned.instances[id] = nil }
+    self.contexts.withValue { $0[id] = nil }
   }
 }

@@ -8,7 +8,7 @@ import PatchbayChannel
 /// A restart of the plugin's process creates the processor again there and rebinds it; the
 /// audio thread never waits for that, it plays silence meanwhile.
 ///
-/// `@unchecked Sendable`: `bindings` and `childIndex` change only under the plugin's lock; the
+/// `@unchecked Sendable`: `bindings` and `childIndex` change only on the plugin's executor; the
 /// audio thread reads the C struct, whose binding is swapped atomically.
 final class IsolatedProcessor: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<pb_isolated_processor>
@@ -17,7 +17,7 @@ final class IsolatedProcessor: @unchecked Sendable {
   /// Every binding made, freed with the processor: the audio thread may read an old one for
   /// the rest of a period.
   private var bindings: [UnsafeMutablePointer<pb_isolated_binding>] = []
-  /// Its index in the current process, nil while it has none. [plugin lock]
+  /// Its index in the current process, nil while it has none. [plugin executor]
   var childIndex: UInt32?
 
   init(
@@ -36,7 +36,7 @@ final class IsolatedProcessor: @unchecked Sendable {
     self.pointer.pointee.owner = Unmanaged.passRetained(self).toOpaque()
   }
 
-  /// Sends its periods to processor `index` of `channel` (nil: nowhere). [plugin lock]
+  /// Sends its periods to processor `index` of `channel` (nil: nowhere). [plugin executor]
   func bind(_ channel: UnsafeMutablePointer<pb_channel>?, index: UInt32?) {
     self.childIndex = index
     guard let channel, let index else {

@@ -4,6 +4,7 @@ import PatchbayEncoding
 import PatchbayFunctions
 import PatchbayHost
 import PatchbayLoader
+import Synchronization
 
 /// Runs `patchbay run` scripts against a running app: one command a line, in the language
 /// ``ScriptLanguage`` defines.
@@ -38,7 +39,18 @@ public struct ScriptRunner {
   public let name: String
   /// The swaps `wait swap` has seen, made and refused: those before the script started, and
   /// one per `wait swap`.
-  private let swapsSeen: LockedValue<(made: Int, refused: Int)>
+  private let swapsSeen: SwapsSeen
+
+  /// Counts shared by the runner's copies (a struct), read and bumped by one `wait swap` at a
+  /// time.
+  private final class SwapsSeen: Sendable {
+    let made: Atomic<Int>
+    let refused: Atomic<Int>
+    init(made: Int, refused: Int) {
+      self.made = Atomic(made)
+      self.refused = Atomic(refused)
+    }
+  }
 
   /// What `wait MS` does: sleeps, or (`patchbay render`) renders MS of sound on the sample
   /// clock, so a script's commands land at exact frames.
@@ -55,7 +67,7 @@ public struct ScriptRunner {
     self.name = name
     self.wait = wait
     self.output = output
-    self.swapsSeen = LockedValue((app.swapCount, app.swapRefusals.count))
+    self.swapsSeen = SwapsSeen(made: app.swapCount, refused: app.swapRefusals.count)
   }
 
   /// Waits until the app has made or refused a swap this script has not seen yet: nil when
@@ -63,15 +75,15 @@ public struct ScriptRunner {
   func waitForSwap(milliseconds: Int) async -> String? {
     let deadline = ContinuousClock.now + .milliseconds(milliseconds)
     while true {
-      let seen = self.swapsSeen.value
-      if self.app.swapCount > seen.made {
-        self.swapsSeen.withValue { $0.made += 1 }
+      if self.app.swapCount > self.swapsSeen.made.load(ordering: .relaxed) {
+        self.swapsSeen.made.add(1, ordering: .relaxed)
         return nil
       }
       let refusals = self.app.swapRefusals
-      if refusals.count > seen.refused {
-        self.swapsSeen.withValue { $0.refused += 1 }
-        return "wait swap: the swap was refused: \(refusals[seen.refused])"
+      let refused = self.swapsSeen.refused.load(ordering: .relaxed)
+      if refusals.count > refused {
+        self.swapsSeen.refused.add(1, ordering: .relaxed)
+        return "wait swap: the swap was refused: \(refusals[refused])"
       }
       guard ContinuousClock.now < deadline else {
         return "wait swap: no swap within \(milliseconds) ms"

@@ -95,7 +95,7 @@ extension AppRuntime {
   /// A line in the log (a script's stderr, the terminal UI's status) and a failure change
   /// (--print-changes), about the instance at `path`, or the audio as a whole. [app queue]
   private func reportAudio(feature: String, path: String?, _ reason: String) {
-    self.logHandler.value?(feature, .error, path.map { "\($0): \(reason)" } ?? reason)
+    self.hooks.log(feature, .error, path.map { "\($0): \(reason)" } ?? reason)
     self.fail(AppError(.failed(path: path ?? "[audio]", reason: reason)))
   }
 

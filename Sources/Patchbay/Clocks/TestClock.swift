@@ -1,5 +1,4 @@
 import IssueReporting
-import Synchronization
 
 /// A clock whose time moves only when a test advances it, and which lets effects catch up
 /// before it does.
@@ -63,19 +62,19 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
     var executors: [ObjectIdentifier: WeakExecutor] = [:]
   }
 
-  private let timeline: Mutex<Timeline>
+  private let timeline: LockedValue<Timeline>
 
   public init(now: Instant = .init()) {
-    self.timeline = Mutex(Timeline(now: now))
+    self.timeline = LockedValue(Timeline(now: now))
   }
 
   /// The clock's current time.
-  public var now: Instant { self.timeline.withLock { $0.now } }
+  public var now: Instant { self.timeline.withValue { $0.now } }
 
   /// The smallest step the clock distinguishes. Default zero.
   public var minimumResolution: Duration {
-    get { self.timeline.withLock { $0.minimumResolution } }
-    set { self.timeline.withLock { $0.minimumResolution = newValue } }
+    get { self.timeline.withValue { $0.minimumResolution } }
+    set { self.timeline.withValue { $0.minimumResolution = newValue } }
   }
 
   /// Suspends until the test advances the clock to `deadline`. A deadline already passed
@@ -83,14 +82,14 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     if let executor = SettlingExecutor.current { self.waitsFor(executor) }
-    let id = self.timeline.withLock { timeline in
+    let id = self.timeline.withValue { timeline in
       defer { timeline.nextID += 1 }
       return timeline.nextID
     }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation {
         (continuation: UnsafeContinuation<Void, any Error>) in
-        let outcome: Result<Void, any Error>? = self.timeline.withLock { timeline in
+        let outcome: Result<Void, any Error>? = self.timeline.withValue { timeline in
           if timeline.cancelledBeforeSleeping.remove(id) != nil {
             return .failure(CancellationError())
           }
@@ -101,7 +100,7 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
         if let outcome { continuation.resume(with: outcome) }
       }
     } onCancel: {
-      let sleeper: Sleeper? = self.timeline.withLock { timeline in
+      let sleeper: Sleeper? = self.timeline.withValue { timeline in
         guard let index = timeline.sleepers.firstIndex(where: { $0.id == id }) else {
           timeline.cancelledBeforeSleeping.insert(id)
           return nil
@@ -111,14 +110,14 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
       sleeper?.continuation.resume(throwing: CancellationError())
     }
     // A sleep that ended without suspending leaves its id behind; drop it.
-    self.timeline.withLock { _ = $0.cancelledBeforeSleeping.remove(id) }
+    self.timeline.withValue { _ = $0.cancelledBeforeSleeping.remove(id) }
   }
 
   /// Makes ``advance(by:)`` wait for the effects running on `executor` before and after each
   /// step. Test stores call it for the clocks in their dependencies; sleeping effects of a
   /// test store register themselves.
   package func waitsFor(_ executor: SettlingExecutor) {
-    self.timeline.withLock { timeline in
+    self.timeline.withValue { timeline in
       timeline.executors[ObjectIdentifier(executor)] = WeakExecutor(executor)
     }
   }
@@ -134,7 +133,7 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
   public func advance(to deadline: Instant) async {
     await self.settle()
     while true {
-      let woken: [Sleeper] = self.timeline.withLock { timeline in
+      let woken: [Sleeper] = self.timeline.withValue { timeline in
         guard let earliest = timeline.sleepers.map(\.deadline).min(), earliest <= deadline else {
           if timeline.now < deadline { timeline.now = deadline }
           return []
@@ -161,7 +160,7 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
   ) async {
     let limit = ContinuousClock.now.advanced(by: timeout)
     await self.settle()
-    while let next = self.timeline.withLock({ $0.sleepers.map(\.deadline).min() }) {
+    while let next = self.timeline.withValue({ $0.sleepers.map(\.deadline).min() }) {
       guard ContinuousClock.now < limit else {
         reportIssue(
           """
@@ -181,14 +180,14 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Send
   /// Throws ``SuspensionError`` when some sleep is waiting for the clock.
   public func checkSuspension() async throws {
     await self.settle()
-    if self.timeline.withLock({ !$0.sleepers.isEmpty }) { throw SuspensionError() }
+    if self.timeline.withValue({ !$0.sleepers.isEmpty }) { throw SuspensionError() }
   }
 
   /// Lets ready work run: yields (for work the clock cannot see), then waits for the test
   /// stores' effects to reach a suspension point.
   private func settle() async {
     for _ in 0..<8 { await Task.yield() }
-    let executors = self.timeline.withLock { timeline in
+    let executors = self.timeline.withValue { timeline in
       timeline.executors = timeline.executors.filter { $0.value.executor != nil }
       return timeline.executors.values.compactMap(\.executor)
     }

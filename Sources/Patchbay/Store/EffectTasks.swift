@@ -18,7 +18,7 @@ package final class EffectTasks: Sendable {
     var isClosed = false
   }
 
-  private let registry = Mutex(Registry())
+  private let registry = LockedValue(Registry())
   private let running = Atomic<Int>(0)
   @usableFromInline let closed = Atomic<Bool>(false)
   /// Told of every id ``cancel(id:)`` cancels: a plugin tells its host, which cancels the
@@ -39,7 +39,7 @@ package final class EffectTasks: Sendable {
   /// before it starts; returns its token, or nil when the store is gone and nothing may start.
   @usableFromInline
   func begin(ids: [EffectID], origin: EffectOrigin? = nil) -> Int? {
-    self.registry.withLock { registry in
+    self.registry.withValue { registry in
       guard !registry.isClosed else { return nil }
       let token = registry.nextToken
       registry.nextToken += 1
@@ -55,7 +55,7 @@ package final class EffectTasks: Sendable {
   /// is not kept.
   @usableFromInline
   func attach(_ task: Task<Void, Never>, to token: Int) {
-    let cancelNow = self.registry.withLock { registry -> Bool in
+    let cancelNow = self.registry.withValue { registry -> Bool in
       if registry.cancelledBeforeStart.remove(token) != nil { return true }
       guard registry.idsByToken[token] != nil else { return false }
       registry.tasks[token] = task
@@ -67,7 +67,7 @@ package final class EffectTasks: Sendable {
   /// Marks an effect finished.
   @usableFromInline
   func end(_ token: Int) {
-    self.registry.withLock { registry in
+    self.registry.withValue { registry in
       registry.cancelledBeforeStart.remove(token)
       _ = registry.remove(token, running: self.running)
     }
@@ -75,7 +75,7 @@ package final class EffectTasks: Sendable {
 
   /// The origins of the running effects that were started numbered, in order.
   package var origins: [EffectOrigin] {
-    self.registry.withLock { Array($0.originByToken.values) }
+    self.registry.withValue { Array($0.originByToken.values) }
       .sorted { ($0.action, $0.effect) < ($1.action, $1.effect) }
   }
 
@@ -83,7 +83,7 @@ package final class EffectTasks: Sendable {
   @usableFromInline
   package func isRunning(id: some Hashable & Sendable) -> Bool {
     let id = EffectID(id)
-    return self.registry.withLock { $0.tokensByID[id] != nil }
+    return self.registry.withValue { $0.tokensByID[id] != nil }
   }
 
   /// Cancels every running effect filed under `id`.
@@ -93,7 +93,7 @@ package final class EffectTasks: Sendable {
   /// for it. This is what lets a test end right after the action that cancelled an effect.
   @usableFromInline
   func cancel(id: EffectID) {
-    let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
+    let tasks = self.registry.withValue { registry -> [Task<Void, Never>] in
       guard let tokens = registry.tokensByID[id] else { return [] }
       return tokens.compactMap { registry.cancel($0, running: self.running) }
     }
@@ -104,7 +104,7 @@ package final class EffectTasks: Sendable {
   /// Cancels every running effect filed under an id whose ``EffectID/key`` is `key`: what a
   /// later generation of a plugin instance cancelled.
   package func cancel(key: String) {
-    let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
+    let tasks = self.registry.withValue { registry -> [Task<Void, Never>] in
       let tokens = registry.tokensByID.filter { $0.key.key == key }.values.flatMap { $0 }
       return tokens.compactMap { registry.cancel($0, running: self.running) }
     }
@@ -121,7 +121,7 @@ package final class EffectTasks: Sendable {
   /// Cancels every running effect; with `close`, no new effect may start afterwards.
   @usableFromInline
   package func cancelAll(close: Bool = false) {
-    let tasks = self.registry.withLock { registry -> [Task<Void, Never>] in
+    let tasks = self.registry.withValue { registry -> [Task<Void, Never>] in
       if close {
         registry.isClosed = true
         self.closed.store(true, ordering: .releasing)

@@ -21,14 +21,14 @@ import Synchronization
 /// suspension point; only their synchronous stretches take turns.
 @usableFromInline
 package final class SettlingExecutor: TaskExecutor, Sendable {
-  private struct Jobs: ~Copyable {
+  private struct Jobs {
     var queue = Deque<UnownedJob>()
     var isDraining = false
   }
 
   /// Jobs enqueued and not yet finished running.
   private let pending = Atomic<Int>(0)
-  private let jobs = Mutex(Jobs())
+  private let jobs = LockedValue(Jobs())
   private let queue = DispatchQueue(label: "dev.patchbay.settling-executor")
 
   /// The executor of the effect running now, if it runs on one.
@@ -47,7 +47,7 @@ package final class SettlingExecutor: TaskExecutor, Sendable {
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     self.pending.add(1, ordering: .acquiringAndReleasing)
-    let startsDrain = self.jobs.withLock { jobs in
+    let startsDrain = self.jobs.withValue { jobs in
       jobs.queue.append(job)
       if jobs.isDraining { return false }
       jobs.isDraining = true
@@ -59,7 +59,7 @@ package final class SettlingExecutor: TaskExecutor, Sendable {
   /// Runs jobs until none is left.
   private func drain() {
     while true {
-      let next: UnownedJob? = self.jobs.withLock { jobs in
+      let next: UnownedJob? = self.jobs.withValue { jobs in
         if let job = jobs.queue.popFirst() { return job }
         jobs.isDraining = false
         return nil

@@ -67,12 +67,12 @@ extension AppRuntime {
     throws(AppError) -> FeatureHandle
   {
     do {
-      let logs = self.logHandler
+      let hooks = self.hooks
       let id = feature.id
       return try FeatureHandle(
         feature: feature, restoring: state, on: self.executor, limits: self.config.limits,
         label: path.description,
-        log: { level, message in logs.value?(id, PluginLogLevel(level), message) },
+        log: { level, message in hooks.log(id, PluginLogLevel(level), message) },
         functions: self.functionResolver)
     } catch {
       throw AppError(.failed(path: path.description, reason: error.description))

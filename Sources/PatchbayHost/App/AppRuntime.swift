@@ -74,13 +74,9 @@ public final class AppRuntime: @unchecked Sendable {
   let stateKeeper: StateKeeper?
   /// What the app tells whoever watches it (its own locks: handlers are set from any thread).
   let changes = ChangeRecorder()
-  /// Where plugins' log lines go; set from any thread, called from any (plugins log from
-  /// their effects' threads).
-  package let logHandler = LockedValue<(@Sendable (String, PluginLogLevel, String) -> Void)?>(nil)
-  /// Inputs that will end (a MIDI file), which ``isQuiet`` waits for. Added from any thread.
-  let quietConditions = LockedValue<[@Sendable () -> Bool]>([])
-  /// Why each refused swap was refused, in order (a script's `wait swap` ends on one).
-  let refusedSwaps = LockedValue<[String]>([])
+  /// Where plugins' log lines go, the inputs ``isQuiet`` waits for, the swaps refused: set
+  /// and read from any thread (plugins log from their effects' threads).
+  package let hooks = AppHooks()
   /// Whether the app replays a recording: effects' own sends are dropped.
   let replaying: Bool
 
@@ -104,13 +100,11 @@ public final class AppRuntime: @unchecked Sendable {
     self.loader = loader ?? config.loader()
     self.router = Router(config: config)
     self.replaying = replaying
-    let logs = self.logHandler
+    let hooks = self.hooks
     self.stateKeeper =
       config.nodes.contains(where: \.persists) && !replaying
       ? StateKeeper(folder: config.stateFolder) { line in
-        if let log = logs.value {
-          log("patchbay", .error, line)
-        } else {
+        if !hooks.log("patchbay", .error, line) {
           FileHandle.standardError.write(Data("patchbay: \(line)\n".utf8))
         }
       } : nil
@@ -135,11 +129,9 @@ public final class AppRuntime: @unchecked Sendable {
     self.executor.stop()
     // Plugins may still hold pointers to functions they resolved here: from now on those
     // return zero and say so (docs/ARCHITECTURE.md, "Functions").
-    let logs = self.logHandler
+    let hooks = self.hooks
     self.functions.abandon { message in
-      if let log = logs.value {
-        log("patchbay", .warning, message)
-      } else {
+      if !hooks.log("patchbay", .warning, message) {
         FileHandle.standardError.write(Data("patchbay: warning: \(message)\n".utf8))
       }
     }
@@ -160,7 +152,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// Called with each message a plugin logs (`host->log`), and each error it reports outside
   /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
   public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
-    self.logHandler.value = handler
+    self.hooks.onLog(handler)
   }
 
   /// The instances created with the app that started from a state an earlier run kept, by
@@ -197,12 +189,12 @@ public final class AppRuntime: @unchecked Sendable {
 
   /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's,
   /// and a rebuild's that failed before there was anything to swap).
-  public var swapRefusals: [String] { self.refusedSwaps.value }
+  public var swapRefusals: [String] { self.hooks.swapRefusals }
 
   /// A swap that could not even be tried, with why: a `--rebuild` whose build failed. A script
   /// waiting on `wait swap` ends with it at once.
   public func refuseSwap(because reason: String) {
-    self.refusedSwaps.withValue { $0.append(reason) }
+    self.hooks.refuseSwap(reason)
   }
 
   /// Called after every change, on the thread that made it.
@@ -286,7 +278,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// Whether every instance is quiet: no queued action, no running effect, no navigation
   /// request waiting, and no input that will end (a MIDI file) still arriving.
   public var isQuiet: Bool {
-    guard self.quietConditions.value.allSatisfy({ $0() }) else { return false }
+    guard self.hooks.inputsHaveEnded else { return false }
     // A job of its own on the app queue: the effects' actions enqueued before it have run.
     return self.executor.sync {
       self.owned.pendingNavigation.isEmpty && self.owned.instances.handles.allSatisfy(\.isQuiet)
@@ -296,7 +288,7 @@ public final class AppRuntime: @unchecked Sendable {
   /// Adds something ``isQuiet`` (and so ``settle(timeout:)``) waits for: an input that will
   /// end, such as a MIDI file being read. [thread-safe]
   public func addQuietCondition(_ condition: @escaping @Sendable () -> Bool) {
-    self.quietConditions.withValue { $0.append(condition) }
+    self.hooks.addQuietCondition(condition)
   }
 
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight

@@ -14,35 +14,43 @@ import Synchronization
 /// // .action(path: "counter", text: "increment", source: .command, diff: "/count: 0 → 1")
 /// ```
 final class ChangeRecorder: Sendable {
-  private let handler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
-  /// The snapshot bytes of each instance after its last action; nil while diffs are off.
-  private let lastStates = LockedValue<[InstancePath: [UInt8]]?>(nil)
+  /// Who watches, and the snapshot bytes of each instance after its last action (nil while
+  /// diffs are off). The recorder's one lock: a watcher is set from any thread, and effects'
+  /// actions are published from theirs.
+  private let watch = LockedValue<Watch>(Watch())
 
-  func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
-    self.handler.value = handler
+  private struct Watch {
+    var handler: (@Sendable (AppChange) -> Void)?
+    var lastStates: [InstancePath: [UInt8]]?
   }
 
+  func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
+    self.watch.withValue { $0.handler = handler }
+  }
+
+  private var handler: (@Sendable (AppChange) -> Void)? { self.watch.withValue { $0.handler } }
+
   /// Whether anyone watches: when not, the app skips formatting actions for them.
-  var isObserved: Bool { self.handler.value != nil }
+  var isObserved: Bool { self.handler != nil }
 
   /// How many swaps were published, whoever watches.
   let swaps = Atomic<Int>(0)
 
   func publish(_ change: AppChange) {
     if case .swap = change { self.swaps.add(1, ordering: .releasing) }
-    self.handler.value?(change)
+    self.handler?(change)
   }
 
   /// Whether action changes carry the state diff they caused (costs a snapshot per action).
   var tracksStateChanges: Bool {
-    get { self.lastStates.withValue { $0 != nil } }
-    set { self.lastStates.withValue { $0 = newValue ? ($0 ?? [:]) : nil } }
+    get { self.watch.withValue { $0.lastStates != nil } }
+    set { self.watch.withValue { $0.lastStates = newValue ? ($0.lastStates ?? [:]) : nil } }
   }
 
   /// Diffs of `path` start from `state` (a new instance, or one whose schema a swap changed).
   func track(_ path: InstancePath, state: @autoclosure () -> [UInt8]?) {
     guard self.tracksStateChanges, let state = state() else { return }
-    self.lastStates.withValue { $0?[path] = state }
+    self.watch.withValue { $0.lastStates?[path] = state }
   }
 
   /// An instance reduced an action: publishes it, with its diff when diffs are on (`after`
@@ -51,12 +59,12 @@ final class ChangeRecorder: Sendable {
     path: InstancePath, text: @autoclosure () -> String, source: AppChange.Source,
     after: () -> [UInt8]?
   ) {
-    guard let handler = self.handler.value else { return }
+    guard let handler = self.handler else { return }
     var diff: String?
     if self.tracksStateChanges, let after = after() {
-      let before = self.lastStates.withValue { states in
-        defer { states?[path] = after }
-        return states?[path]
+      let before = self.watch.withValue { watch in
+        defer { watch.lastStates?[path] = after }
+        return watch.lastStates?[path]
       }
       diff = StateDiff.lines(before: before, after: after)
     }

@@ -12,30 +12,40 @@ import PatchbayLoader
 /// keeper.load(path: "practice", feature: feature, limit: 1 << 24)   // nil: none kept
 /// ```
 ///
-/// Saves of one path coalesce: the writer thread writes the newest state it has, so a burst of
+/// Saves of one path coalesce: the writer writes the newest state it has, so a burst of
 /// actions costs a few writes, and the app queue never waits for the disk. A file that is not a
 /// whole state file, or that its feature cannot migrate, is set aside (renamed
 /// `<name>.damaged-<time>`) with one line, and the instance starts from its initial state.
 ///
-/// `@unchecked Sendable`: `pending`, `writing` and `failure` are guarded by `condition`.
+/// The writer is an executor of its own: what is waiting to be written is owned by it, so a
+/// save is a job that files the state and, unless one is due, queues a write after itself.
+///
+/// `@unchecked Sendable`: what changes is owned by `writer`.
 final class StateKeeper: @unchecked Sendable {
   let folder: URL
-  private let condition = NSCondition()
-  private var pending: [String: StateFile] = [:]
-  private var writing = false
-  /// The last write that failed, said once.
-  private var failure: String?
+  private let writer: AppExecutor
+  private let storage: ExecutorOwned<Waiting>
   private let report: @Sendable (String) -> Void
+
+  /// What the writer owns.
+  private struct Waiting {
+    var states: [String: StateFile] = [:]
+    var writeIsQueued = false
+    /// The last write that failed, said once.
+    var failure: String?
+  }
+
+  private var waiting: Waiting {
+    unsafeAddress { self.storage.address }
+    unsafeMutableAddress { self.storage.mutableAddress }
+  }
 
   /// `report` gets each line about a file set aside or a write that failed.
   init(folder: URL, report: @escaping @Sendable (String) -> Void) {
     self.folder = folder
     self.report = report
-    let writer = Thread { [weak self] in
-      while let self, self.writeNext() {}
-    }
-    writer.name = "patchbay-state"
-    writer.start()
+    self.writer = AppExecutor(name: "patchbay.state")
+    self.storage = ExecutorOwned(Waiting(), by: self.writer, what: "StateKeeper's waiting states")
   }
 
   /// The file an instance path is kept in: the path with anything but letters, digits, `-`
@@ -56,43 +66,39 @@ final class StateKeeper: @unchecked Sendable {
 
   /// Queues the state of the instance at `path` to be written. [any thread]
   func save(path: String, featureID: String, schema: UInt32, state: [UInt8]) {
-    self.condition.withLock {
-      self.pending[path] = StateFile(featureID: featureID, schema: schema, state: state)
-      self.condition.broadcast()
+    let file = StateFile(featureID: featureID, schema: schema, state: state)
+    self.writer.enqueue {
+      self.waiting.states[path] = file
+      guard !self.waiting.writeIsQueued else { return }
+      self.waiting.writeIsQueued = true
+      // After every save queued so far: those coalesce into this write.
+      self.writer.enqueue { self.writeWaiting() }
     }
   }
 
   /// Waits until every state queued so far is written.
   func flush() {
-    self.condition.withLock {
-      while !self.pending.isEmpty || self.writing { self.condition.wait() }
-    }
+    // A job after every save so far, and after the write each of those queued.
+    self.writer.sync {}
+    self.writer.sync {}
   }
 
-  /// [writer thread] Writes one queued state; false never (the thread lives with the process).
-  private func writeNext() -> Bool {
-    let (path, file) = self.condition.withLock { () -> (String, StateFile) in
-      while self.pending.isEmpty { self.condition.wait() }
-      let next = self.pending.first!
-      self.pending[next.key] = nil
-      self.writing = true
-      return (next.key, next.value)
+  /// [writer] Writes every waiting state.
+  private func writeWaiting() {
+    let states = self.waiting.states
+    self.waiting = Waiting(failure: self.waiting.failure)
+    for (path, file) in states.sorted(by: { $0.key < $1.key }) {
+      var failed: String?
+      do {
+        try FileManager.default.createDirectory(
+          at: self.folder, withIntermediateDirectories: true)
+        try file.write(to: self.file(for: path))
+      } catch {
+        failed = "cannot keep the state of \(path) in \(self.folder.path): \(error)"
+      }
+      if let failed, failed != self.waiting.failure { self.report(failed) }
+      self.waiting.failure = failed
     }
-    var failed: String?
-    do {
-      try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-      try file.write(to: self.file(for: path))
-    } catch {
-      failed = "cannot keep the state of \(path) in \(self.folder.path): \(error)"
-    }
-    let say = self.condition.withLock { () -> String? in
-      self.writing = false
-      self.condition.broadcast()
-      defer { self.failure = failed }
-      return failed != nil && failed != self.failure ? failed : nil
-    }
-    if let say { self.report(say) }
-    return true
   }
 
   /// The kept state of the instance at `path`, as bytes of `feature`'s schema (migrated when

@@ -78,7 +78,7 @@ extension AppRuntime {
           generation: previous.plugin.generation, fromSchema: feature.schemaVersion,
           toSchema: previous.schemaVersion, instances: targets.map(\.path.description),
           duration: elapsed, held: .zero)))
-    self.logHandler.value?(feature.id, .error, "\(report) \(note)")
+    self.hooks.log(feature.id, .error, "\(report) \(note)")
     return note
   }
 }

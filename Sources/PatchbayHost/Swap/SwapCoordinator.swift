@@ -82,7 +82,7 @@ extension AppRuntime {
     do {
       return try self.performSwap(feature, to: plugin)
     } catch {
-      self.refusedSwaps.withValue { $0.append(error.description) }
+      self.hooks.refuseSwap(error.description)
       throw error
     }
   }

@@ -1,7 +1,6 @@
 import Foundation
 import PatchbayABI
 import PatchbayCrash
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -41,8 +40,6 @@ public struct PluginLoader: Sendable {
   /// host-config): "sockets", "exec", "ptrace". Without, it may do none of them.
   public var sandboxAllows: [String: [String]] = [:]
   let generations: GenerationPath
-
-  private static let loadCount = LockedCounter()
 
   public init(searchPaths: [String] = [], generations: GenerationPath = GenerationPath()) {
     self.searchPaths = searchPaths
@@ -85,7 +82,7 @@ public struct PluginLoader: Sendable {
       throw PluginLoadError(file: file, problem)
     }
     try Self.checkIsSharedObject(file)
-    let generation = Self.loadCount.next(for: file)
+    let generation = ProcessLoads.nextGeneration(of: file)
     if self.isolates(nameOrPath, file: file) {
       guard let isolator = self.isolator else {
         throw PluginLoadError(
@@ -104,8 +101,8 @@ public struct PluginLoader: Sendable {
 
     let identity = FileIdentity(path: file)
     let siblings = SiblingLibraries(of: source)
-    let handle = try SiblingLibraries.loading.withLock { _ throws(PluginLoadError) in
-      try siblings.checkAgainstLoaded(plugin: file)
+    let handle = try ProcessLoads.whileLoading { loaded throws(PluginLoadError) in
+      try siblings.checkAgainstLoaded(loaded, plugin: file)
       let copy: URL
       do {
         copy = try self.generations.copy(
@@ -134,7 +131,7 @@ public struct PluginLoader: Sendable {
         let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
         throw Self.dlopenFailure(reason, file: file)
       }
-      siblings.recordLoaded()
+      siblings.recordLoaded(in: &loaded)
       return handle
     }
     guard let symbol = dlsym(handle, PATCHBAY_PLUGIN_ENTRY) else {
@@ -323,21 +320,4 @@ func requireSize<T>(
       + "\(name).struct_size is \(size), smaller than the \(required) bytes ABI "
       + "\(PATCHBAY_ABI_MAJOR).0 requires. Set it to sizeof(\(name))."
   )
-}
-
-/// Counts loads per file, across loaders, for generation numbers.
-///
-/// `@unchecked Sendable`: `counts` is guarded by `lock`, a pthread mutex (NSLock), which
-/// ThreadSanitizer sees; it cannot see Synchronization's futex `Mutex`, and reported loads on
-/// two threads as a race.
-final class LockedCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var counts: [String: Int] = [:]
-
-  func next(for file: String) -> Int {
-    self.lock.withLock {
-      self.counts[file, default: 0] += 1
-      return self.counts[file]!
-    }
-  }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A folder only this user can write, made for this process: where generation copies go.
 ///
@@ -30,32 +29,33 @@ enum PrivateDirectory {
   /// The prefix of every folder made here: `patchbay-<pid>-XXXXXX`.
   static let prefix = "patchbay-"
 
-  /// The folder of this process, made on first use.
-  private static let made = Mutex<URL?>(nil)
-
-  /// This process's folder: made (and stale ones cleaned) on the first call.
-  static func forThisProcess() throws -> URL {
-    try Self.made.withLock { made in
-      if let made { return made }
-      var reasons: [String] = []
-      let parents = Self.candidates()
-      // Copies of earlier versions went to $TMPDIR/patchbay-<pid>: those are cleaned too.
-      for parent in parents { Self.removeStale(in: parent) }
-      for parent in parents {
-        do {
-          let folder = try Self.make(in: parent)
-          made = folder
-          Self.removeAtExit(folder)
-          return folder
-        } catch {
-          reasons.append("\(error)")
-        }
-      }
-      throw NotPrivate(
-        description: "no private folder for plugin copies: \(reasons.joined(separator: "; ")). "
-          + "Set XDG_RUNTIME_DIR or TMPDIR to a folder of yours on an exec-mounted file system.")
-    }
+  /// This process's folder: made (and stale ones cleaned) on the first call. A failure is
+  /// for good: every candidate parent refused it.
+  static func forThisProcess() throws(NotPrivate) -> URL {
+    try Self.made.get()
   }
+
+  /// The folder of this process, made on first use (a static's initializer runs once, whichever
+  /// thread comes first).
+  private static let made: Result<URL, NotPrivate> = {
+    var reasons: [String] = []
+    let parents = Self.candidates()
+    // Copies of earlier versions went to $TMPDIR/patchbay-<pid>: those are cleaned too.
+    for parent in parents { Self.removeStale(in: parent) }
+    for parent in parents {
+      do {
+        let folder = try Self.make(in: parent)
+        Self.removeAtExit(folder)
+        return .success(folder)
+      } catch {
+        reasons.append("\(error)")
+      }
+    }
+    return .failure(
+      NotPrivate(
+        description: "no private folder for plugin copies: \(reasons.joined(separator: "; ")). "
+          + "Set XDG_RUNTIME_DIR or TMPDIR to a folder of yours on an exec-mounted file system."))
+  }()
 
   /// Where to make it, in order: `$XDG_RUNTIME_DIR`, the user's cache folder
   /// (`$XDG_CACHE_HOME/patchbay` or `~/.cache/patchbay`, made 0700), `$TMPDIR`, `/tmp`.

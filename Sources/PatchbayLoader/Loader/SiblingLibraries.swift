@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The libraries a plugin finds beside its own file through `$ORIGIN` — a Swift plugin's
 /// `libPatchbaySDK.so` — resolved from the plugin's original folder although the host loads a
@@ -61,16 +60,11 @@ struct SiblingLibraries: Sendable {
     return Library(name: name, path: path, build: build)
   }
 
-  /// The sibling libraries this process has loaded for plugins, by name.
-  private static let loaded = Mutex<[String: Library]>([:])
-
-  /// Serializes linking, `dlopen` and recording, so two plugins loading at once cannot both
-  /// claim a name.
-  static let loading = Mutex<Void>(())
-
-  /// Refuses a plugin whose folder holds a different build of a library already loaded.
-  func checkAgainstLoaded(plugin file: String) throws(PluginLoadError) {
-    let loaded = Self.loaded.withLock { $0 }
+  /// Refuses a plugin whose folder holds a different build of a library already loaded
+  /// (`loaded`: ``ProcessLoads/libraries``).
+  func checkAgainstLoaded(_ loaded: [String: Library], plugin file: String)
+    throws(PluginLoadError)
+  {
     for library in self.libraries {
       guard let running = loaded[library.name], running.build != library.build else { continue }
       throw PluginLoadError(
@@ -105,11 +99,9 @@ struct SiblingLibraries: Sendable {
   }
 
   /// Records the libraries as loaded (the first of each name stays).
-  func recordLoaded() {
-    Self.loaded.withLock { loaded in
-      for library in self.libraries where loaded[library.name] == nil {
-        loaded[library.name] = library
-      }
+  func recordLoaded(in loaded: inout [String: Library]) {
+    for library in self.libraries where loaded[library.name] == nil {
+      loaded[library.name] = library
     }
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The reducer types whose `body` is being compiled on this task, outermost first: a type
 /// met again is a recursive reducer (``Reducer/_compiled()``).
 public enum _ReducerCompilation {
@@ -33,10 +31,10 @@ where Base.Body: Reducer, Base.Body.State == Base.State, Base.Body.Action == Bas
 
 /// A compiled reducer made once, by whichever call comes first.
 final class CompiledOnce<State, Action>: @unchecked Sendable {
-  private let compiled = Mutex<(any Reducer<State, Action>)?>(nil)
+  private let compiled = LockedValue<(any Reducer<State, Action>)?>(nil)
 
   func reducer(_ compile: () -> any Reducer<State, Action>) -> any Reducer<State, Action> {
-    self.compiled.withLock { compiled in
+    self.compiled.withValue { compiled in
       if let compiled { return compiled }
       let reducer = compile()
       compiled = reducer
