@@ -9,7 +9,8 @@ func sdk(_ product: String) -> Target.Dependency {
 /// Every target of the host, for what uses the host as a whole (the CLI, its tests).
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
-  "PatchbayScript", "PatchbayIsolation",
+  "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
+  "PatchbayStateDiff", "PatchbayWatch",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -27,7 +28,8 @@ let package = Package(
       name: "PatchbayHost",
       targets: [
         "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
-        "PatchbayScript", "PatchbayIsolation",
+        "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
+        "PatchbayStateDiff", "PatchbayWatch",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
@@ -67,6 +69,8 @@ let package = Package(
   ],
   targets: [
     // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
+    // the app queue, the one serial executor that owns an app's state, and what it owns;
+    .target(name: "PatchbayAppQueue"),
     // libffi calls and stable trampolines to plugins' exported functions;
     .target(
       name: "PatchbayFunctions", dependencies: [sdk("PatchbayEncoding"), "CFFI", "FFITrampolines"]
@@ -77,8 +81,8 @@ let package = Package(
     .target(
       name: "PatchbayLoader",
       dependencies: [
-        "PatchbayFunctions", sdk("Patchbay"), sdk("PatchbayABI"), sdk("PatchbayEncoding"),
-        "PatchbayCrash",
+        "PatchbayAppQueue", "PatchbayFunctions", sdk("Patchbay"), sdk("PatchbayABI"),
+        sdk("PatchbayEncoding"), "PatchbayCrash",
       ]
     ),
     // plugins in processes of their own: the calls across shared memory, restarts after a
@@ -86,8 +90,8 @@ let package = Package(
     .target(
       name: "PatchbayIsolation",
       dependencies: [
-        "PatchbayLoader", "PatchbayChannel", "PatchbayCrash", "PatchbayProcessGroup",
-        sdk("Patchbay"), sdk("PatchbayABI"),
+        "PatchbayAppQueue", "PatchbayLoader", "PatchbayChannel", "PatchbayCrash",
+        "PatchbayProcessGroup", sdk("Patchbay"), sdk("PatchbayABI"),
       ]
     ),
     // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;
@@ -97,15 +101,22 @@ let package = Package(
         "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudio", "PatchbayMIDI",
       ]
     ),
+    // what an action changed in a state, as lines (`--print-changes`);
+    .target(name: "PatchbayStateDiff", dependencies: [sdk("PatchbayEncoding")]),
+    // the state of `persist = true` features, kept across runs;
+    .target(
+      name: "PatchbayPersistence", dependencies: ["PatchbayAppQueue", "PatchbayLoader"]),
     // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
       name: "PatchbayHost",
       dependencies: [
-        "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions", sdk("Patchbay"),
-        sdk("PatchbayABI"), sdk("PatchbayEncoding"),
-        .product(name: "DequeModule", package: "swift-collections"),
+        "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
+        "PatchbayPersistence", "PatchbayStateDiff", sdk("Patchbay"), sdk("PatchbayABI"),
+        sdk("PatchbayEncoding"), .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
+    // watching plugin files and swapping each rebuilt one in (`run --watch`, `patchbay dev`);
+    .target(name: "PatchbayWatch", dependencies: ["PatchbayHost", "PatchbayLoader"]),
     // sound: the processor graph an app plays through, live audio and MIDI, offline render;
     .target(
       name: "PatchbaySound",
@@ -150,8 +161,8 @@ let package = Package(
     .executableTarget(
       name: "patchbay-isolated",
       dependencies: [
-        "PatchbayIsolation", "PatchbayLoader", "PatchbayFunctions", "PatchbayChannel",
-        "PatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
+        "PatchbayIsolation", "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions",
+        "PatchbayChannel", "PatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
       ]),
     // What the host checks of processors' samples every period: NaN and infinities, clipping.
     .target(name: "SampleChecks"),

@@ -6,6 +6,7 @@ import PatchbayHost
 import PatchbayLoader
 import PatchbayScript
 import PatchbaySound
+import PatchbayWatch
 
 /// `patchbay run [CONFIG]`: run the composed app.
 struct Run: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayChannel
 import PatchbayLoader
 

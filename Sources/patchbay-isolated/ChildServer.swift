@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayChannel
 import PatchbayIsolation
 import PatchbayLoader

@@ -150,49 +150,6 @@ import Testing
     #expect(unmapped.isEmpty, "Sources/ folders docs/LAYOUT.md does not map: \(unmapped.sorted())")
   }
 
-  /// docs/ARCHITECTURE.md's table of the host's locks is every lock the host declares (a
-  /// `LockedValue` in a host target; no other kind), so a new one comes with its owner and its
-  /// reason.
-  @Test func everyLockOfTheHostIsInTheTable() throws {
-    let root = CheckTests.root
-    let architecture = try String(contentsOfFile: "\(root)/docs/ARCHITECTURE.md", encoding: .utf8)
-    let start = try #require(architecture.range(of: "<!-- host-locks -->\n"))
-    let end = try #require(architecture.range(of: "\n<!-- /host-locks -->"))
-    let listed = Set(
-      architecture[start.upperBound..<end.lowerBound].split(separator: "\n").dropFirst(2)
-        .compactMap { $0.firstMatch(of: /^\| `([^`]+)`/).map { String($0.1) } })
-    var declared: Set<String> = []
-    var otherKinds: [String] = []
-    let hostTargets = [
-      "PatchbayLoader", "PatchbayIsolation", "PatchbayConfig", "PatchbayHost", "PatchbaySound",
-      "PatchbayScript", "PatchbayFunctions", "PatchbayAudio", "PatchbayMIDI", "PatchbayRealtime",
-    ]
-    for target in hostTargets {
-      let folder = "\(root)/Sources/\(target)"
-      for file in FileManager.default.enumerator(atPath: folder)?.compactMap({ $0 as? String })
-        ?? [] where file.hasSuffix(".swift")
-      {
-        let text = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
-        let type = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        for line in text.split(separator: "\n") where !line.contains("///") {
-          if let match = line.firstMatch(of: /let (\w+)(: [^=]+)? = LockedValue\b/) {
-            declared.insert("\(type).\(match.1)")
-          }
-          if line.contains(/\b(Mutex|NSLock|NSCondition|NSRecursiveLock|pthread_mutex_t)\b/) {
-            otherKinds.append("\(target)/\(file): \(line.trimmingCharacters(in: .whitespaces))")
-          }
-        }
-      }
-    }
-    #expect(declared.count > 3)
-    #expect(
-      declared == listed,
-      "docs/ARCHITECTURE.md's lock table is \(listed.sorted()); the host declares \(declared.sorted())"
-    )
-    #expect(otherKinds.isEmpty, "one kind of lock (LockedValue): \(otherKinds)")
-    #expect(declared.count <= 8, "at most 8 locks in the host: \(declared.sorted())")
-  }
-
   /// The README's table of validator tests is `patchbay validate --list`, row for row.
   @Test func theValidateTableIsTheValidatorsList() async throws {
     let list = try await CLI.run("validate", "--list")

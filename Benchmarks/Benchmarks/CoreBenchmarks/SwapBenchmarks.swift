@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Foundation
 import PatchbayConfig
 import PatchbayHost
+import PatchbayWatch
 
 /// The counter app (the root build's plugins) whose counter the swap benchmarks swap.
 func swapApp() -> AppRuntime {

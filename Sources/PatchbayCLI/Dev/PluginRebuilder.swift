@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayHost
+import PatchbayWatch
 
 /// Rebuilds a plugin when its sources change: `patchbay run --watch --rebuild` (`make dev`).
 ///

@@ -46,3 +46,48 @@ package final class AppHooks: Sendable {
 
   var swapRefusals: [String] { self.hooks.withValue { $0.refusedSwaps } }
 }
+
+/// What watches an app, and what it waits for: its log, its changes, its swaps, the inputs
+/// that will end.
+extension AppRuntime {
+  /// Called with each message a plugin logs (`host->log`), and each error it reports outside
+  /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
+  public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
+    self.hooks.onLog(handler)
+  }
+
+  /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).
+  public var swapCount: Int { self.changes.swaps.load(ordering: .acquiring) }
+
+  /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's,
+  /// and a rebuild's that failed before there was anything to swap).
+  public var swapRefusals: [String] { self.hooks.swapRefusals }
+
+  /// A swap that could not even be tried, with why: a `--rebuild` whose build failed. A script
+  /// waiting on `wait swap` ends with it at once.
+  public func refuseSwap(because reason: String) {
+    self.hooks.refuseSwap(reason)
+  }
+
+  /// Called after every change, on the thread that made it.
+  public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
+    self.changes.onChange(handler)
+  }
+
+  /// Whether action changes carry the state diff they caused (costs a snapshot per action).
+  public var tracksStateChanges: Bool {
+    get { self.changes.tracksStateChanges }
+    set {
+      self.changes.tracksStateChanges = newValue
+      for entry in self.executor.sync({ self.owned.instances.entries }) {
+        self.changes.track(entry.path, state: try? entry.handle.snapshot())
+      }
+    }
+  }
+
+  /// Adds something ``isQuiet`` (and so ``settle(timeout:)``) waits for: an input that will
+  /// end, such as a MIDI file being read. [thread-safe]
+  public func addQuietCondition(_ condition: @escaping @Sendable () -> Bool) {
+    self.hooks.addQuietCondition(condition)
+  }
+}

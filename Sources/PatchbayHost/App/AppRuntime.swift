@@ -1,9 +1,12 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayLoader
+import PatchbayPersistence
+import PatchbayStateDiff
 import Synchronization
 
 /// A composed app, running: one instance per live feature node, navigation as state, and the
@@ -149,12 +152,6 @@ public final class AppRuntime: @unchecked Sendable {
     try self.executor.sync(body)
   }
 
-  /// Called with each message a plugin logs (`host->log`), and each error it reports outside
-  /// any call (from an effect thread): the feature's id, the level, the text. On any thread.
-  public func onLog(_ handler: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
-    self.hooks.onLog(handler)
-  }
-
   /// The instances created with the app that started from a state an earlier run kept, by
   /// path, with those states: what a recording notes so that its replay starts the same.
   public var keptStatesAtStart: [(path: String, state: [UInt8])] {
@@ -182,35 +179,6 @@ public final class AppRuntime: @unchecked Sendable {
   /// action (``AppConfig/stateFolder``). `patchbay run` calls it as it ends.
   public func flushKeptState() {
     self.stateKeeper?.flush()
-  }
-
-  /// How many swaps the app has made (a script's, `--watch`'s, or a call to ``swap(_:to:)``).
-  public var swapCount: Int { self.changes.swaps.load(ordering: .acquiring) }
-
-  /// Why each swap the app refused was refused, in order (a script's, `--watch`'s, a call's,
-  /// and a rebuild's that failed before there was anything to swap).
-  public var swapRefusals: [String] { self.hooks.swapRefusals }
-
-  /// A swap that could not even be tried, with why: a `--rebuild` whose build failed. A script
-  /// waiting on `wait swap` ends with it at once.
-  public func refuseSwap(because reason: String) {
-    self.hooks.refuseSwap(reason)
-  }
-
-  /// Called after every change, on the thread that made it.
-  public func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
-    self.changes.onChange(handler)
-  }
-
-  /// Whether action changes carry the state diff they caused (costs a snapshot per action).
-  public var tracksStateChanges: Bool {
-    get { self.changes.tracksStateChanges }
-    set {
-      self.changes.tracksStateChanges = newValue
-      for entry in self.executor.sync({ self.owned.instances.entries }) {
-        self.changes.track(entry.path, state: try? entry.handle.snapshot())
-      }
-    }
   }
 
   /// The navigation state.
@@ -283,12 +251,6 @@ public final class AppRuntime: @unchecked Sendable {
     return self.executor.sync {
       self.owned.pendingNavigation.isEmpty && self.owned.instances.handles.allSatisfy(\.isQuiet)
     }
-  }
-
-  /// Adds something ``isQuiet`` (and so ``settle(timeout:)``) waits for: an input that will
-  /// end, such as a MIDI file being read. [thread-safe]
-  public func addQuietCondition(_ condition: @escaping @Sendable () -> Bool) {
-    self.hooks.addQuietCondition(condition)
   }
 
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight

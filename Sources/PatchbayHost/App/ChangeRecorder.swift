@@ -1,5 +1,6 @@
 import Patchbay
 import PatchbayEncoding
+import PatchbayStateDiff
 import Synchronization
 
 /// Tells whoever watches the app (`--print-changes`, `--record`, the terminal UI) what

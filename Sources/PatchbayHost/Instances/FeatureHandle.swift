@@ -1,6 +1,7 @@
 import DequeModule
 import Patchbay
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayEncoding
 import PatchbayLoader
 import Synchronization
@@ -277,9 +278,6 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
       self.owned.implementation.instance.cancelEffects()
     }
   }
-
-  /// How many earlier generations of the instance still run effects after a swap.
-  public var earlierGenerations: Int { self.executor.sync { self.owned.retired.count } }
 
   /// How many actions the instance has reduced. [any thread]
   public var reducedCount: UInt64 { self.reduced.load(ordering: .relaxed) }

@@ -11,6 +11,9 @@ import PatchbayLoader
 /// // generations; the old instance is destroyed once it runs no effect
 /// ```
 extension FeatureHandle {
+  /// How many earlier generations of the instance still run effects after a swap.
+  public var earlierGenerations: Int { self.executor.sync { self.owned.retired.count } }
+
   /// An action an earlier generation's effect sent: whether it goes to the new code. It does
   /// when the new code has that action; otherwise the effect is cancelled and the log says
   /// so, once, naming the effect's ids and the action. [executor]

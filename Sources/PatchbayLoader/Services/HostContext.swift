@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayAppQueue
 import Synchronization
 
 /// The host side of one `pb_host` table: where a plugin's sends, errors, logs, navigation

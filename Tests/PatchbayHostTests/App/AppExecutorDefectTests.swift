@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayAppQueue
 import PatchbayHost
 import PatchbayScript
 import Synchronization

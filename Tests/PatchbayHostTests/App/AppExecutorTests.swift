@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import PatchbayAppQueue
 @testable import PatchbayHost
 @testable import PatchbayLoader
 

@@ -1,4 +1,5 @@
 import PatchbayEncoding
+import PatchbayStateDiff
 import Testing
 
 @testable import PatchbayHost

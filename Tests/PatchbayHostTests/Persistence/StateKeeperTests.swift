@@ -5,6 +5,7 @@ import PatchbayLoader
 import Testing
 
 @testable import PatchbayHost
+@testable import PatchbayPersistence
 
 /// `[[feature]] persist = true`: an instance's state kept across runs.
 @Suite struct StateKeeperTests {

@@ -1,4 +1,5 @@
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayHost
 import PatchbayLoader
 import Testing

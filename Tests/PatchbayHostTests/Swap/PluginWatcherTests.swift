@@ -2,6 +2,7 @@ import Foundation
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayWatch
 import Testing
 
 /// `--watch`: a rebuilt plugin file is swapped in once it is whole; a half-written or foreign

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayHost
 import PatchbayLoader
 
 /// Swaps features when their plugin file is rebuilt: `patchbay run --watch`.

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayAppQueue
 import PatchbayLoader
 
 /// Keeps the state of an app's `persist = true` instances across runs (`[[feature]] persist`):
@@ -21,8 +22,8 @@ import PatchbayLoader
 /// save is a job that files the state and, unless one is due, queues a write after itself.
 ///
 /// `@unchecked Sendable`: what changes is owned by `writer`.
-final class StateKeeper: @unchecked Sendable {
-  let folder: URL
+package final class StateKeeper: @unchecked Sendable {
+  package let folder: URL
   private let writer: AppExecutor
   private let storage: ExecutorOwned<Waiting>
   private let report: @Sendable (String) -> Void
@@ -41,7 +42,7 @@ final class StateKeeper: @unchecked Sendable {
   }
 
   /// `report` gets each line about a file set aside or a write that failed.
-  init(folder: URL, report: @escaping @Sendable (String) -> Void) {
+  package init(folder: URL, report: @escaping @Sendable (String) -> Void) {
     self.folder = folder
     self.report = report
     self.writer = AppExecutor(name: "patchbay.state")
@@ -50,7 +51,7 @@ final class StateKeeper: @unchecked Sendable {
 
   /// The file an instance path is kept in: the path with anything but letters, digits, `-`
   /// and `_` written `%XX`.
-  func file(for path: String) -> URL {
+  package func file(for path: String) -> URL {
     var name = ""
     for byte in path.utf8 {
       let character = Character(Unicode.Scalar(byte))
@@ -65,7 +66,7 @@ final class StateKeeper: @unchecked Sendable {
   }
 
   /// Queues the state of the instance at `path` to be written. [any thread]
-  func save(path: String, featureID: String, schema: UInt32, state: [UInt8]) {
+  package func save(path: String, featureID: String, schema: UInt32, state: [UInt8]) {
     let file = StateFile(featureID: featureID, schema: schema, state: state)
     self.writer.enqueue {
       self.waiting.states[path] = file
@@ -77,7 +78,7 @@ final class StateKeeper: @unchecked Sendable {
   }
 
   /// Waits until every state queued so far is written.
-  func flush() {
+  package func flush() {
     // A job after every save so far, and after the write each of those queued.
     self.writer.sync {}
     self.writer.sync {}
@@ -103,7 +104,7 @@ final class StateKeeper: @unchecked Sendable {
 
   /// The kept state of the instance at `path`, as bytes of `feature`'s schema (migrated when
   /// another schema wrote it); nil when none is kept, or when the file was set aside (said).
-  func load(path: String, feature: LoadedFeature, limit: Int) -> [UInt8]? {
+  package func load(path: String, feature: LoadedFeature, limit: Int) -> [UInt8]? {
     let url = self.file(for: path)
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
     let kept: StateFile
@@ -133,7 +134,7 @@ final class StateKeeper: @unchecked Sendable {
 
   /// Sets the kept state of `path` aside because the plugin refused it at `create` (a state
   /// of the same schema it cannot read: a field added without a migration), in one line.
-  func refused(path: String, because reason: String) {
+  package func refused(path: String, because reason: String) {
     self.setAside(self.file(for: path), path: path, because: "the plugin refused it: \(reason)")
   }
 

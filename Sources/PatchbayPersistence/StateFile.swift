@@ -19,15 +19,15 @@ import PatchbayLoader
 /// Written atomically: a temporary file in the same folder, `fsync`, `rename` over the old
 /// one, `fsync` of the folder. A reader sees the old file or the new one, whole, whenever the
 /// writer is killed.
-struct StateFile: Equatable {
-  let featureID: String
-  let schema: UInt32
-  let state: [UInt8]
+package struct StateFile: Equatable {
+  package let featureID: String
+  package let schema: UInt32
+  package let state: [UInt8]
 
   static let magic: [UInt8] = Array("PBST".utf8)
   static let format: UInt16 = 1
 
-  init(featureID: String, schema: UInt32, state: [UInt8]) {
+  package init(featureID: String, schema: UInt32, state: [UInt8]) {
     self.featureID = featureID
     self.schema = schema
     self.state = state
@@ -39,7 +39,7 @@ struct StateFile: Equatable {
   }
 
   /// Reads and checks `url`; throws ``Damaged`` naming the byte or field that is wrong.
-  init(reading url: URL) throws {
+  package init(reading url: URL) throws {
     let bytes = [UInt8](try Data(contentsOf: url))
     var offset = 0
     func take(_ count: Int, _ what: String) throws(Damaged) -> ArraySlice<UInt8> {
@@ -90,7 +90,7 @@ struct StateFile: Equatable {
   }
 
   /// Writes the file atomically (see above); throws the system's reason.
-  func write(to url: URL) throws {
+  package func write(to url: URL) throws {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -14,11 +14,11 @@ import PatchbayEncoding
 /// JSON, cut at ``StateDiff/valueWidth`` characters). A state of 50 MB with one changed
 /// counter costs a walk over its bytes, not 50 MB of JSON. At most ``StateDiff/maximumLines``
 /// lines are written, then a count of the rest.
-enum StateDiff {
-  static let maximumLines = 40
+package enum StateDiff {
+  package static let maximumLines = 40
   static let valueWidth = 120
 
-  static func lines(before: [UInt8]?, after: [UInt8]) -> String {
+  package static func lines(before: [UInt8]?, after: [UInt8]) -> String {
     guard let before else { return "/: (none) → " + Self.show(after[...]) }
     var differ = Differ(before: before, after: after)
     guard differ.compare(0..<before.count, 0..<after.count, path: "") else {
