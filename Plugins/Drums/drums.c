@@ -183,9 +183,7 @@ static int decode_state(drums *self, const uint8_t *bytes, size_t length, char *
   }
   return 0;
 malformed:
-  snprintf(why, size, "dev.patchbay.drums: cannot restore state: byte %zu: %s. Pass a snapshot "
-           "made by this feature.", in.offset, in.error ? in.error : "malformed");
-  return -1;
+  return pb_sdk_restore_malformed("dev.patchbay.drums", &in, why, size);
 }
 
 static void *drums_create(const pb_feature_desc *feature, const pb_host *host,

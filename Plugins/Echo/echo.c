@@ -77,9 +77,7 @@ static int decode_state(echo *self, const uint8_t *bytes, size_t length, char *w
   };
   char reason[192];
   if (pb_sdk_read_state(bytes, length, fields, 2, reason, sizeof reason)) {
-    snprintf(why, size, ECHO_ID ": cannot restore state: %s. Pass a snapshot made by this feature.",
-             reason);
-    return -1;
+    return pb_sdk_restore_refused(ECHO_ID, reason, why, size);
   }
   char *kept = copy(message.utf8, message.length);
   if (!kept) {

@@ -201,9 +201,7 @@ static int decode_state(synth *self, const uint8_t *bytes, size_t length, char *
   }
   return 0;
 malformed:
-  snprintf(why, size, "dev.patchbay.synth: cannot restore state: byte %zu: %s. Pass a snapshot "
-           "made by this feature.", in.offset, in.error ? in.error : "malformed");
-  return -1;
+  return pb_sdk_restore_malformed("dev.patchbay.synth", &in, why, size);
 }
 
 static void *synth_create(const pb_feature_desc *feature, const pb_host *host,

@@ -2,10 +2,17 @@ import PatchbayIsolation
 import PatchbayLoader
 
 extension AppConfig {
-  /// The loader this config asks for: its search paths, then `extraSearchPaths`.
-  /// A loader searching the config's folders (then `extraSearchPaths`), holding its pins.
-  public func loader(extraSearchPaths: [String] = []) -> PluginLoader {
-    var loader = PluginLoader(searchPaths: self.searchPaths + extraSearchPaths)
+  /// The loader this config asks for, holding its pins: it searches `firstSearchPaths`, then
+  /// the config's search paths, then `extraSearchPaths`.
+  ///
+  /// ```swift
+  /// config.loader(extraSearchPaths: [besideTheExecutable])   // patchbay run: the config's first
+  /// config.loader(firstSearchPaths: [testBuild])             // a test: its own build's plugins
+  /// ```
+  public func loader(firstSearchPaths: [String] = [], extraSearchPaths: [String] = [])
+    -> PluginLoader
+  {
+    var loader = PluginLoader(searchPaths: firstSearchPaths + self.searchPaths + extraSearchPaths)
     loader.isolated = Set(self.isolated).union(IsolationOptions.fromEnvironment)
     loader.isolator = ProcessIsolator(options: IsolationOptions(limits: self.limits))
     for plugin in self.plugins {

@@ -8,7 +8,7 @@ import PatchbayMIDI
 /// ```swift
 /// ConfigSchema.table("limits")?.keys.map(\.name)   // ["state-bytes", "view-bytes", …]
 /// ```
-public enum ConfigSchema {
+package enum ConfigSchema {
   public struct Key: Sendable {
     public let name: String
     public let type: String

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// UnreadableFile.reason("song.script")   // "no such file or directory (check the path)"
 /// ```
-public enum UnreadableFile {
+package enum UnreadableFile {
   public static func reason(_ path: String) -> String {
     let descriptor = open(path, O_RDONLY)
     let code = errno

@@ -14,7 +14,7 @@
 ///
 /// One command a line. The first line that fails stops the script (exit code 1); a line that
 /// is not a command stops it with exit code 2. Either error names the line.
-public enum ScriptLanguage {
+package enum ScriptLanguage {
   /// One command: `send PATH ACTION`, what it does, and a line that uses it.
   public struct Command: Sendable, Equatable {
     /// The word a line starts with (`wait swap` is two).

@@ -11,7 +11,7 @@ import Synchronization
 /// The audio thread adds each period without locking or allocating; `take` swaps the sums out
 /// (a period that lands between a load and a store of the other side is lost to the meter,
 /// which is all it costs).
-public final class LevelMeter: Sendable {
+package final class LevelMeter: Sendable {
   /// One channel's sums.
   final class Channel: Sendable {
     let peak = Atomic<UInt32>(0)

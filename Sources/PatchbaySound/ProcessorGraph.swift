@@ -39,7 +39,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   /// What processors send to the processors after them (patchbay/process.h).
   let sentMIDI = SentMIDI()
   /// The mix's level, per channel, for a terminal's meter.
-  public let meter = LevelMeter()
+  package let meter = LevelMeter()
   /// The node keys whose sound is heard (`patchbay render --solo drums`): the others' processors
   /// run as always, into a buffer no one hears. Empty: all. Set before the app is attached.
   public var solo: Set<String> = []

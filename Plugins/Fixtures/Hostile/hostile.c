@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <patchbay.h>
+#include <patchbay/sdk.h>
 
 #include <math.h>
 #include <pthread.h>
@@ -354,22 +355,4 @@ static const pb_feature_desc feature = {
     .processor = &processor,
 };
 
-static const pb_feature_desc *const features[] = {&feature};
-
-static const pb_plugin_desc plugin = {
-    .magic = PATCHBAY_MAGIC,
-    .abi_major = PATCHBAY_ABI_MAJOR,
-    .abi_minor = PATCHBAY_ABI_MINOR,
-    .struct_size = sizeof(pb_plugin_desc),
-    .id = "dev.patchbay.fixture-hostile-plugin",
-    .name = "Hostile fixture",
-    .version = "1.0.0",
-    .feature_count = 1,
-    .features = features,
-};
-
-__attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_entry(
-    pb_abi_version host_abi_major) {
-  (void)host_abi_major;
-  return &plugin;
-}
+PB_SDK_PLUGIN("dev.patchbay.fixture-hostile-plugin", "Hostile fixture", "1.0.0", &feature)

@@ -13,7 +13,7 @@ import PatchbayCrash
 /// ```
 ///
 /// Two thread-local stores and a restore: a few nanoseconds around each call.
-public enum CrashNote {
+package enum CrashNote {
   @inline(__always)
   static func during<R>(
     _ call: StaticString, _ feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>? = nil,

@@ -23,7 +23,7 @@ public final class LoadedPlugin: @unchecked Sendable {
   /// can call; empty for a plugin loaded here.
   public package(set) var isolatedFunctions: [String] = []
   /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
-  public internal(set) var fileIdentity: FileIdentity?
+  package internal(set) var fileIdentity: FileIdentity?
 
   init(
     path: String, generation: Int, descriptor: UnsafePointer<pb_plugin_desc>,
@@ -64,7 +64,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
 /// Which file, and which version of it: equal identities mean the same bytes (short of a
 /// writer that restores the modification time).
-public struct FileIdentity: Hashable, Sendable {
+package struct FileIdentity: Hashable, Sendable {
   let device: UInt64
   let inode: UInt64
   let size: Int64

@@ -10,7 +10,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let config = try AppConfig(contentsOf: root.appendingPathComponent("host-config/app.toml").path)
-  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
   return try AppRuntime(
     config: config, registry: try config.loadPlugins(with: loader), loader: loader,
     replaying: replaying)

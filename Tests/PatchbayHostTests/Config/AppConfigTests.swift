@@ -49,7 +49,7 @@ private let valid = """
     let config = try AppConfig(
       contentsOf: root.appendingPathComponent("host-config/counter-echo.toml").path)
     let registry = try config.loadPlugins(
-      with: config.loader(extraSearchPaths: [BuiltPlugins.directory]))
+      with: config.loader(firstSearchPaths: [BuiltPlugins.directory]))
     #expect(registry.featureIDs == ["dev.patchbay.counter", "dev.patchbay.echo"])
   }
 
@@ -188,7 +188,7 @@ private let valid = """
     let text = valid.replacingOccurrences(
       of: "load = [\"Counter\", \"Echo\"]", with: "load = [\"Counter\", \"Ekko\"]")
     let config = try AppConfig(parsing: text, file: "app.toml")
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+    let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
     do {
       _ = try config.loadPlugins(with: loader)
       Issue.record("expected errors")

@@ -56,7 +56,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
           of: "load = [\"Counter\"]", with: "load = [\"Counter\"]\n\(isolate)"),
         file: "counter.toml")
       #expect(parsed.isolated == (isolate.isEmpty ? [] : ["Counter"]))
-      let loader = parsed.loader(extraSearchPaths: [BuiltPlugins.directory])
+      let loader = parsed.loader(firstSearchPaths: [BuiltPlugins.directory])
       let app = try AppRuntime(
         config: parsed, registry: try parsed.loadPlugins(with: loader), loader: loader)
       try app.send("counter", "setStep(by: 5)")
@@ -267,7 +267,7 @@ func refusalReason(_ body: () throws -> Void) -> String? {
       var config = try AppConfig(
         contentsOf: root.appendingPathComponent("host-config/trio.toml").path)
       if isolate { config.isolated = ["Metronome", "Synth"] }
-      let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+      let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
       let app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       try app.send("metronome", "start")

@@ -26,7 +26,7 @@ import Testing
         """, file: "kept.toml")
     config.stateFolder = folder
     let logs = LogLines()
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+    let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
     let app = try AppRuntime(
       config: config, registry: try config.loadPlugins(with: loader), loader: loader)
     app.onLog { _, _, line in logs.append(line) }

@@ -41,7 +41,7 @@ import Testing
           kind = "child"
           """, file: "shared.toml")
       config.stateFolder = self.folder.appendingPathComponent("kept")
-      let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+      let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
       self.app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
     }

@@ -13,7 +13,7 @@ func makeApp(_ configName: String) throws -> AppRuntime {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let config = try AppConfig(
     contentsOf: root.appendingPathComponent("host-config/\(configName).toml").path)
-  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
   return try AppRuntime(
     config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }
@@ -21,7 +21,7 @@ func makeApp(_ configName: String) throws -> AppRuntime {
 /// An app from config text, its plugins from the build's folder.
 func makeApp(toml text: String, file: String = "test.toml") throws -> AppRuntime {
   let config = try AppConfig(parsing: text, file: file)
-  let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+  let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
   return try AppRuntime(
     config: config, registry: try config.loadPlugins(with: loader), loader: loader)
 }

@@ -86,7 +86,7 @@ import Testing
 
     let read = try Recording(file: recording)
     let config = try AppConfig(contentsOf: read.config)
-    let loader = config.loader(extraSearchPaths: [BuiltPlugins.directory])
+    let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
     let replay = try AppRuntime(
       config: config, registry: try config.loadPlugins(with: loader), loader: loader,
       replaying: true)

@@ -252,6 +252,24 @@ malformed:
   return -1;
 }
 
+/* The one line a restore that refuses its state gives, in `why`: "<feature_id>: cannot restore
+ * state: <reason>. Pass a snapshot made by this feature." Returns -1, for `return`. */
+static inline int pb_sdk_restore_refused(const char *feature_id, const char *reason, char *why,
+                                         size_t size) {
+  snprintf(why, size, "%s: cannot restore state: %s. Pass a snapshot made by this feature.",
+           feature_id, reason);
+  return -1;
+}
+
+/* The same for state that did not decode: the reason is the byte `in` stopped at and why. */
+static inline int pb_sdk_restore_malformed(const char *feature_id, const pb_reader *in,
+                                           char *why, size_t size) {
+  char reason[192];
+  snprintf(reason, sizeof reason, "byte %zu: %s", in->offset,
+           in->error ? in->error : "malformed");
+  return pb_sdk_restore_refused(feature_id, reason, why, size);
+}
+
 /* Descriptors. A field, an action with fields, one without, one people do not send (sent by
  * "host", "processor" or "effect"), and the list of them: */
 #define PB_SDK_FIELD(name, type) (&(const pb_field_desc){sizeof(pb_field_desc), (name), (type)})
