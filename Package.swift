@@ -8,7 +8,7 @@ func sdk(_ product: String) -> Target.Dependency {
 
 /// Every target of the host, for what uses the host as a whole (the CLI, its tests).
 let host: [Target.Dependency] = [
-  "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
+  "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch",
 ]
@@ -27,12 +27,13 @@ let package = Package(
     .library(
       name: "PatchbayHost",
       targets: [
-        "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbaySound",
+        "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig",
+        "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
-    .library(name: "PatchbayAudio", targets: ["PatchbayAudio"]),
+    .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
@@ -73,7 +74,8 @@ let package = Package(
     .target(name: "PatchbayAppQueue"),
     // libffi calls and stable trampolines to plugins' exported functions;
     .target(
-      name: "PatchbayFunctions", dependencies: [sdk("PatchbayEncoding"), "CFFI", "FFITrampolines"]
+      name: "PatchbayFunctions",
+      dependencies: [sdk("PatchbayEncoding"), "CFFI", "CPatchbayFFITrampolines"]
     ),
     // finding, checking and loading plugin files, the registry of what loaded, the interface
     // the host calls a feature's code through (FeatureCode), and the pb_host table and services
@@ -82,7 +84,7 @@ let package = Package(
       name: "PatchbayLoader",
       dependencies: [
         "PatchbayAppQueue", "PatchbayFunctions", sdk("Patchbay"), sdk("PatchbayABI"),
-        sdk("PatchbayEncoding"), "PatchbayCrash",
+        sdk("PatchbayEncoding"), "CPatchbayCrash",
       ]
     ),
     // plugins in processes of their own: the calls across shared memory, restarts after a
@@ -90,15 +92,16 @@ let package = Package(
     .target(
       name: "PatchbayIsolation",
       dependencies: [
-        "PatchbayAppQueue", "PatchbayLoader", "PatchbayChannel", "PatchbayCrash",
-        "PatchbayProcessGroup", sdk("Patchbay"), sdk("PatchbayABI"),
+        "PatchbayAppQueue", "PatchbayLoader", "CPatchbayChannel", "CPatchbayCrash",
+        "CPatchbayProcessGroup", sdk("Patchbay"), sdk("PatchbayABI"),
       ]
     ),
     // host-config files: the app's nodes, routes, plugins, limits, audio and MIDI settings;
     .target(
       name: "PatchbayConfig",
       dependencies: [
-        "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudio", "PatchbayMIDI",
+        "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudioDevice",
+        "PatchbayMIDI",
       ]
     ),
     // what an action changed in a state, as lines (`--print-changes`);
@@ -119,11 +122,11 @@ let package = Package(
     .target(name: "PatchbayWatch", dependencies: ["PatchbayHost", "PatchbayLoader"]),
     // sound: the processor graph an app plays through, live audio and MIDI, offline render;
     .target(
-      name: "PatchbaySound",
+      name: "PatchbayAudioGraph",
       dependencies: [
         "PatchbayHost", "PatchbayLoader", "PatchbayConfig", sdk("PatchbayABI"),
-        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "PatchbayRealtime",
-        "PatchbayCrash", "SampleChecks",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayRealtime",
+        "CPatchbayCrash", "CPatchbaySampleChecks",
       ]
     ),
     // driving an app from outside: the script language, and recordings and their replay.
@@ -152,30 +155,33 @@ let package = Package(
       name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]
     ),
     // Names the plugin call a crash happened in (an async-signal-safe handler, in C).
-    .target(name: "PatchbayCrash"),
+    .target(name: "CPatchbayCrash"),
     // The processes a run starts, in one process group that ends with the run.
-    .target(name: "PatchbayProcessGroup"),
+    .target(name: "CPatchbayProcessGroup"),
     // The shared memory and futexes between the host and an isolated plugin's process.
-    .target(name: "PatchbayChannel", dependencies: [sdk("PatchbayABI"), "PatchbayCrash"]),
+    .target(name: "CPatchbayChannel", dependencies: [sdk("PatchbayABI"), "CPatchbayCrash"]),
     // The process an isolated plugin runs in; the host starts it from beside its own executable.
     .executableTarget(
       name: "patchbay-isolated",
       dependencies: [
         "PatchbayIsolation", "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions",
-        "PatchbayChannel", "PatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
+        "CPatchbayChannel", "CPatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
       ]),
     // What the host checks of processors' samples every period: NaN and infinities, clipping.
-    .target(name: "SampleChecks"),
+    .target(name: "CPatchbaySampleChecks"),
     // Trampolines that keep their address while the function behind them is swapped.
-    .target(name: "FFITrampolines", dependencies: ["CFFI"]),
+    .target(name: "CPatchbayFFITrampolines", dependencies: ["CFFI"]),
     // Keeps ALSA's own stderr messages for Patchbay's one-line errors.
-    .target(name: "ALSAErrors", dependencies: ["CALSA"]),
+    .target(name: "CPatchbayALSAErrors", dependencies: ["CALSA"]),
     // What the realtime threads share: the SPSC ring, and a SCHED_FIFO thread.
     .target(name: "PatchbayRealtime"),
     // The audio thread and its outputs (ALSA, WAV file, paced null device).
-    .target(name: "PatchbayAudio", dependencies: ["PatchbayRealtime", "CALSA", "ALSAErrors"]),
+    .target(
+      name: "PatchbayAudioDevice",
+      dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
     // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
-    .target(name: "PatchbayMIDI", dependencies: ["PatchbayRealtime", "CALSA", "ALSAErrors"]),
+    .target(
+      name: "PatchbayMIDI", dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
     // Proves the realtime paths allocate nothing (run by the tests): `.build/debug/realtime-check`.
     .target(
       name: "RealtimeCheckSupport",
@@ -184,7 +190,7 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudio", "PatchbayMIDI", "RealtimeCheckSupport",
+        "PatchbayAudioDevice", "PatchbayMIDI", "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
     ),
@@ -192,20 +198,20 @@ let package = Package(
     .target(
       name: "PatchbayValidation",
       dependencies: [
-        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "GuardedBlock",
-        "PatchbayProcessGroup",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "CPatchbayGuardedBlock",
+        "CPatchbayProcessGroup",
       ] + host),
     // Memory a plugin may touch only while it is lent out (the validator's parameter block).
-    .target(name: "GuardedBlock"),
+    .target(name: "CPatchbayGuardedBlock"),
     // Counts the locks and system calls one thread makes (libc's functions, replaced).
-    .target(name: "BlockingCallCounter"),
+    .target(name: "CPatchbayBlockingCallCounter"),
     // The child the validator runs its realtime tests in: the counters replace malloc and
     // libc's locks and I/O for the whole process, so the executable exports its symbols.
     .executableTarget(
       name: "patchbay-probe",
       dependencies: [
-        "PatchbayValidation", "BlockingCallCounter", "RealtimeCheckSupport",
-        "PatchbayProcessGroup",
+        "PatchbayValidation", "CPatchbayBlockingCallCounter", "RealtimeCheckSupport",
+        "CPatchbayProcessGroup",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ],
       linkerSettings: [
@@ -216,8 +222,8 @@ let package = Package(
     .executableTarget(
       name: "PatchbayCLI",
       dependencies: [
-        sdk("PatchbayEncoding"), "PatchbayAudio", "PatchbayMIDI", "PatchbayValidation",
-        "PatchbayProcessGroup",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayValidation",
+        "CPatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),
@@ -300,8 +306,8 @@ let package = Package(
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),
-    .testTarget(name: "SampleChecksTests", dependencies: ["SampleChecks"]),
-    .testTarget(name: "PatchbayAudioTests", dependencies: ["PatchbayAudio"]),
+    .testTarget(name: "CPatchbaySampleChecksTests", dependencies: ["CPatchbaySampleChecks"]),
+    .testTarget(name: "PatchbayAudioDeviceTests", dependencies: ["PatchbayAudioDevice"]),
     .testTarget(
       name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayRealtime", "CALSA"]),
   ],

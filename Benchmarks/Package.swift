@@ -38,7 +38,7 @@ let package = Package(
       dependencies: [
         "References", "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "PatchbayAudio", package: root),
+        .product(name: "PatchbayAudioDevice", package: root),
         .product(name: "PatchbayMIDI", package: root),
       ],
       path: "Benchmarks/AudioBenchmarks",
@@ -63,7 +63,7 @@ let package = Package(
         "References", "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "PatchbayHost", package: root),
-        .product(name: "PatchbayAudio", package: root),
+        .product(name: "PatchbayAudioDevice", package: root),
         .product(name: "PatchbayMIDI", package: root),
         .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],

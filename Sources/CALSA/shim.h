@@ -1,4 +1,4 @@
-/* libasound (ALSA), for PatchbayAudio and PatchbayMIDI. `apt-get install libasound2-dev`. */
+/* libasound (ALSA), for PatchbayAudioDevice and PatchbayMIDI. `apt-get install libasound2-dev`. */
 #ifndef PATCHBAY_CALSA_H
 #define PATCHBAY_CALSA_H
 

@@ -19,12 +19,13 @@ struct Check: ParsableCommand {
   var config: String = "host-config/app.toml"
 
   @OptionGroup var search: PluginSearchOptions
+  @OptionGroup var isolation: IsolateOption
 
   func run() throws {
     do {
       let app = try AppConfig(contentsOf: self.config)
       let registry = try app.loadPlugins(
-        with: try self.search.loader(for: app))
+        with: try self.search.loader(for: app, isolating: self.isolation))
       Terminal.out(
         "\(self.config): ok — \(registry.plugins.count) plugin(s), \(app.nodes.count) feature(s), "
           + "\(app.routes.count) route(s), root '\(app.root)'")

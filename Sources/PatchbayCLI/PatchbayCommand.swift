@@ -1,8 +1,8 @@
 import ArgumentParser
+import CPatchbayProcessGroup
 import Foundation
 import PatchbayHost
 import PatchbayLoader
-import PatchbayProcessGroup
 
 /// `patchbay`: load feature plugins, inspect them, and run them composed into an app.
 @main

@@ -22,12 +22,6 @@ struct PluginSearchOptions: ParsableArguments {
       """)
   var allowInsecurePluginPath = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Run this plugin in a process of its own: a crash or a hang in it costs a restart, not "
-        + "the app (repeatable; all: every plugin).", valueName: "name"))
-  var isolate: [String] = []
-
   /// --plugin-path folders, then $PATCHBAY_PLUGIN_PATH, then this executable's folder.
   var searchPaths: [String] {
     let environment =
@@ -38,31 +32,19 @@ struct PluginSearchOptions: ParsableArguments {
 
   var loader: PluginLoader { self.configured(PluginLoader(searchPaths: self.searchPaths)) }
 
-  /// The loader of `config`, searching these folders too, with these options; a usage error
-  /// (exit 2) when `--isolate` names a plugin the config does not load.
-  func loader(for config: AppConfig) throws -> PluginLoader {
-    try self.checkIsolated(against: config)
-    return self.configured(config.loader(extraSearchPaths: self.searchPaths))
-  }
-
-  /// Every `--isolate` name is `all`, or names a plugin of `config` as `load` does (its name,
-  /// path or file name): a misspelled one would run the plugin unisolated.
-  func checkIsolated(against config: AppConfig) throws {
-    let names = config.plugins.flatMap {
-      [$0.reference, PluginLoader.pluginName(ofFile: $0.reference)]
-    }
-    for name in self.isolate where name != "all" && !names.contains(name) {
-      let loaded = config.plugins.map(\.reference).joined(separator: ", ")
-      throw ValidationError(
-        "--isolate \(name): \(config.file) loads no plugin named '\(name)'.\(suggestion(for: name, among: names)) "
-          + "It loads: \(loaded); or write --isolate all.")
-    }
+  /// The loader of `config`, searching these folders too, with these options and the plugins
+  /// `isolation` names in processes of their own; a usage error (exit 2) when `--isolate`
+  /// names a plugin the config does not load.
+  func loader(for config: AppConfig, isolating isolation: IsolateOption) throws -> PluginLoader {
+    try isolation.check(against: config)
+    var loader = self.configured(config.loader(extraSearchPaths: self.searchPaths))
+    loader.isolated.formUnion(isolation.isolate)
+    return loader
   }
 
   private func configured(_ loader: PluginLoader) -> PluginLoader {
     var loader = loader
     loader.allowsInsecurePaths = self.allowInsecurePluginPath
-    loader.isolated.formUnion(self.isolate)
     if loader.isolator == nil {
       loader.isolated.formUnion(IsolationOptions.fromEnvironment)
       loader.isolator = ProcessIsolator(options: IsolationOptions())
@@ -76,6 +58,31 @@ struct PluginSearchOptions: ParsableArguments {
       return try self.loader.load(plugin)
     } catch {
       throw CommandFailure(error.description)
+    }
+  }
+}
+
+/// `--isolate NAME`, for the commands that run an app (`run`, `render`, `replay`, `check`):
+/// which of its plugins run in processes of their own. `validate` has `--isolated` instead,
+/// for the one plugin it checks.
+struct IsolateOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Run this plugin in a process of its own: a crash or a hang in it costs a restart, not "
+        + "the app (repeatable; all: every plugin).", valueName: "name"))
+  var isolate: [String] = []
+
+  /// Every `--isolate` name is `all`, or names a plugin of `config` as `load` does (its name,
+  /// path or file name): a misspelled one would run the plugin unisolated.
+  func check(against config: AppConfig) throws {
+    let names = config.plugins.flatMap {
+      [$0.reference, PluginLoader.pluginName(ofFile: $0.reference)]
+    }
+    for name in self.isolate where name != "all" && !names.contains(name) {
+      let loaded = config.plugins.map(\.reference).joined(separator: ", ")
+      throw ValidationError(
+        "--isolate \(name): \(config.file) loads no plugin named '\(name)'.\(suggestion(for: name, among: names)) "
+          + "It loads: \(loaded); or write --isolate all.")
     }
   }
 }

@@ -30,12 +30,13 @@ struct Replay: AsyncParsableCommand {
   var state = false
 
   @OptionGroup var search: PluginSearchOptions
+  @OptionGroup var isolation: IsolateOption
 
   func run() async throws {
     do {
       let recording = try Recording(file: self.file)
       let config = try AppConfig(contentsOf: recording.config)
-      let loader = try self.search.loader(for: config)
+      let loader = try self.search.loader(for: config, isolating: self.isolation)
       let registry = try config.loadPlugins(with: loader)
       let app = try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       if self.printChanges {

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
 import PatchbayScript
-import PatchbaySound
 import PatchbayWatch
 
 /// `patchbay run [CONFIG]`: run the composed app.
@@ -77,6 +77,7 @@ struct Run: AsyncParsableCommand {
   var midi: String?
 
   @OptionGroup var search: PluginSearchOptions
+  @OptionGroup var isolation: IsolateOption
 
   /// With --rebuild, a started ``PluginRebuilder`` for the plugins the app loaded.
   func rebuilder(for app: AppRuntime, report: @escaping @Sendable (String) -> Void)
@@ -98,7 +99,7 @@ struct Run: AsyncParsableCommand {
       // From the first plugin call on, none may hang silently.
       CrashReports.watch(
         config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
-      let loader = try self.search.loader(for: config)
+      let loader = try self.search.loader(for: config, isolating: self.isolation)
       let registry = try config.loadPlugins(with: loader)
       app = try AppRuntime(config: config, registry: registry, loader: loader)
       if let route = self.route { try app.follow(route: route) }

@@ -1,4 +1,4 @@
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayMIDI
 import PatchbayTOML
 

@@ -1,5 +1,5 @@
 import CFFI
-import FFITrampolines
+import CPatchbayFFITrampolines
 import Foundation
 
 /// A code pointer that stays the same while the function behind it changes: what a plugin
@@ -19,7 +19,7 @@ import Foundation
 /// process lives.
 ///
 /// `@unchecked Sendable`: it holds a C trampoline, whose target is swapped with one atomic
-/// store (FFITrampolines), and an immutable prepared cif.
+/// store (CPatchbayFFITrampolines), and an immutable prepared cif.
 public final class StableTrampoline: @unchecked Sendable {
   public enum Kind: Sendable, CaseIterable {
     /// The signature-agnostic jump stub.

@@ -1,6 +1,6 @@
+import CPatchbayChannel
+import CPatchbayProcessGroup
 import Foundation
-import PatchbayChannel
-import PatchbayProcessGroup
 import Synchronization
 
 #if canImport(Glibc)

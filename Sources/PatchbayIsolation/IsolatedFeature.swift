@@ -1,6 +1,6 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
-import PatchbayChannel
 import PatchbayLoader
 
 /// A feature whose code runs in an isolated plugin's process: each ``FeatureCode`` call is a

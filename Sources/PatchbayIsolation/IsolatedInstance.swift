@@ -1,8 +1,8 @@
+import CPatchbayChannel
+import CPatchbayCrash
 import Foundation
 import PatchbayABI
 import PatchbayAppQueue
-import PatchbayChannel
-import PatchbayCrash
 import PatchbayLoader
 
 /// An instance living in an isolated plugin's process. It keeps the state the plugin had

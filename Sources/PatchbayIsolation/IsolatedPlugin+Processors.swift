@@ -1,6 +1,6 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
-import PatchbayChannel
 import PatchbayLoader
 
 /// An isolated plugin's processors: created in its process, bound to the host-side

@@ -1,6 +1,6 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
-import PatchbayChannel
 import PatchbayLoader
 
 /// What an isolated plugin does when its process ended: count it, disable the plugin if it

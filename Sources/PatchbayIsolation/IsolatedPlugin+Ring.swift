@@ -1,6 +1,6 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
-import PatchbayChannel
 import PatchbayLoader
 
 /// What an isolated plugin says outside calls: a reader thread per process takes it from the

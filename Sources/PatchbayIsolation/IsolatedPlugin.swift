@@ -1,8 +1,8 @@
+import CPatchbayChannel
 import Foundation
 import Patchbay
 import PatchbayABI
 import PatchbayAppQueue
-import PatchbayChannel
 import PatchbayLoader
 
 /// One plugin running in a process of its own, as the host sees it: the process (started

@@ -1,6 +1,6 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
-import PatchbayChannel
 
 /// The host's side of an isolated feature's processor: the `pb_isolated_processor` the audio
 /// thread calls (`pb_isolated_process`, in C: it copies the period in, wakes the child's audio

@@ -1,4 +1,4 @@
-import PatchbayChannel
+import CPatchbayChannel
 
 /// How the isolated processors of this process have kept time, summed over all of them: the
 /// periods they delivered, the ones not back by the deadline (silence for that processor),

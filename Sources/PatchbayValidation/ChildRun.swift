@@ -1,6 +1,6 @@
+import CPatchbayProcessGroup
 import Foundation
 import PatchbayIsolation
-import PatchbayProcessGroup
 
 #if canImport(Glibc)
   import Glibc

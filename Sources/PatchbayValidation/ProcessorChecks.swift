@@ -1,10 +1,10 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
 import PatchbayMIDI
-import PatchbaySound
 
 /// Processor: a feature's realtime half at the period sizes, rates and channel counts hosts
 /// use, on silence and under MIDI; its samples finite, normal and within ±4, its events within

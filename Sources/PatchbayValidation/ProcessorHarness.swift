@@ -1,7 +1,7 @@
+import CPatchbayCrash
+import CPatchbayGuardedBlock
 import Foundation
-import GuardedBlock
 import PatchbayABI
-import PatchbayCrash
 import PatchbayHost
 import PatchbayLoader
 

@@ -1,4 +1,4 @@
-import PatchbayCrash
+import CPatchbayCrash
 import PatchbayLoader
 
 /// Threads: each call on the thread its header annotation names, and the plugin calling back

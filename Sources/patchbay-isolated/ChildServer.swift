@@ -1,7 +1,7 @@
+import CPatchbayChannel
 import Foundation
 import PatchbayABI
 import PatchbayAppQueue
-import PatchbayChannel
 import PatchbayIsolation
 import PatchbayLoader
 import PatchbayRealtime

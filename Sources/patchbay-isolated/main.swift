@@ -1,3 +1,5 @@
+import CPatchbayChannel
+import CPatchbayCrash
 // patchbay-isolated: the process an isolated plugin runs in. The host starts it (never a
 // user) with the channel's shared memory as descriptor 3, a pipe for crash reports as 4 and
 // the host's lifeline as 5 (end of file there: the host is gone, and so is this process):
@@ -7,8 +9,6 @@
 // It loads the plugin with the host's loader (its trust, pinning and private copies), then
 // serves the host's calls until the host ends it or the plugin crashes it.
 import Foundation
-import PatchbayChannel
-import PatchbayCrash
 import PatchbayIsolation
 import PatchbayLoader
 

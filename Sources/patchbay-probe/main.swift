@@ -1,14 +1,14 @@
 // patchbay-probe: the child `patchbay validate` runs its realtime tests in. It takes the place
-// of malloc (ordo-one/malloc-interposer) and of libc's locks and I/O (BlockingCallCounter) for
+// of malloc (ordo-one/malloc-interposer) and of libc's locks and I/O (CPatchbayBlockingCallCounter) for
 // the whole process, the plugin under test included, and counts what the audio thread calls
 // inside `process`:
 //
 //   patchbay-probe --child processor.realtime .build/debug/libSynth.so --seed 7 --strictness 5
 //
 // Its arguments and output are `patchbay validate --child`'s (ValidationChild).
-import BlockingCallCounter
+import CPatchbayBlockingCallCounter
+import CPatchbayProcessGroup
 import Foundation
-import PatchbayProcessGroup
 import PatchbayValidation
 import RealtimeCheckSupport
 

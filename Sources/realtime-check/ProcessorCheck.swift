@@ -1,10 +1,10 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
-import PatchbaySound
 import RealtimeCheckSupport
 
 /// The audio thread rendering the studio's processors — the Swift Metronome's, the Practice

@@ -8,7 +8,7 @@ import Testing
   static let hostTargets = [
     "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig",
     "PatchbayIsolation", "PatchbayStateDiff", "PatchbayPersistence", "PatchbayHost",
-    "PatchbayWatch", "PatchbaySound", "PatchbayScript", "PatchbayAudio", "PatchbayMIDI",
+    "PatchbayWatch", "PatchbayAudioGraph", "PatchbayScript", "PatchbayAudioDevice", "PatchbayMIDI",
     "PatchbayRealtime",
   ]
 

@@ -1,7 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayMIDI
 import References
 import Synchronization

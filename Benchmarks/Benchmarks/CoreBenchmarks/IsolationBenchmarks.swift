@@ -1,11 +1,11 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
-import PatchbaySound
 import References
 
 // Isolated plugins: a plugin in a process of its own, beside the limit of this

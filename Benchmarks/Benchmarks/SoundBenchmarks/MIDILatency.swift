@@ -1,10 +1,10 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayHost
-import PatchbaySound
 
 /// MIDI written to a FIFO on a fixed grid (absolute times, so a late wake does not slow the
 /// rate), to a listening reducer: from just before each write to the moment its reduce is

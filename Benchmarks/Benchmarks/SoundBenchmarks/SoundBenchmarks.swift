@@ -1,13 +1,13 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayIsolation
 import PatchbayMIDI
-import PatchbaySound
 import References
 import Synchronization
 

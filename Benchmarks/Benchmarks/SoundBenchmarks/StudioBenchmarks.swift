@@ -1,11 +1,11 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayHost
 import PatchbayMIDI
-import PatchbaySound
 import References
 import Synchronization
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
 
 /// `patchbay audio`: the audio output, from the command line.
 struct AudioCommand: AsyncParsableCommand {

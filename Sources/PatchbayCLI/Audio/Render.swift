@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
 import PatchbayMIDI
 import PatchbayScript
-import PatchbaySound
 
 /// `patchbay render CONFIG --out FILE`: the app's sound, rendered offline to a WAV file.
 struct Render: AsyncParsableCommand {
@@ -67,6 +67,7 @@ struct Render: AsyncParsableCommand {
   var channels = 2
 
   @OptionGroup var search: PluginSearchOptions
+  @OptionGroup var isolation: IsolateOption
 
   func validate() throws {
     guard (8_000...384_000).contains(self.rate) else {
@@ -98,7 +99,7 @@ struct Render: AsyncParsableCommand {
       let config = try AppConfig(contentsOf: self.config)
       CrashReports.watch(
         config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
-      let loader = try self.search.loader(for: config)
+      let loader = try self.search.loader(for: config, isolating: self.isolation)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)
       if let unknown = self.solo.first(where: { config.node($0) == nil }) {

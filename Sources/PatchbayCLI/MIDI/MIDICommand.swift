@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayMIDI
 
 /// `patchbay midi`: MIDI input, from the command line.

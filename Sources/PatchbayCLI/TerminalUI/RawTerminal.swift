@@ -1,7 +1,7 @@
+import CPatchbayProcessGroup
 import Foundation
 import PatchbayHost
 import PatchbayLoader
-import PatchbayProcessGroup
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Foundation
+import PatchbayAudioGraph
 import PatchbayHost
-import PatchbaySound
 
 /// What a terminal shows: breadcrumb, pinned views, the screen, the meter, the footer.
 extension TerminalUI {

@@ -1,8 +1,8 @@
 import Foundation
+import PatchbayAudioGraph
 import PatchbayHost
 import PatchbayLoader
 import PatchbayScript
-import PatchbaySound
 
 /// `patchbay run` on a terminal: the current screen full-size under a breadcrumb of the
 /// navigation stack and the views pinned above every screen (`[terminal] pinned`), a level

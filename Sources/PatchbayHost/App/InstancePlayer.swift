@@ -1,12 +1,12 @@
 import Synchronization
 
 /// What plays an app's instances: the processors of their features, in an audio graph
-/// (`PatchbaySound` attaches a `ProcessorGraph`, which is one). The app tells it when an
+/// (`PatchbayAudioGraph` attaches a `ProcessorGraph`, which is one). The app tells it when an
 /// instance comes, goes, swaps its code, or reduces an action; it knows nothing of audio.
 /// Every call comes on the app queue.
 ///
 /// ```swift
-/// try app.attach(graph)   // PatchbaySound: every instance with a processor plays in it
+/// try app.attach(graph)   // PatchbayAudioGraph: every instance with a processor plays in it
 /// ```
 package protocol InstancePlayer: AnyObject, Sendable {
   /// Starts the processor of the instance at `path` if its feature has one, replacing the

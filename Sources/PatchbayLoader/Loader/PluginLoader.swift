@@ -1,6 +1,6 @@
+import CPatchbayCrash
 import Foundation
 import PatchbayABI
-import PatchbayCrash
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,7 @@
+import CPatchbayCrash
 import Foundation
-import PatchbayCrash
 
-/// Notes, for the crash handler, which plugin call this thread is in (`PatchbayCrash`).
+/// Notes, for the crash handler, which plugin call this thread is in (`CPatchbayCrash`).
 ///
 /// ```swift
 /// CrashNote.during("reduce", feature.crashLabel, instance: label.pointer) {

@@ -1,6 +1,6 @@
+import CPatchbayCrash
 import Foundation
 import PatchbayABI
-import PatchbayCrash
 
 /// Makes `pb_host` tables: the host functions and services every plugin instance is given
 /// (patchbay/host.h). `send` is here; `error` and `log` are in `LogService.swift`, and each

@@ -1,5 +1,5 @@
-import ALSAErrors
 import CALSA
+import CPatchbayALSAErrors
 import Foundation
 import PatchbayRealtime
 

@@ -1,10 +1,10 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
-import PatchbaySound
 import Testing
 
 /// A copy of the hostile fixture (Plugins/Fixtures/Hostile), isolated, as the app's root `h`.

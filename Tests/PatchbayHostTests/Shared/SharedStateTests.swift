@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
-import PatchbaySound
 import Synchronization
 import Testing
 

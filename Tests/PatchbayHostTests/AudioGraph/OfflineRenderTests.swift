@@ -1,10 +1,10 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
-import PatchbaySound
 import Testing
 
 /// The app of `host-config/NAME.toml`, with the plugins `swift build` made.

@@ -1,4 +1,4 @@
-import SampleChecks
+import CPatchbaySampleChecks
 import Synchronization
 
 /// The level of the mix the audio thread writes, per channel: the peak and the RMS since the

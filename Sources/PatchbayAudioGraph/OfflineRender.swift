@@ -1,4 +1,4 @@
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayHost
 import PatchbayMIDI
 

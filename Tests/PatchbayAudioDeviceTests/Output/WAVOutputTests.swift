@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
 import Testing
 
 /// A WAV written by ALSA's file plugin, read back as a WAV.

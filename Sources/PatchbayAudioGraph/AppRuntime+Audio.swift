@@ -1,6 +1,6 @@
 import Foundation
 import PatchbayABI
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayHost
 import PatchbayMIDI
 

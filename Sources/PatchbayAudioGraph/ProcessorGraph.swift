@@ -1,9 +1,9 @@
+import CPatchbayCrash
+import CPatchbaySampleChecks
 import Foundation
 import PatchbayABI
-import PatchbayAudio
-import PatchbayCrash
+import PatchbayAudioDevice
 import PatchbayRealtime
-import SampleChecks
 import Synchronization
 
 /// The app's processors, as the audio thread renders them (docs/ARCHITECTURE.md, "Audio and MIDI").

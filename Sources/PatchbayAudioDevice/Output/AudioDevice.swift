@@ -1,4 +1,4 @@
-import ALSAErrors
+import CPatchbayALSAErrors
 
 /// Opens an output from a `--device` string.
 ///

@@ -1,10 +1,10 @@
+import CPatchbayCrash
+import CPatchbaySampleChecks
 import Foundation
 import PatchbayABI
-import PatchbayCrash
 import PatchbayHost
 import PatchbayLoader
 import PatchbayRealtime
-import SampleChecks
 import Synchronization
 
 /// One live processor as the audio thread sees it: the plugin's processor, its parameter
@@ -207,7 +207,7 @@ final class ProcessorSlot: @unchecked Sendable {
       midi_count: UInt32(eventCount), events: UnsafePointer(self.output),
       midi_out: self.midiOutput.map { UnsafePointer($0) })
     // Two stores around the call: a crash or a hang inside it names the processor
-    // (PatchbayCrash).
+    // (CPatchbayCrash).
     pb_crash_note(self.crashContext)
     self.descriptor.process?(self.processor, self.process)
     pb_crash_note(nil)

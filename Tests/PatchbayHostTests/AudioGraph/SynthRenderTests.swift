@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
-import PatchbaySound
 import Testing
 
 /// The C Synth, played offline from a MIDI file: every note at its frame, at its pitch.

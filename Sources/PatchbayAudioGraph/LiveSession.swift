@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
 import PatchbayConfig
 import PatchbayHost
 import PatchbayMIDI

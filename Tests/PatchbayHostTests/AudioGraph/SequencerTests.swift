@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayHost
-import PatchbaySound
 import Testing
 
 /// A processor plays another (patchbay/process.h, `midi_out`): the Practice screen's

@@ -1,10 +1,10 @@
 import Foundation
-import PatchbayAudio
+import PatchbayAudioDevice
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayMIDI
-import PatchbaySound
 import Testing
 
 /// The live path on the paced null device: MIDI through a FIFO, and swaps while playing.

@@ -1,7 +1,7 @@
-import SampleChecks
+import CPatchbaySampleChecks
 import Testing
 
-@Suite struct SampleChecksTests {
+@Suite struct CPatchbaySampleChecksTests {
   static let nonfinite: [Float] = [.nan, -.nan, .signalingNaN, .infinity, -.infinity]
   static let finite: [Float] = [
     0, -0.0, 1, -1, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
