@@ -201,19 +201,28 @@ package final class IsolatedPlugin: @unchecked Sendable {
     _ name: String, write: (inout WireWriter) -> Void,
     read: (inout WireReader) throws -> Result
   ) -> Swift.Result<Reply<Result>, IsolationError> {
-    let result = self.executor.sync { self.callOnQueue(name, write: write, read: read) }
+    var notCaused: IsolationError?
+    let result = self.executor.sync {
+      self.callOnQueue(name, write: write, read: read, notCaused: &notCaused)
+    }
     // A crash found by a call other than an action's (a render, a quiet check) may have been
     // caused outside it, and its failure may go unseen (a view that cannot render): say it
     // as the reaper would. An action's refusal says it already.
     if case .failure(let error) = result, error.isCrash, name != "reduce" {
       self.announce(error)
+    } else if let notCaused {
+      self.announce(notCaused)
     }
     return result
   }
 
+  /// A crash the request did not cause: a thread of the plugin's own crashed the process
+  /// (before the call or during it), so the call is made once more, in the new process. An
+  /// action a plugin's thread sent just before it crashed is reduced, not lost. It is said in
+  /// `notCaused`, as the reaper would have. [executor]
   private func callOnQueue<Result>(
     _ name: String, write: (inout WireWriter) -> Void,
-    read: (inout WireReader) throws -> Result
+    read: (inout WireReader) throws -> Result, notCaused: inout IsolationError?
   ) -> Swift.Result<Reply<Result>, IsolationError> {
     if let disabled = self.owned.disabledReason { return .failure(IsolationError(disabled)) }
     let child = self.owned.child
@@ -251,7 +260,12 @@ package final class IsolatedPlugin: @unchecked Sendable {
           from: "hung: its \(name) did not return within \(self.options.limits.callSeconds) s "
             + "([limits] call-seconds)"))
     default:
-      return .failure(self.recover(from: "crashed: \(child.waitForExit())"))
+      let why = child.waitForExit()
+      let error = self.recover(from: "crashed: \(why)")
+      guard notCaused == nil, why.contains(CrashNote.outsideCalls), self.owned.disabledReason == nil
+      else { return .failure(error) }
+      notCaused = error
+      return self.callOnQueue(name, write: write, read: read, notCaused: &notCaused)
     }
   }
 

@@ -16,7 +16,8 @@
  *
  *   hang         reduce never returns
  *   crashThread  reduce starts a thread of its own, which sends `quiet` through host->send
- *                and then dereferences NULL
+ *                and dereferences NULL once the host's reduce of that `quiet` has begun (which
+ *                then waits for it), or after 2 s: a crash during a call it did not cause
  *   crashRender  the next render dereferences NULL
  *   bomb         reduce allocates and touches 64 MiB blocks until malloc fails, then writes
  *                through the NULL it got, as careless code does
@@ -51,6 +52,7 @@ typedef struct {
   const pb_host *host;
   mode mode;
   int crash_render;  /* not state: gone after a restart */
+  int crash_thread;  /* 1: crashThread's thread runs; 2: the reduce of its `quiet` began */
   char probed[96];   /* what `probe` got; not state */
 } instance;
 
@@ -137,14 +139,18 @@ static size_t small_write(void *context, const void *bytes, size_t length) {
   return length;
 }
 
-/* The thread `crashThread` starts: one send, then a NULL dereference. */
+/* The thread `crashThread` starts: one send, then a NULL dereference once the host reduces
+ * what it sent (or after 2 s, for a host that does not deliver it). */
 static void *send_then_crash(void *argument) {
-  const pb_host *host = argument;
+  instance *it = argument;
   small_buffer quiet = {{0}, 0};
   pb_writer writer = {sizeof(pb_writer), &quiet, small_write};
-  if (pb_write_case(&writer, "quiet", 0) == 0) host->send(host, quiet.bytes, quiet.length);
-  struct timespec pause = {0, 50 * 1000 * 1000};
-  nanosleep(&pause, NULL);
+  if (pb_write_case(&writer, "quiet", 0) == 0) it->host->send(it->host, quiet.bytes, quiet.length);
+  struct timespec pause = {0, 1000 * 1000};
+  for (int waited = 0; waited < 2000 && __atomic_load_n(&it->crash_thread, __ATOMIC_ACQUIRE) < 2;
+       waited++) {
+    nanosleep(&pause, NULL);
+  }
   volatile int *nowhere = NULL;
   return (void *)(intptr_t)*nowhere;
 }
@@ -163,10 +169,14 @@ static pb_status hostile_reduce(void *self, const uint8_t *action, size_t length
   }
   if (read == CRASH_THREAD) {
     pthread_t thread;
-    if (pthread_create(&thread, NULL, send_then_crash, (void *)it->host) == 0) {
-      pthread_detach(thread);
-    }
+    __atomic_store_n(&it->crash_thread, 1, __ATOMIC_RELEASE);
+    if (pthread_create(&thread, NULL, send_then_crash, it) == 0) pthread_detach(thread);
     return PB_OK;
+  }
+  if (read == QUIET && __atomic_load_n(&it->crash_thread, __ATOMIC_ACQUIRE) == 1) {
+    /* The thread's `quiet`: the crash comes during this call, which it did not cause. */
+    __atomic_store_n(&it->crash_thread, 2, __ATOMIC_RELEASE);
+    for (;;) pause();
   }
   if (read == CRASH_RENDER) {
     it->crash_render = 1;

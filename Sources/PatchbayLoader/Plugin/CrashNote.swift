@@ -14,6 +14,10 @@ import Foundation
 ///
 /// Two thread-local stores and a restore: a few nanoseconds around each call.
 package enum CrashNote {
+  /// What a crash report says of a crash on a thread of the plugin's own, in no call from the
+  /// host (crash.c writes it): the call being made did not cause it.
+  package static let outsideCalls = "outside any call from the host"
+
   @inline(__always)
   static func during<R>(
     _ call: StaticString, _ feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>? = nil,
