@@ -302,7 +302,7 @@ let package = Package(
       dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
-    .testTarget(name: "PatchbayCLITests", exclude: ["Fixtures"]),
+    .testTarget(name: "PatchbayCLITests", dependencies: ["PatchbayConfig"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),

@@ -3,7 +3,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Reducer`: see the macro's declaration in `Patchbay/Macros/ReducerMacro.swift`.
+/// `@Reducer`: see the macro's declaration in `PatchbayCore/Macros/ReducerMacro.swift`.
 public enum ReducerMacro {}
 
 extension ReducerMacro: ExtensionMacro {

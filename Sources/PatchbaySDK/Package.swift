@@ -30,7 +30,10 @@ let package = Package(
     // For plugins, and for tests of a plugin's features: one shared library.
     .library(
       name: "PatchbaySDK", type: .dynamic,
-      targets: ["Patchbay", "PatchbayABI", "PatchbayEncoding", "PatchbayPlugin", "PatchbayTesting"]
+      targets: [
+        "Patchbay", "PatchbayCore", "PatchbayComposition", "PatchbayNavigation", "PatchbaySharing",
+        "PatchbayABI", "PatchbayEncoding", "PatchbayPlugin", "PatchbayTesting",
+      ]
     ),
     // Beside `PatchbaySDK` in a test target: routes failed assertions to the test framework.
     .library(name: "PatchbayTestReporting", targets: ["PatchbayTestReporting"]),
@@ -53,23 +56,75 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
   ],
   targets: [
-    // The in-process core: reducers, effects, store, composition, navigation state.
+    // `import Patchbay`: TCA's `import ComposableArchitecture`. It re-exports the four targets
+    // below and the libraries a feature names, and holds the `TestClock` that shadows
+    // swift-clocks' one (a type shadows another only from a module that re-exports both).
     .target(
       name: "Patchbay",
       dependencies: [
+        "PatchbayCore", "PatchbayComposition", "PatchbayNavigation", "PatchbaySharing",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Patchbay"
+    ),
+    // The in-process core: the reducer protocol and builder, effects, stores, dependencies.
+    .target(
+      name: "PatchbayCore",
+      dependencies: [
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "DependenciesMacros", package: "swift-dependencies"),
         .product(name: "DequeModule", package: "swift-collections"),
-        .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         "PatchbayMacros",
       ],
-      path: "Patchbay"
+      path: "PatchbayCore"
+    ),
+    // The reducers that compose features: Scope, ifLet, ifCaseLet, forEach, onChange, bindings.
+    .target(
+      name: "PatchbayComposition",
+      dependencies: [
+        "PatchbayCore",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ],
+      path: "PatchbayComposition"
+    ),
+    // Navigation as state: presentation (`@Presents`, alerts, dialogs), stacks, `dismiss`.
+    .target(
+      name: "PatchbayNavigation",
+      dependencies: [
+        "PatchbayCore", "PatchbayComposition",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ],
+      path: "PatchbayNavigation"
+    ),
+    // `@Shared` state: in memory, in a file, or the app's, across features and plugins.
+    .target(
+      name: "PatchbaySharing",
+      dependencies: [
+        "PatchbayCore",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "PatchbaySharing"
     ),
     // `@Reducer` and `@ObservableState`, so TCA features compile unchanged.
     .macro(

@@ -45,15 +45,7 @@ private func renderPeriods(
   _ context: ValidationContext
 ) throws -> Int {
   let config = try AppConfig(
-    parsing: """
-      [app]
-      root = "f"
-      [plugins]
-      load = [\(tomlString(plugin.path))]
-      [[feature]]
-      key = "f"
-      id = \(tomlString(feature.id))
-      """, file: "validate.toml")
+    parsing: AppConfig.oneFeature(feature.id, of: plugin.path), file: "validate.toml")
   let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: config.loader()))
   let format = AudioFormat(sampleRate: rate, channels: channels, periodFrames: 4_096)
   let graph = ProcessorGraph(format: format, offline: true)
@@ -112,11 +104,4 @@ private func renderPeriods(
     }
   }
   return rendered
-}
-
-/// `"text"` as a TOML basic string.
-private func tomlString(_ text: String) -> String {
-  "\""
-    + text.replacingOccurrences(of: "\\", with: "\\\\")
-    .replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }

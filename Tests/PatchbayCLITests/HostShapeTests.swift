@@ -38,6 +38,26 @@ import Testing
     }
   }
 
+  /// Every target of the project (the core and the SDK too, C included) is at most 3,000 lines.
+  @Test func everyTargetIsSmall() throws {
+    let sources = "\(CheckTests.root)/Sources"
+    let targets = try FileManager.default.contentsOfDirectory(atPath: sources)
+      .filter { $0 != "PatchbaySDK" }  // the SDK package's folders link to the targets
+    #expect(targets.contains("PatchbayCore") && targets.count > 30)
+    for target in targets {
+      let folder = "\(sources)/\(target)"
+      let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }
+      let code = (files ?? []).filter { file in
+        [".swift", ".c", ".h"].contains { file.hasSuffix($0) }
+      }
+      let lines = try code.reduce(0) { total, file in
+        let text = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+        return total + text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+      }
+      #expect(lines <= 3000, "Sources/\(target) is \(lines) lines; give a concept a target")
+    }
+  }
+
   /// docs/ARCHITECTURE.md's table of the host's locks is every lock the host declares (a
   /// `LockedValue` in a host target; no other kind), so a new one comes with its owner and its
   /// reason.

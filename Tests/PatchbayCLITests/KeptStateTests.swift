@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// `[[feature]] persist = true` under `kill -9`: the state is written atomically
@@ -10,18 +11,11 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let config = folder.appendingPathComponent("kept.toml").path
-    try """
-    [app]
-    name = "Kept"
-    root = "counter"
-    [plugins]
-    search-paths = ["\(CLI.directory)"]
-    load = ["Counter"]
-    [[feature]]
-    key = "counter"
-    id = "dev.patchbay.counter"
-    persist = true
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    try AppConfig.oneFeature(
+      "dev.patchbay.counter", of: "Counter", key: "counter", app: ["name = \"Kept\""],
+      plugins: ["search-paths = [\(AppConfig.quoted(CLI.directory))]"],
+      feature: ["persist = true"]
+    ).write(toFile: config, atomically: true, encoding: .utf8)
     return (folder, config)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// A processor that writes NaN, infinities or +60 dB, met through the command line as a user
@@ -158,15 +159,8 @@ import Testing
     try FileManager.default.copyItem(
       atPath: "\(CLI.directory)/libTestFixtureFlawed.so", toPath: plugin)
     let config = folder.appendingPathComponent("sends.toml").path
-    try """
-    [app]
-    root = "counter"
-    [plugins]
-    load = ["\(plugin)"]
-    [[feature]]
-    key = "counter"
-    id = "dev.patchbay.fixture.flawed"
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    try AppConfig.oneFeature("dev.patchbay.fixture.flawed", of: plugin, key: "counter")
+      .write(toFile: config, atomically: true, encoding: .utf8)
     let out = folder.appendingPathComponent("sends.wav").path
     let result = try await CLI.run("render", config, "--out", out, "--seconds", "0.2")
     #expect(result.exitCode == 0, "\(result.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 @Suite struct RunTests {
@@ -106,15 +107,8 @@ func fixtureApp(mode: String, key: String, id: String) throws -> (URL, String) {
   try FileManager.default.copyItem(
     atPath: "\(CLI.directory)/libTestFixtureMisbehaving.so", toPath: plugin)
   let config = folder.appendingPathComponent("app.toml").path
-  try """
-  [app]
-  root = "\(key)"
-  [plugins]
-  load = ["\(plugin)"]
-  [[feature]]
-  key = "\(key)"
-  id = "\(id)"
-  """.write(toFile: config, atomically: true, encoding: .utf8)
+  try AppConfig.oneFeature(id, of: plugin, key: key)
+    .write(toFile: config, atomically: true, encoding: .utf8)
   return (folder, config)
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// Swift plugins link one `libPatchbaySDK.so`, found beside each plugin's original file; one
@@ -22,15 +23,10 @@ import Testing
   /// An app of the build's Counter and a Tuner loaded from `folder`.
   func app(tunerIn folder: URL) throws -> String {
     let config = folder.appendingPathComponent("app.toml").path
-    try """
-    [app]
-    root = "counter"
-    [plugins]
-    load = ["\(CLI.directory)/libCounter.so", "\(folder.path)/libTuner.so"]
-    [[feature]]
-    key = "counter"
-    id = "dev.patchbay.counter"
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    try AppConfig.oneFeature(
+      "dev.patchbay.counter", of: "\(CLI.directory)/libCounter.so", key: "counter",
+      also: ["\(folder.path)/libTuner.so"]
+    ).write(toFile: config, atomically: true, encoding: .utf8)
     return config
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// `swap FEATURE PLUGIN` in scripts, in `--print-changes` and recordings, and `--watch`.
@@ -60,17 +61,8 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: "\(folder)/libPatchbaySDK.so",
       withDestinationPath: "\(CLI.directory)/libPatchbaySDK.so")
-    try """
-    [app]
-    root = "counter"
-
-    [plugins]
-    load = ["\(plugin)"]
-
-    [[feature]]
-    key = "counter"
-    id = "dev.patchbay.counter"
-    """.write(toFile: "\(folder)/app.toml", atomically: true, encoding: .utf8)
+    try AppConfig.oneFeature("dev.patchbay.counter", of: plugin, key: "counter")
+      .write(toFile: "\(folder)/app.toml", atomically: true, encoding: .utf8)
     // The file is replaced once the app has loaded it: its private folder (of plugin copies)
     // appears in XDG_RUNTIME_DIR then. Replaced earlier, the app would start with the new code
     // and have nothing to swap (on a loaded machine, starting can take longer than any fixed

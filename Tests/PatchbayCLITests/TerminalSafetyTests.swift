@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// Strings from plugins never reach the terminal raw: control characters are shown as
@@ -40,15 +41,8 @@ import Testing
     try FileManager.default.copyItem(
       atPath: "\(CLI.directory)/libTestFixtureFlawed.so", toPath: plugin)
     let config = folder.appendingPathComponent("app.toml")
-    try """
-    [app]
-    root = "f"
-    [plugins]
-    load = ["\(plugin)"]
-    [[feature]]
-    key = "f"
-    id = "dev.patchbay.fixture.flawed"
-    """.write(to: config, atomically: true, encoding: .utf8)
+    try AppConfig.oneFeature("dev.patchbay.fixture.flawed", of: plugin)
+      .write(to: config, atomically: true, encoding: .utf8)
     let script = folder.appendingPathComponent("render.script")
     try "render f\n".write(to: script, atomically: true, encoding: .utf8)
     let result = try await CLI.run("run", config.path, "--script", script.path)

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import Testing
 
 /// What a newcomer met in the terminal UI: messages cut to one line, keys that did nothing or
@@ -81,15 +82,9 @@ struct TerminalUITests {
     let folder = try numberedFixtureFolder(["TickerCrashing"], prefix: "fatal")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data().write(to: folder.appendingPathComponent("ticks"))
-    try """
-    [app]
-    root = "ticker"
-    [plugins]
-    load = ["\(folder.path)/libTickerCrashing.so"]
-    [[feature]]
-    key = "ticker"
-    id = "dev.patchbay.fixture.ticker"
-    """.write(
+    try AppConfig.oneFeature(
+      "dev.patchbay.fixture.ticker", of: "\(folder.path)/libTickerCrashing.so", key: "ticker"
+    ).write(
       to: folder.appendingPathComponent("app.toml"), atomically: true, encoding: .utf8)
     let tmux = try await Tmux.start(
       "\(CLI.directory)/patchbay run \(folder.path)/app.toml; echo EXITED $?; sleep 30")

@@ -81,16 +81,8 @@ func pluginApp(
   isolated: Bool = false
 ) throws -> AppRuntime {
   let config = try AppConfig(
-    parsing: """
-      [app]
-      root = "\(key)"
-      [plugins]
-      load = ["\(file)"]\(isolated ? "\nisolate = [\"all\"]" : "")
-      [[feature]]
-      key = "\(key)"
-      id = "\(id)"
-      \(tables)
-      """,
+    parsing: AppConfig.oneFeature(
+      id, of: file, key: key, plugins: isolated ? ["isolate = [\"all\"]"] : [], tables: tables),
     file: "fixture.toml")
   let loader = isolated ? config.loader() : BuiltPlugins.loader
   return try AppRuntime(

@@ -19,17 +19,10 @@ func hugeStateApp(bytes: Int) -> AppRuntime {
       atPath: BenchmarkRun.rootBuild.appendingPathComponent("libTestFixtureMisbehaving.so").path,
       toPath: plugin)
     let config = try AppConfig(
-      parsing: """
-        [app]
-        root = "huge"
-        [plugins]
-        load = ["\(plugin)"]
-        [[feature]]
-        key = "huge"
-        id = "dev.patchbay.fixture-huge"
-        [limits]
-        state-bytes = 67108864
-        """, file: folder.appendingPathComponent("huge.toml").path)
+      parsing: AppConfig.oneFeature(
+        "dev.patchbay.fixture-huge", of: plugin, key: "huge",
+        tables: "[limits]\nstate-bytes = 67108864"),
+      file: folder.appendingPathComponent("huge.toml").path)
     let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: PluginLoader()))
     app.onChange { _ in }
     app.tracksStateChanges = true

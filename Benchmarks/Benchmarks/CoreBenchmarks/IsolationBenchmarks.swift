@@ -21,17 +21,9 @@ nonisolated(unsafe) private var ping: OpaquePointer?
 func isolationApp(
   _ plugins: [String], id: String, key: String, isolated: Bool, tables: String = ""
 ) -> AppRuntime {
-  let text = """
-    [app]
-    root = "\(key)"
-    [plugins]
-    load = [\(plugins.map { "\"\($0)\"" }.joined(separator: ", "))]
-    isolate = [\(isolated ? "\"all\"" : "")]
-    [[feature]]
-    key = "\(key)"
-    id = "\(id)"
-    \(tables)
-    """
+  let text = AppConfig.oneFeature(
+    id, of: plugins[0], key: key, also: Array(plugins.dropFirst()),
+    plugins: isolated ? ["isolate = [\"all\"]"] : [], tables: tables)
   do {
     let config = try AppConfig(parsing: text, file: "isolation.toml")
     let loader = config.loader(extraSearchPaths: [BenchmarkRun.rootBuild.path])

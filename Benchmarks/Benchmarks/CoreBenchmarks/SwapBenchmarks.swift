@@ -157,15 +157,8 @@ func watchBenchmark(_ name: String, from build: URL) {
       atPath: build.appendingPathComponent("libCounter.so").path, toPath: plugin)
     guard
       let config = try? AppConfig(
-        parsing: """
-          [app]
-          root = "counter"
-          [plugins]
-          load = ["\(plugin)"]
-          [[feature]]
-          key = "counter"
-          id = "dev.patchbay.counter"
-          """, file: folder.appendingPathComponent("app.toml").path),
+        parsing: AppConfig.oneFeature("dev.patchbay.counter", of: plugin, key: "counter"),
+        file: folder.appendingPathComponent("app.toml").path),
       let app = try? AppRuntime(
         config: config, registry: try config.loadPlugins(with: config.loader()))
     else { fatalError("the watched app did not start") }

@@ -1,4 +1,5 @@
 import IssueReporting
+import PatchbayCore
 
 /// A clock whose time moves only when a test advances it, and which lets effects catch up
 /// before it does.

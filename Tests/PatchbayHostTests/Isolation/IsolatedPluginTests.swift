@@ -40,20 +40,11 @@ func refusalReason(_ body: () throws -> Void) -> String? {
   /// The demo's Counter, isolated, answers as it does in this process: actions, state, view,
   /// effects that send back later.
   @Test func anIsolatedFeatureBehavesAsOneLoadedHere() async throws {
-    let config = """
-      [app]
-      root = "counter"
-      [plugins]
-      load = ["Counter"]
-      [[feature]]
-      key = "counter"
-      id = "dev.patchbay.counter"
-      """
     var results: [String] = []
-    for isolate in ["", "isolate = [\"Counter\"]"] {
+    for isolate in [[], ["isolate = [\"Counter\"]"]] {
       let parsed = try AppConfig(
-        parsing: config.replacingOccurrences(
-          of: "load = [\"Counter\"]", with: "load = [\"Counter\"]\n\(isolate)"),
+        parsing: AppConfig.oneFeature(
+          "dev.patchbay.counter", of: "Counter", key: "counter", plugins: isolate),
         file: "counter.toml")
       #expect(parsed.isolated == (isolate.isEmpty ? [] : ["Counter"]))
       let loader = parsed.loader(firstSearchPaths: [BuiltPlugins.directory])
@@ -351,16 +342,9 @@ func refusalReason(_ body: () throws -> Void) -> String? {
   @Test func isolatingAPluginTheConfigDoesNotLoadIsAnError() {
     do {
       _ = try AppConfig(
-        parsing: """
-          [app]
-          root = "f"
-          [plugins]
-          load = ["Counter"]
-          isolate = ["Synth"]
-          [[feature]]
-          key = "f"
-          id = "dev.patchbay.counter"
-          """, file: "isolate.toml")
+        parsing: AppConfig.oneFeature(
+          "dev.patchbay.counter", of: "Counter", plugins: ["isolate = [\"Synth\"]"]),
+        file: "isolate.toml")
       Issue.record("the config should be refused")
     } catch {
       #expect(

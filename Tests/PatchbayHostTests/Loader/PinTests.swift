@@ -32,18 +32,10 @@ import Testing
 
   /// An app config loading Echo from the build folder, pinned to `hash`.
   func config(pinning hash: String, key: String = "Echo") -> String {
-    """
-    [app]
-    root = "echo"
-    [plugins]
-    search-paths = ["\(BuiltPlugins.directory)"]
-    load = ["Echo"]
-    [sha256]
-    \(key) = "\(hash)"
-    [[feature]]
-    key = "echo"
-    id = "dev.patchbay.echo"
-    """
+    AppConfig.oneFeature(
+      "dev.patchbay.echo", of: "Echo", key: "echo",
+      plugins: ["search-paths = [\(AppConfig.quoted(BuiltPlugins.directory))]"],
+      tables: "[sha256]\n\(key) = \(AppConfig.quoted(hash))")
   }
 
   @Test func aPinnedPluginWithItsHashLoads() throws {
@@ -76,7 +68,7 @@ import Testing
       try AppConfig(parsing: self.config(pinning: "abc123"), file: "app.toml")
     }
     #expect(short?.errors.first?.reason == .badPin("abc123"))
-    #expect(short?.errors.first?.line == 7)
+    #expect(short?.errors.first?.line == 10)  // the pin, in [sha256] after the feature
     let unloaded = #expect(throws: ConfigErrors.self) {
       try AppConfig(
         parsing: self.config(pinning: String(repeating: "a", count: 64), key: "Counter"),

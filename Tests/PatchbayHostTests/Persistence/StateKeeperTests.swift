@@ -13,17 +13,10 @@ import Testing
   /// `folder`; and its log lines.
   func app(_ plugin: String = "Counter", folder: URL) throws -> (AppRuntime, LogLines) {
     var config = try AppConfig(
-      parsing: """
-        [app]
-        name = "Kept"
-        root = "counter"
-        [plugins]
-        load = ["\(plugin)"]
-        [[feature]]
-        key = "counter"
-        id = "dev.patchbay.counter"
-        persist = true
-        """, file: "kept.toml")
+      parsing: AppConfig.oneFeature(
+        "dev.patchbay.counter", of: plugin, key: "counter", app: ["name = \"Kept\""],
+        feature: ["persist = true"]),
+      file: "kept.toml")
     config.stateFolder = folder
     let logs = LogLines()
     let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import Testing
@@ -27,16 +28,9 @@ import Testing
       let first = try Self.build(build, in: self.folder, copy: "a")
       self.first = first
       self.app = try makeApp(
-        toml: """
-          [app]
-          root = "ticker"
-          [plugins]
-          load = ["\(first)"]
-          isolate = [\(isolated ? "\"all\"" : "")]
-          [[feature]]
-          key = "ticker"
-          id = "dev.patchbay.fixture.ticker"
-          """)
+        toml: AppConfig.oneFeature(
+          "dev.patchbay.fixture.ticker", of: first, key: "ticker",
+          plugins: isolated ? ["isolate = [\"all\"]"] : []))
       let logs = self.logs
       self.app.onLog { _, _, line in logs.append(line) }
     }

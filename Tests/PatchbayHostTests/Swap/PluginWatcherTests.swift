@@ -27,17 +27,8 @@ import Testing
       self.plugin = self.folder.appendingPathComponent("libCounter.so").path
       try BuiltPlugins.copy("Counter", to: self.plugin)
       let configFile = self.folder.appendingPathComponent("app.toml").path
-      try """
-      [app]
-      root = "counter"
-
-      [plugins]
-      load = ["\(self.plugin)"]
-
-      [[feature]]
-      key = "counter"
-      id = "dev.patchbay.counter"
-      """.write(toFile: configFile, atomically: true, encoding: .utf8)
+      try AppConfig.oneFeature("dev.patchbay.counter", of: self.plugin, key: "counter")
+        .write(toFile: configFile, atomically: true, encoding: .utf8)
       let config = try AppConfig(contentsOf: configFile)
       let loader = config.loader()
       self.app = try AppRuntime(
@@ -178,15 +169,10 @@ import Testing
     let theory = folder.appendingPathComponent("libTheory.so").path
     try BuiltPlugins.copy("Theory", to: theory)
     let config = try AppConfig(
-      parsing: """
-        [app]
-        root = "counter"
-        [plugins]
-        load = ["\(try BuiltPlugins.path("Counter"))", "\(theory)"]
-        [[feature]]
-        key = "counter"
-        id = "dev.patchbay.counter"
-        """, file: folder.appendingPathComponent("app.toml").path)
+      parsing: AppConfig.oneFeature(
+        "dev.patchbay.counter", of: try BuiltPlugins.path("Counter"), key: "counter",
+        also: [theory]),
+      file: folder.appendingPathComponent("app.toml").path)
     let app = try AppRuntime(
       config: config, registry: try config.loadPlugins(with: config.loader()))
     let lines = LockedBox<[String]>([])

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import Testing
@@ -15,15 +16,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let first = try Self.copy("Evolve", into: folder.appendingPathComponent("a"))
     let app = try makeApp(
-      toml: """
-        [app]
-        root = "timer"
-        [plugins]
-        load = ["\(first)"]
-        [[feature]]
-        key = "timer"
-        id = "dev.patchbay.fixture.evolve"
-        """)
+      toml: AppConfig.oneFeature("dev.patchbay.fixture.evolve", of: first, key: "timer"))
     let logs = LogLines()
     app.onLog { _, _, line in logs.append(line) }
     try app.send("timer", "fill")

@@ -1,8 +1,9 @@
+import Patchbay
 import PatchbayTesting
 import Synchronization
 import Testing
 
-@testable import Patchbay
+@testable import PatchbayCore
 
 private struct Sequencer: Reducer {
   struct State: Equatable { var log: [String] = [] }

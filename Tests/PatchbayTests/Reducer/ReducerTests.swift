@@ -1,6 +1,7 @@
+import Patchbay
 import Testing
 
-@testable import Patchbay
+@testable import PatchbayCore
 
 @Suite struct ReducerTests {
   @Test func reduceIntoRunsTheFeatureLogicDirectly() {

@@ -1,7 +1,6 @@
 import Foundation
+import Patchbay
 import Testing
-
-@testable import Patchbay
 
 /// A plugin's state is `Codable`, `@Shared` in it too (Shared+Codable.swift), and its
 /// in-memory values are held through a bridge (SharedBridge.swift) at the end of the call

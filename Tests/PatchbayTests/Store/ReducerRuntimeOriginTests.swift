@@ -1,7 +1,8 @@
+import Patchbay
 import Synchronization
 import Testing
 
-@testable import Patchbay
+@testable import PatchbayCore
 
 /// A runtime numbers the effects each action starts, and starts some of them again on a saved
 /// state: what an isolated plugin's new process does after a crash (EffectOrigin.swift).

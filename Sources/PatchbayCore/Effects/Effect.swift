@@ -1,0 +1,193 @@
+import IssueReporting
+
+/// Work a reducer asks the store to do after it changed the state: send more actions, run
+/// asynchronous code that feeds actions back, or cancel work already running.
+///
+/// ```swift
+/// case .refreshTapped:
+///   state.isLoading = true
+///   return .run { send in
+///     let items = try await api.fetch()
+///     await send(.refreshed(items))
+///   }
+///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
+/// ```
+///
+/// An effect is plain data until a store runs it, so reducers stay pure and tests can run the
+/// same effects for real.
+public struct Effect<Action> {
+  @usableFromInline
+  indirect enum Operation {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case merge([Effect<Action>])
+    case concatenate([Effect<Action>])
+    case cancellable(id: EffectID, cancelInFlight: Bool, Effect<Action>)
+    case cancel(id: EffectID)
+    case request(UncheckedRequest)
+  }
+
+  @usableFromInline
+  let operation: Operation
+
+  @usableFromInline
+  init(_ operation: Operation) {
+    self.operation = operation
+  }
+
+  /// Whether this is `.none`: composition returns `.none` itself rather than map nothing.
+  @inlinable
+  package var isNone: Bool {
+    if case .none = self.operation { return true }
+    return false
+  }
+}
+
+extension Effect: @unchecked Sendable {}
+
+/// A reducer's effect type, for helpers that return one: `func load() -> EffectOf<Self>`.
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
+
+extension Effect {
+  /// Whether the effect does nothing: test stores use it to tell actions that started work.
+  package var _isNone: Bool {
+    if case .none = self.operation { return true }
+    return false
+  }
+}
+
+extension Effect {
+  /// No work.
+  @inlinable
+  public static var none: Self {
+    Self(.none)
+  }
+
+  /// Sends `action` back into the store, after the actions already queued.
+  ///
+  /// Prefer calling shared logic directly over sending an action to yourself; use `send` to
+  /// tell a parent something (a delegate action) or to reuse a child's handling.
+  @inlinable
+  public static func send(_ action: Action) -> Self {
+    Self(.send(action))
+  }
+
+  /// Runs asynchronous work that may send any number of actions back into the store.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   try await clock.sleep(for: .seconds(1))
+  ///   await send(.timerTicked)
+  /// }
+  /// ```
+  ///
+  /// Errors other than cancellation go to `handler`; without one they are reported as issues
+  /// (a test failure in tests, a runtime warning in apps) naming this call's file and line.
+  ///
+  /// The operation sees the store's dependencies, including overrides from
+  /// ``Reducer/dependency(_:_:)`` around the reducer that returned it.
+  ///
+  /// > Important: The operation starts on the store's queue and runs there until its first
+  /// > suspension point (an `await` that really waits); it continues on the global executor
+  /// > after that. Starting inline is what makes an effect round trip cost about a microsecond
+  /// > rather than a thread hop. Do slow synchronous work after an `await`, not before it.
+  @inlinable
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Self {
+    Self(
+      .run(priority) { send in
+        do {
+          try await operation(send)
+        } catch {
+          await _handleEffectError(
+            error, handler, send, fileID: fileID, filePath: filePath, line: line, column: column
+          )
+        }
+      }
+    )
+  }
+}
+
+/// Gives an error thrown by an `Effect.run` to its handler, or reports it.
+@usableFromInline
+func _handleEffectError<Action>(
+  _ error: any Error,
+  _ handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+  _ send: Send<Action>,
+  fileID: StaticString,
+  filePath: StaticString,
+  line: UInt,
+  column: UInt
+) async {
+  if error is CancellationError || Task.isCancelled { return }
+  if let handler {
+    await handler(error, send)
+    return
+  }
+  reportIssue(
+    """
+    An 'Effect.run' threw an unhandled error: \(error)
+
+    Every error an effect can throw should be turned into an action: pass 'catch:' to \
+    'Effect.run', or catch it inside the operation.
+    """,
+    fileID: fileID, filePath: filePath, line: line, column: column
+  )
+}
+
+extension Effect {
+  /// Asks whatever hosts this reducer to do something outside the feature — a plugin host
+  /// navigating, for example. The host's handler receives `payload`; a store with no handler
+  /// reports the request as a warning.
+  ///
+  /// ```swift
+  /// return .request(NavigationRequest.push(route: "/results"))
+  /// ```
+  public static func request(_ payload: some Sendable) -> Self {
+    Self(.request(UncheckedRequest(payload)))
+  }
+}
+
+/// A host request's payload.
+@usableFromInline
+struct UncheckedRequest: @unchecked Sendable {
+  @usableFromInline let payload: any Sendable
+  @usableFromInline init(_ payload: any Sendable) { self.payload = payload }
+}
+
+/// The identity of a cancellable effect: any hashable, sendable value.
+@usableFromInline
+struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
+  let base: AnyHashable
+
+  @usableFromInline
+  init(_ base: some Hashable & Sendable) {
+    if let id = base as? EffectID {
+      self = id
+    } else {
+      self.base = AnyHashable(base)
+    }
+  }
+
+  @usableFromInline
+  var description: String { String(describing: self.base.base) }
+
+  /// The id as text that stays the same across builds of the code: its type's full name and
+  /// its value (`Timer.CancelID.tick`, `"search"`, `Rows.ID(value: 3)`), scopes joined with
+  /// `/`. Another generation of a plugin names the same id with the same key after a swap.
+  @usableFromInline
+  var key: String {
+    if let scoped = self.base.base as? ScopedEffectID {
+      return scoped.scope.key + "/" + scoped.id.key
+    }
+    return String(reflecting: self.base.base)
+  }
+}
