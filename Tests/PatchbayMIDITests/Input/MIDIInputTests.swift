@@ -4,13 +4,19 @@ import PatchbayRealtime
 import Testing
 
 @Suite struct MIDIInputTests {
-  /// Bytes written into a FIFO by another process's end arrive as events, timestamped when
-  /// read, and the input finishes when the writer closes.
-  @Test func aFIFOsBytesBecomeEvents() async throws {
+  /// A new FIFO in the temporary folder: its path.
+  static func fifo() throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "\(UUID().uuidString).fifo"
     ).path
-    #expect(mkfifo(path, 0o600) == 0)
+    try #require(mkfifo(path, 0o600) == 0)
+    return path
+  }
+
+  /// Bytes written into a FIFO by another process's end arrive as events, timestamped when
+  /// read, and the input finishes when the writer closes.
+  @Test func aFIFOsBytesBecomeEvents() async throws {
+    let path = try Self.fifo()
     defer { unlink(path) }
     let writer = Thread {
       let fd = open(path, O_WRONLY)
@@ -40,6 +46,33 @@ import Testing
     #expect(input.isFinished)
     #expect(input.error == 0)
     #expect(input.dropped == 0)
+  }
+
+  /// A live source (a FIFO) whose app does not drain the ring: the reader never waits, and what
+  /// does not fit is dropped and counted, the oldest events kept.
+  @Test func aLiveSourceTheAppDoesNotDrainDropsAndCountsTheRest() async throws {
+    let path = try Self.fifo()
+    defer { unlink(path) }
+    let sent = 10_000
+    let writer = Thread {
+      let fd = open(path, O_WRONLY)
+      // One note-on each, on channel 1, notes counting up from 0 (mod 128).
+      let bytes = (0..<sent).flatMap { [0x90, UInt8($0 % 128), 100] as [UInt8] }
+      _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+    }
+    writer.start()
+    let input = MIDIInput(source: try FileByteSource(path: path))
+    #expect(input.source.isLive)
+    input.start()
+    input.wait()
+    let kept = input.events.availableToRead
+    #expect(kept == input.events.capacity)
+    #expect(input.dropped == sent - kept)
+    var events: [MIDIEvent] = []
+    while let event = input.events.pop() { events.append(event) }
+    #expect(events.allSatisfy { $0.kind == .noteOn })
+    #expect(events.map(\.note) == (0..<kept).map { UInt8($0 % 128) })
   }
 
   @Test func missingFilesAndDevicesAreOneLineErrors() {
