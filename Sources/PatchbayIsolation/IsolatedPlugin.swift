@@ -205,14 +205,11 @@ package final class IsolatedPlugin: @unchecked Sendable {
     let result = self.executor.sync {
       self.callOnQueue(name, write: write, read: read, notCaused: &notCaused)
     }
+    if let notCaused { self.announce(notCaused) }
     // A crash found by a call other than an action's (a render, a quiet check) may have been
     // caused outside it, and its failure may go unseen (a view that cannot render): say it
     // as the reaper would. An action's refusal says it already.
-    if case .failure(let error) = result, error.isCrash, name != "reduce" {
-      self.announce(error)
-    } else if let notCaused {
-      self.announce(notCaused)
-    }
+    if case .failure(let error) = result, error.isCrash, name != "reduce" { self.announce(error) }
     return result
   }
 
