@@ -10,7 +10,7 @@ func sdk(_ product: String) -> Target.Dependency {
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
-  "PatchbayStateDiff", "PatchbayWatch",
+  "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -30,7 +30,7 @@ let package = Package(
         "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig",
         "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
-        "PatchbayStateDiff", "PatchbayWatch",
+        "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
@@ -67,6 +67,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
+    // HTTP and WebSocket for DevTools (no dependencies of its own: it builds in seconds).
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
@@ -105,7 +107,8 @@ let package = Package(
       ]
     ),
     // what an action changed in a state, as lines (`--print-changes`);
-    .target(name: "PatchbayStateDiff", dependencies: [sdk("PatchbayEncoding")]),
+    .target(
+      name: "PatchbayStateDiff", dependencies: [sdk("Patchbay"), sdk("PatchbayEncoding")]),
     // the state of `persist = true` features, kept across runs;
     .target(
       name: "PatchbayPersistence", dependencies: ["PatchbayAppQueue", "PatchbayLoader"]),
@@ -134,6 +137,15 @@ let package = Package(
       name: "PatchbayScript",
       dependencies: [
         "PatchbayHost", "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayEncoding"),
+      ]
+    ),
+    // DevTools: the running app, or a recording, served to a browser (`run --devtools`).
+    .target(
+      name: "PatchbayDevTools",
+      dependencies: [
+        "PatchbayHost", "PatchbayLoader", "PatchbayScript", "PatchbayStateDiff",
+        "PatchbayConfig", sdk("PatchbayEncoding"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
     // The part of TOML that host-config files use, with the line of every key.

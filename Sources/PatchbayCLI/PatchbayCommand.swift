@@ -1,6 +1,7 @@
 import ArgumentParser
 import CPatchbayProcessGroup
 import Foundation
+import PatchbayDevTools
 import PatchbayHost
 import PatchbayLoader
 
@@ -23,7 +24,7 @@ struct PatchbayCommand: AsyncParsableCommand {
     version: PatchbayVersion.description,
     subcommands: [
       Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
-      New.self, Validate.self, AudioCommand.self,
+      New.self, Validate.self, AudioCommand.self, DevToolsCommand.self,
       MIDICommand.self,
     ]
   )
@@ -36,7 +37,8 @@ struct PatchbayCommand: AsyncParsableCommand {
     // Also makes stdout line-buffered: a crash loses no output, even when redirected.
     CrashReports.install()
     do {
-      var command = try Self.parseAsRoot()
+      let arguments = DevToolsAddress.normalize(Array(CommandLine.arguments.dropFirst()))
+      var command = try Self.parseAsRoot(arguments)
       if var command = command as? any AsyncParsableCommand {
         try await command.run()
       } else {

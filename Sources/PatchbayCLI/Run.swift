@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayAudioGraph
 import PatchbayConfig
+import PatchbayDevTools
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
@@ -78,6 +79,7 @@ struct Run: AsyncParsableCommand {
 
   @OptionGroup var search: PluginSearchOptions
   @OptionGroup var isolation: IsolateOption
+  @OptionGroup var devtoolsOptions: DevToolsOptions
 
   /// With --rebuild, a started ``PluginRebuilder`` for the plugins the app loaded.
   func rebuilder(for app: AppRuntime, report: @escaping @Sendable (String) -> Void)
@@ -93,6 +95,7 @@ struct Run: AsyncParsableCommand {
 
   func run() async throws {
     let app: AppRuntime
+    let replica: @Sendable () throws(AppError) -> AppRuntime
     do {
       let config = try AppConfig(contentsOf: self.config)
       let format = config.sound.format
@@ -102,6 +105,10 @@ struct Run: AsyncParsableCommand {
       let loader = try self.search.loader(for: config, isolating: self.isolation)
       let registry = try config.loadPlugins(with: loader)
       app = try AppRuntime(config: config, registry: registry, loader: loader)
+      // DevTools' time travel replays the run into an app of its own, from the same plugins.
+      replica = { () throws(AppError) in
+        try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
+      }
       if let route = self.route { try app.follow(route: route) }
     } catch let usage as ValidationError {
       throw usage
@@ -115,10 +122,12 @@ struct Run: AsyncParsableCommand {
     app.tracksStateChanges = printChanges
     // On a terminal, the UI shows the changes in its message log (`m`); else they are printed.
     let onTerminal = self.script == nil && isatty(STDIN_FILENO) != 0
-    app.onChange { [recorder] change in
+    let onChange: @Sendable (AppChange) -> Void = { [recorder] change in
       if printChanges, !onTerminal { Terminal.out(ChangeLine.text(change)) }
       recorder?.record(change)
     }
+    let devtools = try await self.startDevTools(app, replica: replica, also: onChange)
+    if devtools == nil { app.onChange(onChange) }
     // After the change handler: MIDI from the first message on is printed and recorded.
     let live = try self.startSound(app)
     defer { live?.stop() }
@@ -143,6 +152,7 @@ struct Run: AsyncParsableCommand {
       await session.run()
       rebuilder?.stop()
       watcher?.stop()
+      await devtools?.stop()
       return
     }
     // A script's plugins log to stderr, each line naming its feature.
@@ -161,6 +171,11 @@ struct Run: AsyncParsableCommand {
     defer { rebuilder?.stop() }
 
     let outcome = await ScriptRunner(app: app, name: name) { Terminal.out($0) }.run(text)
+    if let devtools {
+      Terminal.error("devtools: the script has ended; the app runs on until Ctrl-C.")
+      await DevToolsOptions.waitForInterrupt()
+      await devtools.stop()
+    }
     try await RecordedRun.finish(recorder, file: self.record, app: app)
     switch outcome {
     case .finished:
@@ -200,6 +215,19 @@ enum ChangeLine {
 }
 
 extension Run {
+  /// With --devtools: the feed attached to the app (it calls `also` with each change first)
+  /// and the server started; nil without.
+  func startDevTools(
+    _ app: AppRuntime, replica: @escaping @Sendable () throws(AppError) -> AppRuntime,
+    also: @escaping @Sendable (AppChange) -> Void
+  ) async throws -> DevTools? {
+    guard self.devtoolsOptions.enabled else { return nil }
+    let feed = DevToolsFeed()
+    feed.attach(to: app, also: also)
+    return try await self.devtoolsOptions.start(
+      app: app, feed: feed, session: .live(config: self.config), replica: replica)
+  }
+
   /// Plays the app's processors and opens its MIDI input, when it has either: the config's
   /// `[audio]` and `[midi]`, overridden by --audio and --midi. Notes go to stderr.
   /// `2026-11-26`, in local time.

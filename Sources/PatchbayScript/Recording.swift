@@ -22,6 +22,18 @@ public struct Recording: Sendable {
   public let stoppedBy: String?
   public let file: String
 
+  /// A recording held in memory (DevTools' of the live run): `file` names it in errors.
+  public init(
+    config: String, steps: [(line: Int, step: RecordingLine.Step)], file: String,
+    stateHash: String? = nil
+  ) {
+    self.config = config
+    self.steps = steps
+    self.stateHash = stateHash
+    self.stoppedBy = nil
+    self.file = file
+  }
+
   /// Reads a recording; a line that is not a recording line fails it, naming the line.
   public init(file: String) throws(AppError) {
     func problem(_ line: Int?, _ text: String) -> AppError {
@@ -76,18 +88,27 @@ public struct Recording: Sendable {
   /// the app settle after each.
   public func replay(into app: AppRuntime) async throws(AppError) {
     for (line, step) in self.steps {
-      do {
-        try self.apply(step, to: app, at: line)
-      } catch let error where error.reason.isRecording {
-        throw error
-      } catch {
-        throw AppError(.recording(file: self.file, line: line, problem: error.description))
-      }
-      _ = await app.settle()
+      try await self.apply(step, to: app, at: line)
     }
   }
 
-  private func apply(_ step: RecordingLine.Step, to app: AppRuntime, at line: Int)
+  /// Applies one recorded step (the one at `line` of the file) and lets the app settle: what
+  /// DevTools' time travel does, step by step.
+  public func apply(_ step: RecordingLine.Step, to app: AppRuntime, at line: Int)
+    async
+    throws(AppError)
+  {
+    do {
+      try self.applyNow(step, to: app, at: line)
+    } catch let error where error.reason.isRecording {
+      throw error
+    } catch {
+      throw AppError(.recording(file: self.file, line: line, problem: error.description))
+    }
+    _ = await app.settle()
+  }
+
+  private func applyNow(_ step: RecordingLine.Step, to app: AppRuntime, at line: Int)
     throws(AppError)
   {
     switch step {

@@ -194,3 +194,35 @@ extension RecordingLine: Codable {
     }
   }
 }
+
+extension RecordingLine.Step {
+  /// The script line that takes this step (`patchbay run --script`): what DevTools copies
+  /// when asked for a script that reproduces a selection of a run.
+  ///
+  /// ```swift
+  /// RecordingLine.Step.action(path: "counter", text: "increment", source: .command).scriptLine
+  /// // "send counter increment"
+  /// ```
+  public var scriptLine: String {
+    switch self {
+    case .action(let path, let text, let source):
+      // What effects, MIDI and processors sent, they send again when the script runs.
+      (source == .command ? "" : "# \(source.rawValue): ") + "send \(path) \(text)"
+    case .navigation(let action, let state):
+      switch action {
+      case .push(let node): "push \(node)" + (state.map { " \($0)" } ?? "")
+      case .present(let node): "present \(node)" + (state.map { " \($0)" } ?? "")
+      case .pop: "pop"
+      case .popToRoot: "route /"
+      case .dismiss: "dismiss"
+      case .deepLink(let nodes): "route /" + nodes.joined(separator: "/")
+      }
+    case .collection(let path, let id, let added, let state):
+      added ? "add \(path) \(id)" + (state.map { " \($0)" } ?? "") : "remove \(path) \(id)"
+    case .swap(let feature, let plugin):
+      "swap \(feature) \(plugin)"
+    case .kept(let path, let state):
+      "# \(path) started from its kept state \(state)"
+    }
+  }
+}

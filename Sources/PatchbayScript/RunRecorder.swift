@@ -34,20 +34,7 @@ public final class RunRecorder: Sendable {
 
   /// Records one change; failures changed nothing and are not recorded.
   public func record(_ change: AppChange) {
-    let step: RecordingLine.Step
-    switch change {
-    case .action(let path, let text, let source, _):
-      guard let from = ActionSource(rawValue: source.rawValue) else { return }
-      step = .action(path: path, text: text, source: from)
-    case .navigation(let action, _, let initial):
-      step = .navigation(action, state: Self.text(of: initial))
-    case .collection(let path, let id, let added, let initial):
-      step = .collection(path: path, id: id, added: added, state: Self.text(of: initial))
-    case .swap(let report):
-      step = .swap(feature: report.featureID, plugin: report.to)
-    case .failure:
-      return
-    }
+    guard let step = RecordingLine.Step(change) else { return }
     self.sequence.withValue { seq in
       seq += 1
       self.write(.step(seq: seq, step))
@@ -74,7 +61,7 @@ public final class RunRecorder: Sendable {
   }
 
   /// A starting state's text. The instance was created from these bytes, so they decode.
-  private static func text(of state: [UInt8]?) -> String? {
+  static func text(of state: [UInt8]?) -> String? {
     state.flatMap { try? WireValue(decoding: $0).actionText }
   }
 
@@ -83,5 +70,24 @@ public final class RunRecorder: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(line) else { return }
     self.handle.write(data + Data("\n".utf8))
+  }
+}
+
+extension RecordingLine.Step {
+  /// The step that records `change`; nil for a failure, which changed nothing.
+  public init?(_ change: AppChange) {
+    switch change {
+    case .action(let path, let text, let source, _):
+      guard let from = ActionSource(rawValue: source.rawValue) else { return nil }
+      self = .action(path: path, text: text, source: from)
+    case .navigation(let action, _, let initial):
+      self = .navigation(action, state: RunRecorder.text(of: initial))
+    case .collection(let path, let id, let added, let initial):
+      self = .collection(path: path, id: id, added: added, state: RunRecorder.text(of: initial))
+    case .swap(let report):
+      self = .swap(feature: report.featureID, plugin: report.to)
+    case .failure:
+      return nil
+    }
   }
 }

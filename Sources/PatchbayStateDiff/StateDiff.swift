@@ -29,6 +29,31 @@ package enum StateDiff {
     return lines.joined(separator: "\n")
   }
 
+  /// What an action changed, for a program that keeps a copy of the state as JSON (DevTools):
+  /// each changed value's JSON Pointer (RFC 6901) into ``WireValue/json(pretty:)``'s JSON, and
+  /// its whole new JSON (nil: removed). Costs what changed, with no limit on how much; nil
+  /// when the bytes are not values.
+  ///
+  /// ```swift
+  /// StateDiff.changes(before: counterAt0.bytes, after: counterAt1.bytes)
+  /// // [StateChange(pointer: "/count", json: "1")]
+  /// ```
+  package static func changes(before: [UInt8]?, after: [UInt8]) -> [StateChange]? {
+    guard let before else {
+      return Self.json(after[...]).map { [StateChange(pointer: "", json: $0)] }
+    }
+    var differ = Differ(before: before, after: after, forJSON: true)
+    guard differ.compare(0..<before.count, 0..<after.count, path: ""), !differ.malformed else {
+      return nil
+    }
+    return differ.changes
+  }
+
+  /// A value's bytes as compact JSON, whole; nil when they are not a value.
+  static func json(_ bytes: ArraySlice<UInt8>) -> String? {
+    (try? WireValue(decoding: bytes))?.json()
+  }
+
   /// A value's bytes as compact JSON, cut to ``valueWidth`` characters.
   static func show(_ bytes: ArraySlice<UInt8>) -> String {
     guard let value = try? WireValue(decoding: bytes) else { return "(not a value)" }
@@ -41,12 +66,18 @@ package enum StateDiff {
 private struct Differ {
   let before: [UInt8]
   let after: [UInt8]
+  /// Whether paths follow the JSON (a case's fields under its name) and values are whole.
+  let forJSON: Bool
   var lines: [String] = []
+  var changes: [StateChange] = []
+  /// Whether a changed value's bytes were not a value (the changes are then not told).
+  var malformed = false
   var more = 0
 
-  init(before: [UInt8], after: [UInt8]) {
+  init(before: [UInt8], after: [UInt8], forJSON: Bool = false) {
     self.before = before
     self.after = after
+    self.forJSON = forJSON
   }
 
   /// Whether two spans hold the same bytes (one memcmp).
@@ -87,8 +118,12 @@ private struct Differ {
       let oldFields = Extent.fields(of: self.before, old),
       let newFields = Extent.fields(of: self.after, new), oldFields.name == newFields.name
     {
+      // In JSON, a case is an object with its name as the only key.
+      let path =
+        self.forJSON && oldTag == WireValue.Tag.case.rawValue
+        ? "\(path)/\(StateChange.escaped(newFields.name))" : path
       for field in newFields.fields {
-        let fieldPath = "\(path)/\(field.name)"
+        let fieldPath = "\(path)/\(self.forJSON ? StateChange.escaped(field.name) : field.name)"
         if let match = oldFields.fields.first(where: { $0.name == field.name }) {
           guard self.compare(match.value, field.value, path: fieldPath) else { return false }
         } else {
@@ -97,7 +132,8 @@ private struct Differ {
       }
       for field in oldFields.fields
       where !newFields.fields.contains(where: { $0.name == field.name }) {
-        self.changed("\(path)/\(field.name)", field.value, nil)
+        let name = self.forJSON ? StateChange.escaped(field.name) : field.name
+        self.changed("\(path)/\(name)", field.value, nil)
       }
       return true
     }
@@ -106,6 +142,18 @@ private struct Differ {
   }
 
   mutating func changed(_ path: String, _ old: Range<Int>?, _ new: Range<Int>?) {
+    if self.forJSON {
+      if let new {
+        guard let json = StateDiff.json(self.after[new]) else {
+          self.malformed = true
+          return
+        }
+        self.changes.append(StateChange(pointer: path, json: json))
+      } else {
+        self.changes.append(StateChange(pointer: path, json: nil))
+      }
+      return
+    }
     guard self.lines.count < StateDiff.maximumLines else {
       self.more += 1
       return

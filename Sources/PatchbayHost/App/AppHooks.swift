@@ -1,4 +1,5 @@
 import Patchbay
+import PatchbayStateDiff
 
 /// What is hooked into an app from any thread: where plugins' log lines go, the inputs
 /// ``AppRuntime/isQuiet`` waits for, and why swaps were refused. One lock, owned by the app:
@@ -76,12 +77,27 @@ extension AppRuntime {
 
   /// Whether action changes carry the state diff they caused (costs a snapshot per action).
   public var tracksStateChanges: Bool {
-    get { self.changes.tracksStateChanges }
+    get { self.changes.states.diffLines }
     set {
-      self.changes.tracksStateChanges = newValue
-      for entry in self.executor.sync({ self.owned.instances.entries }) {
-        self.changes.track(entry.path, state: try? entry.handle.snapshot())
-      }
+      self.changes.states.diffLines = newValue
+      self.trackEveryInstance()
+    }
+  }
+
+  /// Called after each action that changed a state, on the thread that reduced it, with the
+  /// instance's path and what changed, as JSON Pointers into its state's JSON and the values
+  /// there now: what DevTools sends a page instead of the state. Costs a snapshot per action
+  /// while set; nil stops it.
+  package func onStateChanges(_ handler: (@Sendable (String, [StateChange]) -> Void)?) {
+    guard let handler else { return self.changes.states.onChanges(nil) }
+    self.changes.states.onChanges { path, changes in handler(path.description, changes) }
+    self.trackEveryInstance()
+  }
+
+  /// Diffs start from each instance's state now.
+  private func trackEveryInstance() {
+    for entry in self.executor.sync({ self.owned.instances.entries }) {
+      self.changes.states.track(entry.path, state: try? entry.handle.snapshot())
     }
   }
 

@@ -41,7 +41,7 @@ extension AppRuntime {
       handle = try self.makeHandle(feature, at: path, state: nil)
     }
     handle.owned.observer = InstanceSite(app: self, node: node, path: path)
-    self.changes.track(path, state: try? handle.snapshot())
+    self.changes.states.track(path, state: try? handle.snapshot())
     if self.replaying { handle.muteEffects() }
     self.owned.instances.insert(handle, at: path)
     try self.attachedPlayer.player?.play(handle, at: path)

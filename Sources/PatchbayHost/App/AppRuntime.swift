@@ -170,7 +170,7 @@ public final class AppRuntime: @unchecked Sendable {
         throw AppError(.failed(path: path, reason: error.description))
       }
       try self.attachedPlayer.player?.play(entry.handle, at: entry.path)
-      self.changes.track(entry.path, state: try? entry.handle.snapshot())
+      self.changes.states.track(entry.path, state: try? entry.handle.snapshot())
       self.applyShared(of: entry.handle, at: entry.path)
     }
   }

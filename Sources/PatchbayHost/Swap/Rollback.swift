@@ -62,7 +62,7 @@ extension AppRuntime {
       } catch {
         self.fail(error)
       }
-      self.changes.track(target.path, state: try? target.handle.snapshot())
+      self.changes.states.track(target.path, state: try? target.handle.snapshot())
       self.applyShared(of: target.handle, at: target.path)
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -136,7 +136,7 @@ extension AppRuntime {
       }
       // Diffs start again from the new schema.
       for target in targets {
-        self.changes.track(target.path, state: try? target.handle.snapshot())
+        self.changes.states.track(target.path, state: try? target.handle.snapshot())
         self.applyShared(of: target.handle, at: target.path)
       }
       return (previous, targets.map(\.path), held)

@@ -1,0 +1,188 @@
+import FlyingFox
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+import PatchbayLoader
+import PatchbayScript
+import Synchronization
+
+/// Answers DevTools' requests: checks each one's token, `Host` and `Origin`, then routes it
+/// (``DevTools`` lists the routes). Every answer is JSON but the page's.
+final class DevToolsRouter: HTTPHandler {
+  unowned let devtools: DevTools
+  /// Set once the server knows its port; until then every request is refused.
+  let access = Mutex<DevToolsAccess?>(nil)
+  /// The largest request body: an action's text, not a state.
+  static let largestBody = 64 << 10
+
+  init(devtools: DevTools) {
+    self.devtools = devtools
+  }
+
+  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let refusal = self.access.withLock {
+      $0?.refusal(
+        token: request.query["token"] ?? request.headers[HTTPHeader("X-Patchbay-Token")],
+        host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")])
+        ?? ($0 == nil ? "the server is starting; try again." : nil)
+    }
+    if let refusal { return Self.text(.forbidden, refusal) }
+    if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.largestBody {
+      return Self.text(.payloadTooLarge, "a request body is at most \(Self.largestBody) bytes.")
+    }
+    switch (request.method, request.path) {
+    case (.GET, "/"), (.GET, "/index.html"):
+      return HTTPResponse(
+        statusCode: .ok,
+        headers: [
+          .contentType: "text/html; charset=utf-8",
+          HTTPHeader("Content-Security-Policy"):
+            "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            + "connect-src 'self' ws://\(request.headers[.host] ?? "")",
+          .cacheControl: "no-store",
+        ],
+        body: Data(DevToolsPage.html.utf8))
+    case (.GET, "/api/app"):
+      return Self.json(self.appJSON())
+    case (.GET, "/api/state"):
+      return await self.state(request)
+    case (.GET, "/api/timeline"):
+      return Self.json(JSONText.array(self.devtools.feed.timeline()))
+    case (.GET, "/api/script"):
+      let steps = self.devtools.recording.steps
+      let count = min(request.query["to"].flatMap(Int.init) ?? steps.count, steps.count)
+      let lines = steps.prefix(max(count, 0)).map(\.step.scriptLine)
+      return Self.text(.ok, (lines + ["state"]).joined(separator: "\n") + "\n")
+    case (.GET, "/api/socket"):
+      return try await WebSocketHTTPHandler(handler: DevToolsSocket(feed: self.devtools.feed))
+        .handleRequest(request)
+    case (.POST, "/api/send"), (.POST, "/api/swap"):
+      return await self.act(request)
+    default:
+      return Self.text(.notFound, "no such route: \(request.method.rawValue) \(request.path)")
+    }
+  }
+
+  /// An instance's state now, or the whole app's (now, or after step `at`).
+  private func state(_ request: HTTPRequest) async -> HTTPResponse {
+    do {
+      if let at = request.query["at"] {
+        guard let count = Int(at) else {
+          return Self.text(.badRequest, "at=\(at): a step number (0 for the start).")
+        }
+        return Self.json(
+          try await self.devtools.rewind.state(after: count, of: self.devtools.recording))
+      }
+      return Self.json(try self.devtools.app.state(request.query["path"]).json())
+    } catch {
+      return Self.text(.badRequest, error.description)
+    }
+  }
+
+  /// Sends an action, or swaps a feature, as the page asked.
+  private func act(_ request: HTTPRequest) async -> HTTPResponse {
+    guard !self.devtools.readOnly else {
+      return Self.text(.forbidden, "DevTools is read-only (--devtools-read-only).")
+    }
+    guard case .live = self.devtools.session else {
+      return Self.text(.forbidden, "a recording cannot be changed; run the app to act on it.")
+    }
+    let body: Data
+    do {
+      body = try await request.bodyData
+    } catch {
+      return Self.text(.badRequest, "the body could not be read: \(error)")
+    }
+    guard let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String] else {
+      return Self.text(.badRequest, "the body is a JSON object of strings.")
+    }
+    do {
+      if request.path == "/api/send" {
+        guard let path = fields["path"], let action = fields["action"] else {
+          return Self.text(.badRequest, #"send needs {"path": …, "action": …}."#)
+        }
+        try self.devtools.app.send(path, action)
+      } else {
+        guard let feature = fields["feature"], let plugin = fields["plugin"] else {
+          return Self.text(.badRequest, #"swap needs {"feature": …, "plugin": …}."#)
+        }
+        try self.devtools.app.swap(feature, to: plugin)
+      }
+      return Self.json(#"{"ok":true}"#)
+    } catch {
+      return Self.text(.unprocessableContent, error.description)
+    }
+  }
+
+  /// The app's instances, navigation, plugins and steps.
+  func appJSON() -> String {
+    let app = self.devtools.app
+    var instances: [String] = []
+    var plugins: [String: (id: String, version: String, generation: Int)] = [:]
+    for path in app.paths {
+      guard let handle = try? app.instance(path) else { continue }
+      let feature = handle.feature
+      let plugin = feature.plugin
+      plugins[plugin.path] = (plugin.id, plugin.version, plugin.generation)
+      instances.append(
+        JSONText.object([
+          ("path", JSONText.string(path)), ("feature", JSONText.string(feature.id)),
+          ("name", JSONText.string(feature.name)), ("plugin", JSONText.string(plugin.path)),
+          ("generation", String(plugin.generation)),
+          ("isolated", app.loader.isolates(plugin.id, file: plugin.path) ? "true" : "false"),
+          ("actions", JSONText.array(feature.actions.map(Self.actionJSON))),
+        ]))
+    }
+    let history = self.devtools.feed.pluginHistory()
+    let pluginList = plugins.sorted { $0.key < $1.key }.map { file, plugin in
+      JSONText.object([
+        ("file", JSONText.string(file)), ("id", JSONText.string(plugin.id)),
+        ("version", JSONText.string(plugin.version)), ("generation", String(plugin.generation)),
+        ("history", JSONText.array(history[file] ?? [])),
+      ])
+    }
+    let navigation = app.navigation
+    let mode: String
+    switch self.devtools.session {
+    case .live: mode = "live"
+    case .recording(let recording): mode = "recording: " + recording.file
+    }
+    return JSONText.object([
+      ("name", JSONText.string(app.config.name)), ("mode", JSONText.string(mode)),
+      ("readOnly", self.devtools.readOnly ? "true" : "false"),
+      ("steps", String(self.devtools.recording.steps.count)),
+      ("current", JSONText.string(app.currentPath)),
+      ("stack", JSONText.array(navigation.stack.map { JSONText.string($0.description) })),
+      ("presented", navigation.presented.map { JSONText.string($0.description) } ?? "null"),
+      ("instances", JSONText.array(instances)), ("plugins", JSONText.array(pluginList)),
+    ])
+  }
+
+  static func actionJSON(_ action: ActionInfo) -> String {
+    JSONText.object([
+      ("name", JSONText.string(action.name)), ("summary", JSONText.string(action.summary)),
+      (
+        "fields",
+        JSONText.array(
+          action.fields.map {
+            JSONText.object([
+              ("name", JSONText.string($0.name)), ("type", JSONText.string($0.type)),
+            ])
+          })
+      ),
+      ("sentBy", action.sentBy.map(JSONText.string) ?? "null"),
+    ])
+  }
+
+  static func json(_ text: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+      body: Data(text.utf8))
+  }
+
+  static func text(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: status, headers: [.contentType: "text/plain; charset=utf-8"],
+      body: Data(text.utf8))
+  }
+}
