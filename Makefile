@@ -26,9 +26,10 @@ export PATCHBAY_WARNINGS_AS_ERRORS := 1
 # run; fixed, the SDK built here stays built for a `patchbay new` plugin's make, and back
 # (its Makefile exports the same two variables).
 export SWIFT_DETERMINISTIC_HASHING := 1
-SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev
+# chromium: DevTools' browser test (headless, driven through its DevTools protocol).
+SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev chromium
 
-.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
 
 all: build
 
@@ -93,6 +94,10 @@ validate-check: build
 test: lint build template-check import-swap-check sdk-test dev-check validate-check bench-smoke tsan
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-isolated
+
+# docs/DEVTOOLS.md's pictures, taken by the browser test (docs/images/devtools-*.png).
+screenshots: build
+	PATCHBAY_WRITE_SCREENSHOTS=1 $(SWIFT) test --skip-build --filter DevToolsBrowserTests
 
 # make test with every core kept busy by another process at the same priority (.ci/under-load):
 # the whole of it must pass on a loaded machine as on a quiet one. Not part of make test (it
