@@ -144,7 +144,7 @@ let package = Package(
       name: "PatchbayDevTools",
       dependencies: [
         "PatchbayHost", "PatchbayLoader", "PatchbayScript", "PatchbayStateDiff",
-        "PatchbayConfig", sdk("PatchbayEncoding"),
+        "PatchbayConfig", "PatchbayAudioGraph", "PatchbayMIDI", sdk("PatchbayEncoding"),
         .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),

@@ -77,3 +77,13 @@ WITH_AVX2 void pb_samples_level(const float *samples, size_t frames, size_t chan
     squares[c] += sum;
   }
 }
+
+WITH_AVX2 float pb_samples_added_peak(const float *after, const float *before, size_t count) {
+  float peak = 0;
+  for (size_t i = 0; i < count; i++) {
+    float added = after[i] - before[i];
+    float magnitude = added < 0 ? -added : added;
+    peak = magnitude > peak ? magnitude : peak;
+  }
+  return peak;
+}

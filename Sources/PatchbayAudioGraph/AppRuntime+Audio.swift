@@ -166,6 +166,7 @@ extension ProcessorGraph: InstancePlayer {
         implementation.feature.code.crashLabel, handle.label.pointer.map { UnsafePointer($0) }
       ))
     slot.handle = handle
+    slot.path = path.description
     if !graph.solo.isEmpty, !graph.solo.contains(path.last.key) {
       slot.unheard = .allocate(capacity: graph.format.periodSamples)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 import PatchbayAudioDevice
 import PatchbayConfig
 import PatchbayHost
@@ -41,6 +42,14 @@ public final class LiveSession: @unchecked Sendable {
   private let pumpDone = DispatchSemaphore(value: 0)
   /// MIDI messages the pump handed on. [thread-safe]
   public var midiEvents: Int { self.pumped.load(ordering: .relaxed) }
+  /// Who sees each MIDI message as the pump hands it to the app (DevTools' MIDI monitor).
+  private let midiWatcher = LockedValue<(@Sendable (MIDIEvent) -> Void)?>(nil)
+
+  /// Calls `handler` with each MIDI message the app receives, on the pump's thread (not the
+  /// reader's: the realtime side is untouched). nil stops it.
+  public func watchMIDI(_ handler: (@Sendable (MIDIEvent) -> Void)?) {
+    self.midiWatcher.withValue { $0 = handler }
+  }
   private let pumped = Atomic<Int>(0)
   /// Whether the pump has handed on the input's last message.
   private let pumpFinished = Atomic<Bool>(false)
@@ -115,8 +124,10 @@ public final class LiveSession: @unchecked Sendable {
     while true {
       let ended = self.midiInput?.isFinished ?? self.song!.isFinished
       var moved = 0
+      let watcher = self.midiWatcher.withValue { $0 }
       while let event = events.pop() {
         self.app.receive(event)
+        watcher?(event)
         moved += 1
       }
       self.pumped.add(moved, ordering: .relaxed)

@@ -40,6 +40,8 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   let sentMIDI = SentMIDI()
   /// The mix's level, per channel, for a terminal's meter.
   package let meter = LevelMeter()
+  /// The sound as a watcher sees it (DevTools): off until turned on.
+  public let tap: SoundTap
   /// The node keys whose sound is heard (`patchbay render --solo drums`): the others' processors
   /// run as always, into a buffer no one hears. Empty: all. Set before the app is attached.
   public var solo: Set<String> = []
@@ -54,6 +56,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   public init(format: AudioFormat, offline: Bool = false) {
     self.format = format
     self.offline = offline
+    self.tap = SoundTap(periodSamples: format.periodSamples)
     self.periodMIDI = .allocate(capacity: Self.periodMIDICapacity)
   }
 
@@ -153,6 +156,12 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     }
   }
 
+  /// Each playing instance's peak since the last call: what its processor added to the mix,
+  /// while ``tap`` is on. [app queue]
+  package func processorPeaks() -> [(path: String, peak: Float)] {
+    self.slots.map { ($0.slot.path, $0.slot.takePeak()) }
+  }
+
   /// How many sets and processors wait for the audio thread to let go. [app queue]
   var retiredCount: Int { self.retired.count }
 
@@ -168,10 +177,13 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     let checks = self.safetyChecks
     let diagnosing = checks && self.diagnosing > 0
     var caught = false
+    let samples = frames * self.format.channels
+    let tapping = self.tap.isOn && samples <= self.tap.capacity
     defer {
       if checks {
-        self.guardMix(mix, samples: frames * self.format.channels, at: steadyTime, caught: caught)
+        self.guardMix(mix, samples: samples, at: steadyTime, caught: caught)
       }
+      if tapping { self.tap.capture(mix, frames: frames, channels: self.format.channels) }
       self.gate.leave()
     }
     let midiCount = self.gatherMIDI(frames: frames, steadyTime: steadyTime)
@@ -196,12 +208,15 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
       if index == set.senders {
         (midi, count) = self.sentMIDI.merged(with: UnsafePointer(self.periodMIDI), count: midiCount)
       }
-      let muted = set.slots[index].takeUnretainedValue().render(
+      let slot = set.slots[index].takeUnretainedValue()
+      if tapping { self.tap.before.update(from: mix, count: samples) }
+      let muted = slot.render(
         into: mix, frames: frames, channels: self.format.channels,
         sampleRate: self.format.sampleRate, steadyTime: steadyTime,
         midi: midi, midiCount: count,
         checkSamples: diagnosing, faultFrame: self.suspectFrame)
       caught = caught || muted
+      if tapping { slot.notePeak(pb_samples_added_peak(mix, self.tap.before, samples)) }
     }
   }
 

@@ -47,6 +47,10 @@ final class ProcessorSlot: @unchecked Sendable {
   /// Where it renders when it is not heard (another node is soloed), instead of the mix; set
   /// before the slot plays.
   var unheard: UnsafeMutablePointer<Float>?
+  /// The instance's path, for meters. [app queue]
+  var path = ""
+  /// The largest sample it added to the mix since the last take (while the tap is on).
+  private let peakBits = Atomic<UInt32>(0)
   /// The handle whose instance this plays. [app queue]
   weak var handle: FeatureHandle?
   /// The steady frame + 1 of the period in which the processor wrote a NaN or an infinite
@@ -156,6 +160,16 @@ final class ProcessorSlot: @unchecked Sendable {
     self.unheard?.deallocate()
     self.note.deallocate()
   }
+
+  /// Keeps the larger of `peak` and the peak so far. [audio-thread]
+  func notePeak(_ peak: Float) {
+    if peak > Float(bitPattern: self.peakBits.load(ordering: .relaxed)) {
+      self.peakBits.store(peak.bitPattern, ordering: .relaxed)
+    }
+  }
+
+  /// The peak since the last take, and starts again. [app queue]
+  func takePeak() -> Float { Float(bitPattern: self.peakBits.exchange(0, ordering: .relaxed)) }
 
   /// Publishes the parameters for the instance's state now. [app queue]
   func publishParameters() {

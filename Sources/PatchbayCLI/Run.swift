@@ -131,6 +131,7 @@ struct Run: AsyncParsableCommand {
     // After the change handler: MIDI from the first message on is printed and recorded.
     let live = try self.startSound(app)
     defer { live?.stop() }
+    if let live { await devtools?.attach(live) }
 
     let name: String
     let text: String

@@ -1,8 +1,8 @@
 import Foundation
+import Patchbay
 import PatchbayHost
 import PatchbayScript
 import PatchbayStateDiff
-import Synchronization
 
 /// What DevTools knows of a run, as it happens: the timeline of everything that changed the
 /// app (each entry one JSON object), the steps that rebuild any of its states, and the pages
@@ -32,7 +32,7 @@ public final class DevToolsFeed: Sendable {
     var plugins: [String: [String]] = [:]
   }
 
-  private let log = Mutex(Log())
+  private let log = LockedValue(Log())
   private let start = ContinuousClock.now
   /// How many timeline entries a page can load; the steps are all kept (time travel needs them).
   static let keptEntries = 100_000
@@ -44,7 +44,7 @@ public final class DevToolsFeed: Sendable {
   /// Listens to `app`'s changes, with diffs as JSON Pointers, from now on.
   public func attach(to app: AppRuntime, also: (@Sendable (AppChange) -> Void)? = nil) {
     app.onStateChanges { [weak self] path, changes in
-      self?.log.withLock { $0.pendingChanges = (path, changes) }
+      self?.log.withValue { $0.pendingChanges = (path, changes) }
     }
     app.onChange { [weak self] change in
       also?(change)
@@ -55,7 +55,7 @@ public final class DevToolsFeed: Sendable {
   /// Adds a change to the timeline and tells every page.
   public func record(_ change: AppChange) {
     let time = self.milliseconds
-    self.log.withLock { log in
+    self.log.withValue { log in
       let step = RecordingLine.Step(change)
       if let step { log.steps.append((line: log.steps.count + 1, step: step)) }
       var fields: [(String, String)] = [
@@ -107,7 +107,7 @@ public final class DevToolsFeed: Sendable {
   /// Adds a line from outside the app's changes (a plugin's log line, a crash report).
   public func note(kind: String, _ text: String, plugin: String? = nil) {
     let time = self.milliseconds
-    self.log.withLock { log in
+    self.log.withValue { log in
       let entry = JSONText.object([
         ("seq", String(log.steps.count)), ("t", String(time)), ("kind", JSONText.string(kind)),
         ("text", JSONText.string(text)),
@@ -131,34 +131,41 @@ public final class DevToolsFeed: Sendable {
     for page in log.pages.values { page.yield(entry) }
   }
 
+  /// Sends every page a message that is not part of the timeline (the sound, MIDI in).
+  public func broadcast(_ message: String) {
+    self.log.withValue { log in
+      for page in log.pages.values { page.yield(message) }
+    }
+  }
+
   /// A new page's stream of entries, from now on; it ends when the page goes.
   public func subscribe() -> AsyncStream<String> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: String.self, bufferingPolicy: .bufferingNewest(Self.pageBuffer))
-    let id = self.log.withLock { log in
+    let id = self.log.withValue { log in
       defer { log.nextPage += 1 }
       log.pages[log.nextPage] = continuation
       return log.nextPage
     }
     continuation.onTermination = { [weak self] _ in
-      _ = self?.log.withLock { $0.pages.removeValue(forKey: id) }
+      _ = self?.log.withValue { $0.pages.removeValue(forKey: id) }
     }
     return stream
   }
 
   /// How many pages listen now.
-  public var pageCount: Int { self.log.withLock { $0.pages.count } }
+  public var pageCount: Int { self.log.withValue { $0.pages.count } }
 
   /// The entries so far (at most the last ``keptEntries``), oldest first.
-  public func timeline() -> [String] { self.log.withLock { $0.entries } }
+  public func timeline() -> [String] { self.log.withValue { $0.entries } }
 
   /// The steps so far, as a recording that rebuilds the app (``Rewind``).
   func recording(config: String) -> Recording {
-    Recording(config: config, steps: self.log.withLock { $0.steps }, file: "the live run")
+    Recording(config: config, steps: self.log.withValue { $0.steps }, file: "the live run")
   }
 
   /// Each plugin file's events (swaps, crashes), as JSON arrays by file.
-  func pluginHistory() -> [String: [String]] { self.log.withLock { $0.plugins } }
+  func pluginHistory() -> [String: [String]] { self.log.withValue { $0.plugins } }
 
   /// Milliseconds since the feed started.
   var milliseconds: Int {

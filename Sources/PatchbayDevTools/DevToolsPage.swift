@@ -6,6 +6,7 @@
 /// entries, each of which it applies to what it holds (an action's changes are JSON Pointers
 /// and values, so a large state is never sent twice).
 enum DevToolsPage {
+  /// The page, with ``script`` and ``soundScript`` inline.
   static let html = """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8"><title>Patchbay DevTools</title>
@@ -60,6 +61,13 @@ enum DevToolsPage {
     .card { border:1px solid var(--line); border-radius:6px; padding:8px 10px; margin-bottom:10px; }
     .dim { color:var(--dim); } .err { color:var(--bad); } .ok { color:var(--good); }
     pre { margin:0; white-space:pre-wrap; }
+    .meter { display:grid; grid-template-columns:160px 1fr 70px; gap:8px; align-items:center;
+      margin:3px 0; }
+    .bar { height:10px; background:var(--line); border-radius:2px; overflow:hidden; }
+    .bar > div { height:100%; background:linear-gradient(90deg, var(--good) 70%, var(--warn) 90%,
+      var(--bad)); width:0; }
+    canvas { background:#0f1115; border:1px solid var(--line); border-radius:4px; }
+    #midiLog div { border-bottom:1px solid var(--line); padding:1px 0; }
     </style></head>
     <body>
     <header><h1>Patchbay DevTools</h1><span id="appname"></span><span id="mode" class="dim"></span>
@@ -70,6 +78,7 @@ enum DevToolsPage {
         <button data-tab="state" class="active">State</button>
         <button data-tab="actions">Actions</button>
         <button data-tab="plugins">Plugins</button>
+        <button data-tab="sound">Sound</button>
         <button data-tab="act">Act</button>
       </nav>
       <section id="state" class="active">
@@ -92,257 +101,21 @@ enum DevToolsPage {
       </section>
       <section id="plugins"></section>
       <section id="act"></section>
+      <section id="sound">
+        <div id="noSound" class="dim">this app plays no sound (no feature has a processor, or
+          --audio none)</div>
+        <div class="card"><b>mix</b> <span id="clips" class="dim"></span>
+          <div id="mixMeters"></div></div>
+        <div class="card"><b>processors</b><div id="processorMeters"></div></div>
+        <div class="card"><b>scope</b> and <b>spectrum</b> of the mix<br>
+          <canvas id="scope" width="560" height="140"></canvas>
+          <canvas id="spectrum" width="560" height="140"></canvas></div>
+        <div class="card"><b>MIDI in</b> <span id="midiCount" class="dim"></span>
+          <div id="midiLog"></div></div>
+      </section>
     </main>
     <script>
-    "use strict";
-    const token = new URLSearchParams(location.search).get("token") || "";
-    const $ = (id) => document.getElementById(id);
-    const api = async (path, body) => {
-      const response = await fetch(path, { method: body ? "POST" : "GET",
-        headers: { "X-Patchbay-Token": token, "Content-Type": "application/json" },
-        body: body ? JSON.stringify(body) : undefined });
-      const text = await response.text();
-      if (!response.ok) throw new Error(text);
-      return response.headers.get("content-type").startsWith("application/json")
-        ? JSON.parse(text) : text;
-    };
-    const view = { app: null, timeline: [], selected: null, state: null, highlight: new Set(),
-      at: null, lastSeq: 0, selectedEntry: null };
-
-    // JSON Pointer (RFC 6901) into the held state: where an action's change goes.
-    const tokens = (pointer) => pointer === "" ? [] :
-      pointer.slice(1).split("/").map(t => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-    function applyChange(root, change) {
-      const path = tokens(change.p);
-      if (path.length === 0) return change.removed ? null : change.v;
-      let parent = root;
-      for (const key of path.slice(0, -1)) { parent = parent?.[key]; }
-      if (parent == null) return root;
-      const last = path[path.length - 1];
-      if (change.removed) {
-        if (Array.isArray(parent)) parent.length = Math.min(parent.length, Number(last));
-        else delete parent[last];
-      } else parent[last] = change.v;
-      return root;
-    }
-
-    function renderJSON(value, pointer, key) {
-      const label = key === undefined ? "" : `<span class="key">${esc(key)}</span>: `;
-      const mark = view.highlight.has(pointer) ? " changed" : "";
-      if (value !== null && typeof value === "object") {
-        const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-        const open = pointer.split("/").length < 4 ? " open" : "";
-        const brackets = Array.isArray(value) ? `[${value.length}]` : `{${entries.length}}`;
-        return `<details${open} data-p="${esc(pointer)}"><summary class="${mark}">${label}` +
-          `<span class="dim">${brackets}</span></summary>` +
-          entries.map(([k, v]) => renderJSON(v, pointer + "/" +
-            String(k).replace(/~/g, "~0").replace(/\\//g, "~1"), k)).join("") + `</details>`;
-      }
-      const kind = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-      return `<div class="row${mark}" data-p="${esc(pointer)}">${label}` +
-        `<span class="${kind}">${esc(JSON.stringify(value))}</span></div>`;
-    }
-    const esc = (s) => String(s).replace(/[&<>"]/g,
-      c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-
-    function renderTree() {
-      const app = view.app;
-      $("appname").textContent = app.name;
-      $("mode").textContent = app.mode + (app.readOnly ? " · read-only" : "");
-      const onStack = new Set([...app.stack, app.presented].filter(Boolean));
-      $("tree").innerHTML = `<div class="dim">stack: ${esc(["root", ...app.stack].join(" › "))}` +
-        (app.presented ? ` · presented ${esc(app.presented)}` : "") + `</div>` +
-        app.instances.map(i => {
-          const depth = i.path.split("/").length - 1;
-          return `<div class="node${i.path === view.selected ? " selected" : ""}" ` +
-            `data-path="${esc(i.path)}" style="margin-left:${depth * 12}px">` +
-            `${esc(i.path)}${i.path === app.current ? " <span class=badge>on top</span>" : ""}` +
-            (i.isolated ? `<span class="badge iso">isolated</span>` : "") +
-            `<div class="meta">${esc(i.feature)} · gen ${i.generation} · ` +
-            `${esc(i.plugin.split("/").pop())}</div></div>`;
-        }).join("");
-      for (const node of document.querySelectorAll("#tree .node"))
-        node.onclick = () => select(node.dataset.path);
-    }
-
-    async function select(path) {
-      view.selected = path;
-      view.highlight = new Set();
-      renderTree();
-      await loadState();
-      renderAct();
-    }
-
-    async function loadState() {
-      if (!view.selected) return;
-      if (view.at === null) {
-        try { view.state = await api(`/api/state?path=${encodeURIComponent(view.selected)}`); }
-        catch (e) { view.state = { error: e.message }; }
-      } else {
-        const whole = await api(`/api/state?at=${view.at}`);
-        view.state = whole.features?.[view.selected] ?? null;
-        const entry = view.timeline.find(e => e.seq === view.at && e.kind === "action");
-        view.highlight = new Set(entry && entry.path === view.selected
-          ? entry.changes.map(c => c.p) : []);
-      }
-      renderState();
-    }
-
-    function renderState() {
-      $("stateView").innerHTML = view.selected
-        ? (view.state === null ? `<span class="dim">${esc(view.selected)} did not exist at ` +
-          `this step</span>` : renderJSON(view.state, ""))
-        : `<span class="dim">select an instance</span>`;
-      const steps = view.app?.steps ?? 0;
-      $("scrub").max = steps;
-      if (view.at === null) $("scrub").value = steps;
-      $("stepLabel").textContent = view.at === null ? `live (${steps} steps)` : `${view.at} / ${steps}`;
-    }
-
-    function sourceOf(e) { return e.kind === "action" ? e.source : e.kind; }
-    function renderLog() {
-      const query = $("search").value.toLowerCase();
-      const source = $("sourceFilter").value;
-      const rows = view.timeline.filter(e => (!source || sourceOf(e) === source) &&
-        (!query || JSON.stringify(e).toLowerCase().includes(query)));
-      $("count").textContent = `${rows.length} of ${view.timeline.length}`;
-      $("log").innerHTML = rows.slice(-2000).map(e => {
-        const what = e.text ?? "";
-        const where = e.path ?? e.feature ?? "";
-        const changed = e.changes ? e.changes.map(c => c.p || "/").join(" ") : "";
-        return `<tr class="entry ${e.kind}${e.seq === view.selectedEntry ? " selected" : ""}" ` +
-          `data-seq="${e.seq}"><td>${e.seq}</td><td>${(e.t / 1000).toFixed(3)}</td>` +
-          `<td><span class="src">${esc(sourceOf(e))}</span></td><td>${esc(where)}</td>` +
-          `<td>${esc(what)}</td><td class="dim">${esc(changed)}</td></tr>`;
-      }).join("");
-      for (const row of document.querySelectorAll("#log tr.entry"))
-        row.onclick = () => travel(Number(row.dataset.seq), true);
-    }
-
-    async function travel(step, fromLog) {
-      view.selectedEntry = step;
-      view.at = step >= (view.app?.steps ?? 0) && !fromLog ? null : step;
-      const entry = view.timeline.find(e => e.seq === step && e.kind === "action");
-      if (fromLog && entry && entry.path) view.selected = entry.path;
-      renderTree();
-      await loadState();
-      renderLog();
-      if (fromLog) show("state");
-    }
-
-    function renderPlugins() {
-      $("plugins").innerHTML = (view.app?.plugins ?? []).map(p => `<div class="card">` +
-        `<b>${esc(p.id)}</b> <span class="dim">${esc(p.version)} · generation ${p.generation}</span>` +
-        `<div class="dim">${esc(p.file)}</div>` +
-        (p.history.length ? `<table>${p.history.map(h => `<tr><td>${(h.t / 1000).toFixed(3)}` +
-          `</td><td>${esc(h.event)}</td><td>${esc(h.text)}</td></tr>`).join("")}</table>`
-          : `<div class="dim">no swaps or crashes yet</div>`) + `</div>`).join("");
-    }
-
-    function renderAct() {
-      const app = view.app;
-      if (!app) return;
-      if (app.readOnly || !app.mode.startsWith("live")) {
-        $("act").innerHTML = `<span class="dim">${app.readOnly ? "read-only (--devtools-read-only)"
-          : "a recording: nothing to act on"}</span>`;
-        return;
-      }
-      const instance = app.instances.find(i => i.path === view.selected);
-      if (!instance) { $("act").innerHTML = `<span class="dim">select an instance</span>`; return; }
-      const actions = instance.actions.filter(a => !a.sentBy);
-      $("act").innerHTML = `<div class="card"><b>send to ${esc(instance.path)}</b><div>` +
-        actions.map((a, n) => `<form class="send" data-n="${n}" style="margin:6px 0">` +
-          `<button class="act">${esc(a.name)}</button> ` + a.fields.map(f =>
-            `<label>${esc(f.name)} <input name="${esc(f.name)}" data-type="${esc(f.type)}" ` +
-            `placeholder="${esc(f.type)}" size="8"></label> `).join("") +
-          `<span class="dim">${esc(a.summary)}</span></form>`).join("") +
-        `</div><div id="sendResult"></div></div>` +
-        `<div class="card"><b>swap ${esc(instance.feature)}</b> to plugin ` +
-        `<input id="swapPlugin" placeholder="CounterAlt or a path" size="24"> ` +
-        `<button class="act" id="swapButton">swap</button><div id="swapResult"></div></div>`;
-      for (const form of document.querySelectorAll("form.send")) {
-        form.onsubmit = async (event) => {
-          event.preventDefault();
-          const action = actions[Number(form.dataset.n)];
-          const args = [...form.querySelectorAll("input")].map(input => {
-            const quoted = input.dataset.type === "String" ? JSON.stringify(input.value) : input.value;
-            return `${input.name}: ${quoted}`;
-          });
-          const text = action.name + (args.length ? `(${args.join(", ")})` : "");
-          try { await api("/api/send", { path: instance.path, action: text });
-            $("sendResult").innerHTML = `<span class="ok">sent ${esc(text)}</span>`; }
-          catch (e) { $("sendResult").innerHTML = `<span class="err">${esc(e.message)}</span>`; }
-        };
-      }
-      $("swapButton").onclick = async () => {
-        try { await api("/api/swap", { feature: instance.feature, plugin: $("swapPlugin").value });
-          $("swapResult").innerHTML = `<span class="ok">swapped</span>`; }
-        catch (e) { $("swapResult").innerHTML = `<span class="err">${esc(e.message)}</span>`; }
-      };
-    }
-
-    function show(tab) {
-      for (const b of document.querySelectorAll("nav.tabs button"))
-        b.classList.toggle("active", b.dataset.tab === tab);
-      for (const s of document.querySelectorAll("main section"))
-        s.classList.toggle("active", s.id === tab);
-    }
-
-    async function reload() {
-      view.app = await api("/api/app");
-      view.timeline = await api("/api/timeline");
-      view.lastSeq = view.app.steps;
-      if (!view.selected || !view.app.instances.some(i => i.path === view.selected))
-        view.selected = view.app.current;
-      renderTree(); renderLog(); renderPlugins(); renderAct();
-      await loadState();
-    }
-
-    let refresh = null;   // the app's tree and plugins, reloaded at most every 100 ms
-    function receive(entry) {
-      const isStep = entry.kind !== "failure" && entry.kind !== "crash" && entry.kind !== "log";
-      if (isStep && entry.seq !== view.lastSeq + 1) { reload(); return; }   // a gap: start over
-      if (isStep) view.lastSeq = entry.seq;
-      view.timeline.push(entry);
-      if (view.app) view.app.steps = view.lastSeq;
-      if (entry.kind === "action") {
-        if (view.at === null && entry.path === view.selected && view.state !== null) {
-          for (const change of entry.changes) view.state = applyChange(view.state, change);
-          view.highlight = new Set(entry.changes.map(c => c.p));
-          renderState();
-        } else if (view.at !== null) renderState();
-      } else {
-        clearTimeout(refresh);
-        refresh = setTimeout(async () => {
-          view.app = await api("/api/app");
-          renderTree(); renderPlugins(); renderAct();
-          if (view.at === null) await loadState();
-        }, 100);
-      }
-      renderLog();
-    }
-
-    function connect() {
-      const socket = new WebSocket(`ws://${location.host}/api/socket?token=${token}`);
-      socket.onopen = async () => { $("status").textContent = "connected"; 
-        $("status").classList.remove("down"); await reload(); };
-      socket.onmessage = (message) => receive(JSON.parse(message.data));
-      socket.onclose = () => { $("status").textContent = "disconnected: retrying";
-        $("status").classList.add("down"); setTimeout(connect, 1000); };
-    }
-
-    for (const b of document.querySelectorAll("nav.tabs button")) b.onclick = () => show(b.dataset.tab);
-    $("search").oninput = renderLog;
-    $("sourceFilter").onchange = renderLog;
-    $("scrub").oninput = () => travel(Number($("scrub").value), false);
-    $("live").onclick = () => { view.at = null; view.selectedEntry = null; loadState(); renderLog(); };
-    $("copyScript").onclick = async () => {
-      const script = await api(`/api/script?to=${view.at ?? view.app.steps}`);
-      try { await navigator.clipboard.writeText(script); } catch (e) {}
-      $("stepLabel").textContent += " · script copied";
-      window.lastScript = script;
-    };
-    connect();
-    </script></body></html>
-    """
+    """ + DevToolsPage.script + DevToolsPage.soundScript + """
+      </script></body></html>
+      """
 }

@@ -10,22 +10,27 @@ import Synchronization
 /// (``DevTools`` lists the routes). Every answer is JSON but the page's.
 final class DevToolsRouter: HTTPHandler {
   unowned let devtools: DevTools
-  /// Set once the server knows its port; until then every request is refused.
-  let access = Mutex<DevToolsAccess?>(nil)
+  /// The address it listens on, and its port once it knows it (0 until then: every request
+  /// is refused).
+  let address: String
+  let port = Atomic<Int>(0)
   /// The largest request body: an action's text, not a state.
   static let largestBody = 64 << 10
 
-  init(devtools: DevTools) {
+  init(devtools: DevTools, address: String) {
     self.devtools = devtools
+    self.address = address
   }
 
   func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let refusal = self.access.withLock {
-      $0?.refusal(
-        token: request.query["token"] ?? request.headers[HTTPHeader("X-Patchbay-Token")],
-        host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")])
-        ?? ($0 == nil ? "the server is starting; try again." : nil)
-    }
+    let port = self.port.load(ordering: .acquiring)
+    let refusal =
+      port == 0
+      ? "the server is starting; try again."
+      : DevToolsAccess(token: self.devtools.token, port: UInt16(port), address: self.address)
+        .refusal(
+          token: request.query["token"] ?? request.headers[HTTPHeader("X-Patchbay-Token")],
+          host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")])
     if let refusal { return Self.text(.forbidden, refusal) }
     if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.largestBody {
       return Self.text(.payloadTooLarge, "a request body is at most \(Self.largestBody) bytes.")
@@ -150,6 +155,7 @@ final class DevToolsRouter: HTTPHandler {
     return JSONText.object([
       ("name", JSONText.string(app.config.name)), ("mode", JSONText.string(mode)),
       ("readOnly", self.devtools.readOnly ? "true" : "false"),
+      ("sound", self.devtools.playing.load(ordering: .relaxed) ? "true" : "false"),
       ("steps", String(self.devtools.recording.steps.count)),
       ("current", JSONText.string(app.currentPath)),
       ("stack", JSONText.array(navigation.stack.map { JSONText.string($0.description) })),

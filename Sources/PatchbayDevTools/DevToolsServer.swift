@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import PatchbayAudioGraph
 import PatchbayHost
 import PatchbayScript
 import Synchronization
@@ -26,7 +27,7 @@ import Synchronization
 /// - `POST /api/send` `{"path": "counter", "action": "increment"}`, `POST /api/swap`
 ///   `{"feature": "counter", "plugin": "CounterAlt"}`: refused with `--devtools-read-only`.
 /// - `GET /api/socket`: the WebSocket; each message is one timeline entry.
-public final class DevTools: Sendable {
+public actor DevTools {
   /// What is being shown: the run itself, or a recording of one.
   public enum Session: Sendable {
     /// A live run from `config`; its steps are the feed's.
@@ -40,7 +41,12 @@ public final class DevTools: Sendable {
   let session: Session
   let rewind: Rewind
   let readOnly: Bool
-  private let server: Mutex<(HTTPServer, Task<Void, any Error>)?> = Mutex(nil)
+  /// The secret every request carries, new for each server.
+  public nonisolated let token = DevToolsAccess.newToken()
+  private var server: (HTTPServer, Task<Void, any Error>)?
+  private var sound: SoundWatch?
+  /// Whether the app plays (the page then shows its Sound view).
+  nonisolated let playing = Atomic<Bool>(false)
 
   /// DevTools for `app`, whose changes `feed` is attached to. `replica` makes a fresh app
   /// replaying from the same plugins as the run started with (time travel builds states in it).
@@ -59,7 +65,7 @@ public final class DevTools: Sendable {
   /// page's URL, token included.
   public func start(address: String = "127.0.0.1", port: UInt16 = 0) async throws -> URL {
     let socketAddress = try sockaddr_in.inet(ip4: address, port: port)
-    let router = DevToolsRouter(devtools: self)
+    let router = DevToolsRouter(devtools: self, address: address)
     let server = HTTPServer(
       address: socketAddress, timeout: 30, logger: .disabled, handler: router)
     let task = Task { try await server.run() }
@@ -67,26 +73,44 @@ public final class DevTools: Sendable {
     guard case .ip4(_, let bound)? = await server.listeningAddress else {
       throw DevToolsError("the server did not say which port it listens on")
     }
-    router.access.withLock { $0 = DevToolsAccess(port: bound, address: address) }
-    self.server.withLock { $0 = (server, task) }
-    let token = router.access.withLock { $0?.token ?? "" }
+    router.port.store(Int(bound), ordering: .releasing)
+    self.server = (server, task)
     let host = address == "0.0.0.0" ? "127.0.0.1" : address
-    return URL(string: "http://\(host):\(bound)/?token=\(token)")!
+    return URL(string: "http://\(host):\(bound)/?token=\(self.token)")!
+  }
+
+  /// Shows the sound `live` plays, and the MIDI it receives, to every page.
+  public func attach(_ live: LiveSession) {
+    let watch = SoundWatch(graph: live.graph, app: self.app, feed: self.feed)
+    watch.start()
+    self.sound = watch
+    self.playing.store(true, ordering: .relaxed)
+    let feed = self.feed
+    live.watchMIDI { event in
+      feed.broadcast(
+        JSONText.object([
+          ("kind", #""midi""#), ("t", String(feed.milliseconds)),
+          // "ch1 note-on 60 100": its own timestamp (the reader's clock) is left out.
+          (
+            "text",
+            JSONText.string(
+              event.description.split(separator: " ").dropFirst().joined(separator: " "))
+          ),
+        ]))
+    }
   }
 
   /// Stops listening and closes every page's connection.
   public func stop() async {
-    guard
-      let (server, task) = self.server.withLock({ value in
-        defer { value = nil }; return value
-      })
-    else { return }
+    self.sound?.stop()
+    guard let (server, task) = self.server else { return }
+    self.server = nil
     await server.stop(timeout: 1)
     task.cancel()
   }
 
   /// The recording that rebuilds the app's states: the feed's steps, or the file's.
-  var recording: Recording {
+  nonisolated var recording: Recording {
     switch self.session {
     case .live(let config): self.feed.recording(config: config)
     case .recording(let recording): recording

@@ -22,13 +22,16 @@ enum ProcessorCheck {
     var parameterChanges: Int
     var isolated: Bool
     var chords = 0
+    /// Samples the audio thread copied to DevTools' sound tap, read back here.
+    var tapped = 0
 
     var description: String {
       "audio thread running the Metronome (Swift) and Synth (C) processors, with the Practice "
         + "sequencer (Swift) playing the Synth and the Drums (C)"
         + (self.isolated ? ", isolated (the host's side)" : "") + ", \(self.periods) "
         + "periods: \(self.midiEvents) MIDI events delivered, \(self.parameterChanges) parameter "
-        + "changes read, \(self.beats) beat events back as actions, \(self.chords) chords sent"
+        + "changes read, \(self.beats) beat events back as actions, \(self.chords) chords sent, "
+        + "\(self.tapped) samples copied to DevTools' sound tap with each processor's peak"
     }
   }
 
@@ -68,6 +71,9 @@ enum ProcessorCheck {
     let format = AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128)
     let graph = ProcessorGraph(format: format)
     try app.attach(graph)
+    // A DevTools page watching: the mix copied to the tap, each processor's peak measured.
+    graph.tap.isOn = true
+    var tapped = [Float](repeating: 0, count: 65_536)
     // 400 BPM: a beat every 7,200 frames, so the check sees many.
     try app.send("metronome", "setTempo(bpm: 400.0)")
     // A chord every beat: note-offs and note-ons through the graph's MIDI between processors.
@@ -93,6 +99,8 @@ enum ProcessorCheck {
         try app.send("metronome/synth", "setVolume(level: \(Double(note) / 100))")
         result.parameterChanges += 1
         app.deliverProcessorEvents()
+        result.tapped += graph.tap.read(into: &tapped)
+        _ = app.perform { graph.processorPeaks() }
       }
       usleep(50)
     }

@@ -31,6 +31,10 @@ size_t pb_samples_clip(float *samples, size_t count, float *peak);
 void pb_samples_level(const float *samples, size_t frames, size_t channels, float peaks[2],
                       double squares[2]);
 
+/* The largest magnitude of what was added to `before` to make `after` (`count` samples):
+ * what one processor wrote into the mix, measured without a buffer of its own. */
+float pb_samples_added_peak(const float *after, const float *before, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -110,7 +110,7 @@ func makeFullDemoApp(replaying: Bool = false) throws -> AppRuntime {
   @Test func removingCancelsTheInstancesEffects() async throws {
     let app = try makeFullDemoApp()
     let handle = try app.instance("home/tallies#a")
-    try app.send("home/tallies#a", "incrementLater(ms: 600000)")
+    try app.send("home/tallies#a", "incrementLater(ms: 86400000)")  // a day: until cancelled
     #expect(try handle.stateValue()[field: "pending"] == 1)  // its effect is running
     #expect(handle.isQuiet == false)
     try app.remove(from: "home/tallies", id: "a")

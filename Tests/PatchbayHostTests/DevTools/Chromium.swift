@@ -27,8 +27,42 @@ final class Chromium: @unchecked Sendable {
   }
 
   deinit {
+    // Its helpers (zygotes, renderers, the GPU process) first, then itself: nothing outlives
+    // the test, whether it ended with `close` or with a failure.
+    for pid in Self.descendants(of: self.process.processIdentifier) { kill(pid, SIGKILL) }
     if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
     try? FileManager.default.removeItem(at: self.profile)
+  }
+
+  /// Closes the browser as a person would (its helpers end with it).
+  func close() async {
+    _ = try? await self.call("Browser.close")
+    let process = self.process
+    let deadline = ContinuousClock.now + .seconds(60)
+    while process.isRunning, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  /// Every process below `root`, from /proc.
+  static func descendants(of root: Int32) -> [Int32] {
+    let parents: [(pid: Int32, parent: Int32)] =
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+        guard let pid = Int32(name),
+          let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+          let end = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]).map { (pid, $0) } : nil
+      }
+    var found: [Int32] = []
+    var frontier = [root]
+    while let next = frontier.popLast() {
+      let children = parents.filter { $0.parent == next }.map(\.pid)
+      found += children
+      frontier += children
+    }
+    return found
   }
 
   /// Starts Chromium on `url` and attaches to its page.

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayDevTools
 import PatchbayHost
@@ -128,8 +129,69 @@ struct DevToolsBrowserTests {
         "[...document.querySelectorAll('#tree .node')].some(n => n.innerText.includes('libCounterAlt'))"
       ))
     try self.save(try await browser.screenshot(), "plugins")
+    await browser.close()
     let kept = try fixture.app.state("counter").json()
     // CounterAlt keeps the count as `value`, and the step as `stride`: migrated, not lost.
     #expect(kept.contains(#""value":8,"stride":7"#), "\(kept)")
+  }
+
+  @Test func theMetersMoveWhileTheTrioPlaysAndMIDIShowsIn() async throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let config = try AppConfig(
+      contentsOf: root.appendingPathComponent("host-config/trio.toml").path)
+    let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
+    let registry = try config.loadPlugins(with: loader)
+    let app = try AppRuntime(config: config, registry: registry, loader: loader)
+    let feed = DevToolsFeed()
+    feed.attach(to: app)
+    let devtools = DevTools(app: app, feed: feed, session: .live(config: config.file)) {
+      () throws(AppError) in
+      try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
+    }
+    let url = try await devtools.start()
+    // MIDI through a FIFO the test writes when the page looks, so nothing depends on how
+    // soon the page is up: the notes it plays are held until the test lets them go.
+    let fifo = FileManager.default.temporaryDirectory
+      .appendingPathComponent("devtools-\(UUID().uuidString).fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    // Opening a FIFO waits for the other end: the writer opens it on a thread of its own.
+    let writer = Task.detached { FileHandle(forWritingAtPath: fifo) }
+    var settings = SoundSettings()
+    settings.device = "null"
+    settings.midi = .file(fifo)
+    let live = try LiveSession(app: app, settings: settings)
+    await devtools.attach(live)
+    live.start()
+    defer {
+      live.stop()
+      Task { await devtools.stop() }
+    }
+    let keyboard = try #require(await writer.value)
+    defer { try? keyboard.close() }
+    let browser = try await Chromium.open(url)
+    #expect(try await browser.waitFor("document.querySelectorAll('#tree .node').length === 3"))
+    _ = try await browser.evaluate("document.querySelector('[data-tab=sound]').click()")
+    #expect(try await browser.waitFor("sound.last !== null"))
+    keyboard.write(Data([0x90, 60, 100, 0x90, 64, 100, 0x91, 36, 100]))  // held: C, E, and a low C
+    // The mix and the synth's own meter both show sound; the scope and spectrum are drawn;
+    // the song's notes arrive in the MIDI monitor.
+    #expect(
+      try await browser.waitFor(
+        "[...document.querySelectorAll('#mixMeters .meter')].some(m => Number(m.dataset.peak) > 0)")
+    )
+    #expect(
+      try await browser.waitFor(
+        "[...document.querySelectorAll('#processorMeters .meter')].some(m => "
+          + "m.dataset.key.includes('synth') && Number(m.dataset.peak) > 0)"))
+    #expect(
+      try await browser.waitFor("document.querySelector('#midiLog').innerText.includes('note-on')"))
+    let heard = try await browser.waitFor("sound.last && sound.last.spectrum.some(v => v > -90)")
+    let last = try await browser.evaluate("JSON.stringify(sound.last).slice(0, 1500)")
+    #expect(heard, "\(last ?? "")")
+    try self.save(try await browser.screenshot(), "sound")
+    keyboard.write(Data([0x80, 60, 0, 0x80, 64, 0, 0x81, 36, 0]))
+    await browser.close()
   }
 }

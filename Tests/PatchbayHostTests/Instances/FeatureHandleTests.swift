@@ -68,7 +68,7 @@ import Testing
 
   @Test func cancellingEffectsDropsTheirActions() async throws {
     let counter = try FeatureHandle(feature: self.counter)
-    try counter.send(text: "incrementLater(ms: 600000)")
+    try counter.send(text: "incrementLater(ms: 86400000)")  // a day: until cancelled
     #expect(counter.isQuiet == false)
     counter.cancelEffects()
     #expect(await eventually { counter.isQuiet })  // the effect ended, without sending

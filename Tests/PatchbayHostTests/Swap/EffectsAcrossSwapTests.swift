@@ -150,7 +150,7 @@ import Testing
 
   @Test func theOldCodesDelayedActionReachesTheNewCode() async throws {
     let app = try makeDemoApp()
-    try app.send("counter", "incrementLater(ms: 60000)")
+    try app.send("counter", "incrementLater(ms: 86400000)")  // a day: running until cancelled
     let counter = try app.instance("counter")
     try app.swap("counter", to: "CounterAlt")
     // Kept: the effect that will finish it goes on, and CounterAlt has `delayedIncrement`.

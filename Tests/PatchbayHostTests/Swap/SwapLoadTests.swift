@@ -13,7 +13,7 @@ import Testing
   @Test func noActionIsLostReorderedOrDuplicatedUnder50Swaps() async throws {
     let app = try makeDemoApp()
     let counter = try app.instance("counter")
-    try app.send("counter", "incrementLater(ms: 60000)")  // running when the first swap comes
+    try app.send("counter", "incrementLater(ms: 86400000)")  // a day: running until cancelled
     let steps = try (1...7).map { try counter.parseAction("setStep(by: \($0))") }
     let increment = try counter.parseAction("increment")
     let pairs = 50_000

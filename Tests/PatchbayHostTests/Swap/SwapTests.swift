@@ -103,7 +103,7 @@ import Testing
   func refusal(_ swap: (AppRuntime) throws -> Void) async throws -> String {
     let app = try makeDemoApp()
     try app.send("counter", "setStep(by: 4)")
-    try app.send("counter", "incrementLater(ms: 600000)")  // still running when we look
+    try app.send("counter", "incrementLater(ms: 86400000)")  // a day: still running when we look
     let before = try app.stateValue()
     let message = errorMessage { try swap(app) }
     #expect(try app.stateValue() == before)
