@@ -35,9 +35,9 @@ public final class DevToolsFeed: Sendable {
   private let log = LockedValue(Log())
   private let start = ContinuousClock.now
   /// How many timeline entries a page can load; the steps are all kept (time travel needs them).
-  static let keptEntries = 100_000
+  public static let keptEntries = 100_000
   /// How many lines a page may fall behind by before it loses the oldest.
-  static let pageBuffer = 4_096
+  public static let pageBuffer = 4_096
 
   public init() {}
 

@@ -33,6 +33,7 @@ let benchmarks: @Sendable () -> Void = {
   functionBenchmarks()
   watchBenchmarks()
   diffBenchmarks()
+  devtoolsBenchmarks(perAction)
   isolationBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
