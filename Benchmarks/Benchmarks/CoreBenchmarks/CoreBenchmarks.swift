@@ -33,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
   functionBenchmarks()
   watchBenchmarks()
   diffBenchmarks()
-  devtoolsBenchmarks(perAction)
+  devtoolsBenchmarks()
   isolationBenchmarks()
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
