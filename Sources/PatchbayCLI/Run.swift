@@ -147,6 +147,8 @@ struct Run: AsyncParsableCommand {
     } else {
       let session = try TerminalUI(
         app: app, title: app.config.name, meter: live?.graph.meter, printsChanges: printChanges)
+      // The terminal UI takes the screen: the URL is in its messages too (`m`).
+      if let url = await devtools?.url { session.noteSink("devtools: \(url.absoluteString)") }
       let watcher = self.watches ? PluginWatcher(app: app, report: session.noteSink) : nil
       watcher?.start()
       let rebuilder = self.rebuilder(for: app, report: session.noteSink)

@@ -45,6 +45,8 @@ public actor DevTools {
   public nonisolated let token = DevToolsAccess.newToken()
   private var server: (HTTPServer, Task<Void, any Error>)?
   private var sound: SoundWatch?
+  /// The page's URL, token included, once the server listens.
+  public private(set) var url: URL?
   /// Whether the app plays (the page then shows its Sound view).
   nonisolated let playing = Atomic<Bool>(false)
 
@@ -76,7 +78,9 @@ public actor DevTools {
     router.port.store(Int(bound), ordering: .releasing)
     self.server = (server, task)
     let host = address == "0.0.0.0" ? "127.0.0.1" : address
-    return URL(string: "http://\(host):\(bound)/?token=\(self.token)")!
+    let url = URL(string: "http://\(host):\(bound)/?token=\(self.token)")!
+    self.url = url
+    return url
   }
 
   /// Shows the sound `live` plays, and the MIDI it receives, to every page.
