@@ -139,6 +139,11 @@ final class Chromium: @unchecked Sendable {
     return (result["result"] as? [String: Any])?["value"]
   }
 
+  /// Clicks the element `selector` finds, as a person would.
+  func click(_ selector: String) async throws {
+    _ = try await self.evaluate("document.querySelector('\(selector)').click()")
+  }
+
   /// Waits until `condition` (JavaScript) is true; false if it never is. The bound only stops
   /// a hang: a loaded machine takes its time, and no test asserts how long.
   @discardableResult

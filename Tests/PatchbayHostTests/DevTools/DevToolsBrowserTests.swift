@@ -56,7 +56,7 @@ struct DevToolsBrowserTests {
     try self.save(try await browser.screenshot(), "state")
 
     // The Act panel: setStep(by: 7) from its form, then increment.
-    _ = try await browser.evaluate("document.querySelector('[data-tab=act]').click()")
+    try await browser.click("[data-tab=act]")
     #expect(try await browser.waitFor("document.querySelectorAll('form.send').length > 3"))
     _ = try await browser.evaluate(
       """
@@ -80,14 +80,14 @@ struct DevToolsBrowserTests {
     let sent = try fixture.app.state("counter").json()
     #expect(sent.contains(#""count":8"#), "\(sent)")
     // The page applied the changes it was sent: the state it shows is the app's.
-    _ = try await browser.evaluate("document.querySelector('[data-tab=state]').click()")
+    try await browser.click("[data-tab=state]")
     #expect(
       try await browser.waitFor(
         "document.querySelector('#stateView').innerText.includes('count: 8') && "
           + "document.querySelector('#stateView').innerText.includes('step: 7')"))
     #expect(
       try await browser.waitFor("document.querySelectorAll('#stateView .changed').length > 0"))
-    _ = try await browser.evaluate("document.querySelector('[data-tab=actions]').click()")
+    try await browser.click("[data-tab=actions]")
     #expect(try await browser.waitFor("document.querySelectorAll('#log tr.entry').length === 3"))
     try self.save(try await browser.screenshot(), "actions")
 
@@ -97,21 +97,21 @@ struct DevToolsBrowserTests {
       (() => { const s = document.querySelector('#scrub'); s.value = '1';
         s.dispatchEvent(new Event('input')); })()
       """)
-    _ = try await browser.evaluate("document.querySelector('[data-tab=state]').click()")
+    try await browser.click("[data-tab=state]")
     #expect(
       try await browser.waitFor(
         "document.querySelector('#stepLabel').textContent === '1 / 3' && "
           + "document.querySelector('#stateView').innerText.includes('count: 1') && "
           + "document.querySelector('#stateView').innerText.includes('step: 1')"))
     try self.save(try await browser.screenshot(), "time-travel")
-    _ = try await browser.evaluate("document.querySelector('#live').click()")
+    try await browser.click("#live")
     #expect(
       try await browser.waitFor(
         "document.querySelector('#stateView').innerText.includes('count: 8')"))
 
     // A swap, from the Act panel: it shows in the plugins' history, and the state is kept.
     let alternative = try BuiltPlugins.path("CounterAlt")
-    _ = try await browser.evaluate("document.querySelector('[data-tab=act]').click()")
+    try await browser.click("[data-tab=act]")
     _ = try await browser.evaluate(
       """
       (() => { document.querySelector('#swapPlugin').value = '\(alternative)';
@@ -119,7 +119,7 @@ struct DevToolsBrowserTests {
       """)
     #expect(
       try await browser.waitFor("document.querySelector('#swapResult').innerText === 'swapped'"))
-    _ = try await browser.evaluate("document.querySelector('[data-tab=plugins]').click()")
+    try await browser.click("[data-tab=plugins]")
     #expect(
       try await browser.waitFor(
         "document.querySelector('#plugins').innerText.includes('libCounterAlt') && "
@@ -172,7 +172,7 @@ struct DevToolsBrowserTests {
     defer { try? keyboard.close() }
     let browser = try await Chromium.open(url)
     #expect(try await browser.waitFor("document.querySelectorAll('#tree .node').length === 3"))
-    _ = try await browser.evaluate("document.querySelector('[data-tab=sound]').click()")
+    try await browser.click("[data-tab=sound]")
     #expect(try await browser.waitFor("sound.last !== null"))
     keyboard.write(Data([0x90, 60, 100, 0x90, 64, 100, 0x91, 36, 100]))  // held: C, E, and a low C
     // The mix and the synth's own meter both show sound; the scope and spectrum are drawn;
