@@ -10,7 +10,7 @@ func sdk(_ product: String) -> Target.Dependency {
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
-  "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools",
+  "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -30,7 +30,7 @@ let package = Package(
         "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig",
         "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
-        "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools",
+        "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
@@ -143,11 +143,15 @@ let package = Package(
     .target(
       name: "PatchbayDevTools",
       dependencies: [
-        "PatchbayHost", "PatchbayLoader", "PatchbayScript", "PatchbayStateDiff",
-        "PatchbayConfig", "PatchbayAudioGraph", "PatchbayMIDI", sdk("PatchbayEncoding"),
-        .product(name: "FlyingFox", package: "FlyingFox"),
+        "PatchbayHost", "PatchbayAppQueue", "PatchbayLoader", "PatchbayIsolation", "PatchbayScript",
+        "PatchbayStateDiff",
+        "PatchbayConfig", "PatchbayAudioGraph", "PatchbayMIDI", "PatchbayPlot",
+        sdk("PatchbayEncoding"), .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
+    // Pictures of sound: a render's waveform, level and spectrum as a PNG (`render --plot`),
+    // and the spectrum DevTools' page draws.
+    .target(name: "PatchbayPlot", dependencies: ["CSPNG"]),
     // The part of TOML that host-config files use, with the line of every key.
     .target(name: "PatchbayTOML"),
     // What the fuzzers check of each parser (`make fuzz`); the tests replay their corpus.
@@ -163,6 +167,9 @@ let package = Package(
       name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]
     ),
     // libffi, for calling plugins' exported functions (apt-get install libffi-dev).
+    .systemLibrary(
+      name: "CSPNG", path: "Sources/CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]
+    ),
     .systemLibrary(
       name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]
     ),
@@ -314,12 +321,15 @@ let package = Package(
       dependencies: ["MetronomeFeature", sharedSDK, sdk("PatchbayTestReporting")]),
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
-    .testTarget(name: "PatchbayCLITests", dependencies: ["PatchbayConfig"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PatchbayCLITests", dependencies: ["PatchbayConfig", "PatchbayPlot"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
     .testTarget(name: "PatchbayRealtimeTests", dependencies: ["PatchbayRealtime"]),
     .testTarget(name: "CPatchbaySampleChecksTests", dependencies: ["CPatchbaySampleChecks"]),
     .testTarget(name: "PatchbayAudioDeviceTests", dependencies: ["PatchbayAudioDevice"]),
+    .testTarget(name: "PatchbayPlotTests", dependencies: ["PatchbayPlot"]),
     .testTarget(
       name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayRealtime", "CALSA"]),
   ],

@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayABI
 import PatchbayAudioDevice
+import PatchbayConfig
 import PatchbayHost
 import PatchbayMIDI
 

@@ -126,8 +126,8 @@ struct Run: AsyncParsableCommand {
       if printChanges, !onTerminal { Terminal.out(ChangeLine.text(change)) }
       recorder?.record(change)
     }
-    let devtools = try await self.startDevTools(app, replica: replica, also: onChange)
-    if devtools == nil { app.onChange(onChange) }
+    app.onChange(onChange)
+    let devtools = try await self.startDevTools(app, replica: replica)
     // After the change handler: MIDI from the first message on is printed and recorded.
     let live = try self.startSound(app)
     defer { live?.stop() }
@@ -218,15 +218,13 @@ enum ChangeLine {
 }
 
 extension Run {
-  /// With --devtools: the feed attached to the app (it calls `also` with each change first)
-  /// and the server started; nil without.
+  /// With --devtools: the feed attached to the app and the server started; nil without.
   func startDevTools(
-    _ app: AppRuntime, replica: @escaping @Sendable () throws(AppError) -> AppRuntime,
-    also: @escaping @Sendable (AppChange) -> Void
+    _ app: AppRuntime, replica: @escaping @Sendable () throws(AppError) -> AppRuntime
   ) async throws -> DevTools? {
     guard self.devtoolsOptions.enabled else { return nil }
     let feed = DevToolsFeed()
-    feed.attach(to: app, also: also)
+    feed.attach(to: app)
     return try await self.devtoolsOptions.start(
       app: app, feed: feed, session: .live(config: self.config), replica: replica)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Patchbay
+import PatchbayAppQueue
 import PatchbayHost
 import PatchbayScript
 import PatchbayStateDiff
@@ -8,15 +9,16 @@ import PatchbayStateDiff
 /// app (each entry one JSON object), the steps that rebuild any of its states, and the pages
 /// listening. [thread-safe]
 ///
-/// The app tells it each change on the thread that made it, so what it does there is small:
-/// one line of JSON, appended, and handed to each page's buffer. A page that falls behind
-/// loses its oldest lines, not the app's time; it sees the gap in `seq` and reloads.
+/// The app's queue only takes its changes down (``JournalEntry``); a ``JournalPump`` turns
+/// them into entries a batch at a time, off the queue. A page that falls behind loses its
+/// oldest lines, not the app's time; it sees the gap in `seq` and reloads.
 ///
 /// ```swift
 /// let feed = DevToolsFeed()
 /// feed.attach(to: app)                              // from now on, every change
 /// let lines = feed.subscribe()                      // a page's stream of JSON lines
-/// feed.timeline(after: 0)                           // what happened so far
+/// await feed.flush()                                // what happened so far is in…
+/// feed.timeline()                                   // …the timeline
 /// ```
 public final class DevToolsFeed: Sendable {
   private struct Log {
@@ -26,14 +28,17 @@ public final class DevToolsFeed: Sendable {
     var steps: [(line: Int, step: RecordingLine.Step)] = []
     var pages: [Int: AsyncStream<String>.Continuation] = [:]
     var nextPage = 0
-    /// An action's changes, between the state hook and the action's change (same thread).
-    var pendingChanges: (path: String, changes: [StateChange])?
-    /// The history of each plugin file: loads, swaps, crashes.
+    /// The history of each plugin file: swaps, rollbacks, crashes, failures.
     var plugins: [String: [String]] = [:]
+    /// Each feature's newest generation: a swap to an older one is a rollback.
+    var newest: [String: Int] = [:]
+    /// The pump, while attached; and who waits for its next batch.
+    var pump: JournalPump?
+    var flushes: [CheckedContinuation<Void, Never>] = []
   }
 
   private let log = LockedValue(Log())
-  private let start = ContinuousClock.now
+  private let start = ReduceTiming.now
   /// How many timeline entries a page can load; the steps are all kept (time travel needs them).
   public static let keptEntries = 100_000
   /// How many lines a page may fall behind by before it loses the oldest.
@@ -41,20 +46,62 @@ public final class DevToolsFeed: Sendable {
 
   public init() {}
 
-  /// Listens to `app`'s changes, with diffs as JSON Pointers, from now on.
-  public func attach(to app: AppRuntime, also: (@Sendable (AppChange) -> Void)? = nil) {
-    app.onStateChanges { [weak self] path, changes in
-      self?.log.withValue { $0.pendingChanges = (path, changes) }
-    }
-    app.onChange { [weak self] change in
-      also?(change)
-      self?.record(change)
+  /// Takes `app`'s changes from now on, with the state diffs they cause, until ``detach()``.
+  public func attach(to app: AppRuntime) {
+    let pump = JournalPump(app: app, feed: self)
+    self.log.withValue { $0.pump = pump }
+    pump.start()
+  }
+
+  /// Stops taking the app's changes; the timeline stays.
+  public func detach() {
+    self.log.withValue { $0.pump }?.stop()
+  }
+
+  /// The time DevTools' batches have taken on the app queue so far (the per-action cost, a
+  /// clock read and an append, is the app's own): what the benchmarks weigh.
+  public var appQueueTime: Duration {
+    .nanoseconds(self.log.withValue { $0.pump?.spentOnQueue.load(ordering: .relaxed) ?? 0 })
+  }
+
+  /// Returns once every change the app made before the call is in the timeline.
+  public func flush() async {
+    await withCheckedContinuation { continuation in
+      let pump = self.log.withValue { log in
+        if log.pump != nil { log.flushes.append(continuation) }
+        return log.pump
+      }
+      guard let pump else { return continuation.resume() }
+      pump.hurry()
     }
   }
 
-  /// Adds a change to the timeline and tells every page.
-  public func record(_ change: AppChange) {
-    let time = self.milliseconds
+  /// Who waits for the batch the pump takes now.
+  func takeFlushes() -> [CheckedContinuation<Void, Never>] {
+    self.log.withValue { log in
+      defer { log.flushes = [] }
+      return log.flushes
+    }
+  }
+
+  /// The pump ended: nobody waits for it any more.
+  func pumpStopped() {
+    self.log.withValue { log in
+      defer { log.flushes = [] }
+      log.pump = nil
+      return log.flushes
+    }.forEach { $0.resume() }
+  }
+
+  /// Adds a change to the timeline and tells every page: when it happened (``ReduceTiming/now``),
+  /// and for an action, how its reduce went and what it changed in its instance's state (with
+  /// the `folded` actions before it in the same batch, when more than one). A failure of an
+  /// instance's plugin (`plugin`) goes in that plugin's history too.
+  func record(
+    _ change: AppChange, at time: UInt64, timing: ReduceTiming? = nil,
+    changes: [StateChange]? = nil, folded: Int = 0, plugin: String? = nil
+  ) {
+    let time = self.milliseconds(at: time)
     self.log.withValue { log in
       let step = RecordingLine.Step(change)
       if let step { log.steps.append((line: log.steps.count + 1, step: step)) }
@@ -63,16 +110,16 @@ public final class DevToolsFeed: Sendable {
       ]
       switch change {
       case .action(let path, let text, let source, _):
-        var changes: [StateChange] = []
-        if let pending = log.pendingChanges, pending.path == path {
-          changes = pending.changes
-          log.pendingChanges = nil
-        }
         fields += [
           ("kind", #""action""#), ("path", JSONText.string(path)),
           ("text", JSONText.string(text)), ("source", JSONText.string(source.rawValue)),
-          ("changes", JSONText.array(changes.map(Self.json))),
         ]
+        if let timing {
+          fields.append(("ns", String(timing.nanoseconds)))
+          if let effects = timing.effects { fields.append(("effects", String(effects))) }
+        }
+        if let changes { fields.append(("changes", JSONText.array(changes.map(Self.json)))) }
+        if folded > 1 { fields.append(("folded", String(folded))) }
       case .navigation(let action, let state, _):
         fields += [
           ("kind", #""navigation""#), ("text", JSONText.string(Self.text(action))),
@@ -92,13 +139,24 @@ public final class DevToolsFeed: Sendable {
           ("instances", JSONText.array(report.instances.map(JSONText.string))),
           ("text", JSONText.string(report.description)),
         ]
-        log.plugins[report.to, default: []].append(
-          JSONText.object([
-            ("t", String(time)), ("event", #""swap""#),
-            ("text", JSONText.string("generation \(report.generation) of \(report.featureID)")),
-          ]))
+        // A swap back to an older generation is a rollback (a swap that failed soon after).
+        let newest = log.newest[report.featureID] ?? 0
+        let event = report.generation < newest ? "rollback" : "swap"
+        log.newest[report.featureID] = max(newest, report.generation)
+        Self.addHistory(
+          to: report.to, time, event, "generation \(report.generation) of \(report.featureID)",
+          in: &log)
+        if event == "rollback" {
+          Self.addHistory(to: report.from, time, event, "rolled back to \(report.to)", in: &log)
+        }
       case .failure(let error):
         fields += [("kind", #""failure""#), ("text", JSONText.string(error.description))]
+        if let plugin {
+          // An isolated plugin's crash or hang is in the failure's text, with its restart.
+          let text = error.description
+          let crashed = text.contains("crashed") || text.contains(" hung")
+          Self.addHistory(to: plugin, time, crashed ? "crash" : "failure", text, in: &log)
+        }
       }
       Self.append(JSONText.object(fields), to: &log)
     }
@@ -112,14 +170,18 @@ public final class DevToolsFeed: Sendable {
         ("seq", String(log.steps.count)), ("t", String(time)), ("kind", JSONText.string(kind)),
         ("text", JSONText.string(text)),
       ])
-      if let plugin {
-        log.plugins[plugin, default: []].append(
-          JSONText.object([
-            ("t", String(time)), ("event", JSONText.string(kind)), ("text", JSONText.string(text)),
-          ]))
-      }
+      if let plugin { Self.addHistory(to: plugin, time, kind, text, in: &log) }
       Self.append(entry, to: &log)
     }
+  }
+
+  private static func addHistory(
+    to plugin: String, _ time: Int, _ event: String, _ text: String, in log: inout Log
+  ) {
+    log.plugins[plugin, default: []].append(
+      JSONText.object([
+        ("t", String(time)), ("event", JSONText.string(event)), ("text", JSONText.string(text)),
+      ]))
   }
 
   private static func append(_ entry: String, to log: inout Log) {
@@ -168,10 +230,11 @@ public final class DevToolsFeed: Sendable {
   func pluginHistory() -> [String: [String]] { self.log.withValue { $0.plugins } }
 
   /// Milliseconds since the feed started.
-  var milliseconds: Int {
-    let elapsed = ContinuousClock.now - self.start
-    return Int(
-      elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+  var milliseconds: Int { self.milliseconds(at: ReduceTiming.now) }
+
+  /// Milliseconds from the feed's start to `time` (``ReduceTiming/now``).
+  func milliseconds(at time: UInt64) -> Int {
+    Int((max(time, self.start) - self.start) / 1_000_000)
   }
 
   static func json(_ change: StateChange) -> String {

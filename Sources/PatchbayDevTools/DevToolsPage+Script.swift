@@ -91,7 +91,7 @@ extension DevToolsPage {
         view.state = whole.features?.[view.selected] ?? null;
         const entry = view.timeline.find(e => e.seq === view.at && e.kind === "action");
         view.highlight = new Set(entry && entry.path === view.selected
-          ? entry.changes.map(c => c.p) : []);
+          ? (entry.changes ?? []).map(c => c.p) : []);
       }
       renderState();
     }
@@ -117,11 +117,16 @@ extension DevToolsPage {
       $("log").innerHTML = rows.slice(-2000).map(e => {
         const what = e.text ?? "";
         const where = e.path ?? e.feature ?? "";
-        const changed = e.changes ? e.changes.map(c => c.p || "/").join(" ") : "";
+        const changed = (e.changes ? e.changes.map(c => c.p || "/").join(" ") : "") +
+          (e.folded ? ` (the last ${e.folded} actions' here)` : "");
+        // How long the reduce took, and the effects it left running.
+        const reduce = (e.ns != null ? `${(e.ns / 1000).toFixed(1)} µs` : "") +
+          (e.effects ? ` · +${e.effects} effect${e.effects > 1 ? "s" : ""}` : "");
         return `<tr class="entry ${e.kind}${e.seq === view.selectedEntry ? " selected" : ""}" ` +
           `data-seq="${e.seq}"><td>${e.seq}</td><td>${(e.t / 1000).toFixed(3)}</td>` +
           `<td><span class="src">${esc(sourceOf(e))}</span></td><td>${esc(where)}</td>` +
-          `<td>${esc(what)}</td><td class="dim">${esc(changed)}</td></tr>`;
+          `<td>${esc(what)}</td><td class="dim">${esc(reduce)}</td>` +
+          `<td class="dim">${esc(changed)}</td></tr>`;
       }).join("");
       for (const row of document.querySelectorAll("#log tr.entry"))
         row.onclick = () => travel(Number(row.dataset.seq), true);
@@ -140,11 +145,16 @@ extension DevToolsPage {
 
     function renderPlugins() {
       $("plugins").innerHTML = (view.app?.plugins ?? []).map(p => `<div class="card">` +
-        `<b>${esc(p.id)}</b> <span class="dim">${esc(p.version)} · generation ${p.generation}</span>` +
+        (p.retired ? `<b class="dim">no instance runs it now</b>`
+          : `<b>${esc(p.id)}</b> <span class="dim">${esc(p.version)} · generation ` +
+            `${p.generation}</span>`) +
         `<div class="dim">${esc(p.file)}</div>` +
+        // An isolated plugin's process: what it holds and has spent.
+        (p.process ? `<div class="proc">process ${p.process.pid} · ` +
+          `${(p.process.rss / 1048576).toFixed(1)} MB resident · ${p.process.cpu} s CPU</div>` : "") +
         (p.history.length ? `<table>${p.history.map(h => `<tr><td>${(h.t / 1000).toFixed(3)}` +
           `</td><td>${esc(h.event)}</td><td>${esc(h.text)}</td></tr>`).join("")}</table>`
-          : `<div class="dim">no swaps or crashes yet</div>`) + `</div>`).join("");
+          : `<div class="dim">no swaps, crashes or rollbacks yet</div>`) + `</div>`).join("");
     }
 
     function renderAct() {

@@ -56,7 +56,8 @@ extension DevToolsPage {
       view.timeline.push(entry);
       if (view.app) view.app.steps = view.lastSeq;
       if (entry.kind === "action") {
-        if (view.at === null && entry.path === view.selected && view.state !== null) {
+        if (view.at === null && entry.path === view.selected && view.state !== null &&
+            entry.changes) {
           for (const change of entry.changes) view.state = applyChange(view.state, change);
           view.highlight = new Set(entry.changes.map(c => c.p));
           renderState();
@@ -92,6 +93,12 @@ extension DevToolsPage {
       $("stepLabel").textContent += " · script copied";
       window.lastScript = script;
     };
+    // An isolated plugin's memory and CPU move without a change to say so: asked every 2 s.
+    setInterval(async () => {
+      if (!view.app?.plugins?.some(p => p.process)) return;
+      view.app = await api("/api/app");
+      renderPlugins();
+    }, 2000);
     connect();
     """
 }

@@ -59,6 +59,7 @@ enum DevToolsPage {
       border:1px solid var(--line); border-radius:4px; padding:3px 6px; }
     button.act { cursor:pointer; } button.act:hover { border-color:var(--accent); }
     .card { border:1px solid var(--line); border-radius:6px; padding:8px 10px; margin-bottom:10px; }
+    .proc { color:var(--accent, #6cf); margin:4px 0; font-variant-numeric:tabular-nums; }
     .dim { color:var(--dim); } .err { color:var(--bad); } .ok { color:var(--good); }
     pre { margin:0; white-space:pre-wrap; }
     .meter { display:grid; grid-template-columns:160px 1fr 70px; gap:8px; align-items:center;
@@ -97,7 +98,7 @@ enum DevToolsPage {
             <option>collection</option><option>swap</option><option>failure</option></select>
           <span id="count" class="dim"></span></div>
         <table><thead><tr><th>#</th><th>time</th><th>source</th><th>where</th><th>what</th>
-          <th>changed</th></tr></thead><tbody id="log"></tbody></table>
+          <th>reduce</th><th>changed</th></tr></thead><tbody id="log"></tbody></table>
       </section>
       <section id="plugins"></section>
       <section id="act"></section>

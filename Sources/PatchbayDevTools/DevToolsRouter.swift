@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayLoader
 import PatchbayScript
 import Synchronization
@@ -34,6 +35,10 @@ final class DevToolsRouter: HTTPHandler {
     if let refusal { return Self.text(.forbidden, refusal) }
     if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.largestBody {
       return Self.text(.payloadTooLarge, "a request body is at most \(Self.largestBody) bytes.")
+    }
+    // What the app did before the request is in the timeline, the steps and the states.
+    if request.method == .GET, request.path.hasPrefix("/api/"), request.path != "/api/socket" {
+      await self.devtools.feed.flush()
     }
     switch (request.method, request.path) {
     case (.GET, "/"), (.GET, "/index.html"):
@@ -123,12 +128,16 @@ final class DevToolsRouter: HTTPHandler {
   func appJSON() -> String {
     let app = self.devtools.app
     var instances: [String] = []
-    var plugins: [String: (id: String, version: String, generation: Int)] = [:]
+    var plugins: [String: [(String, String)]] = [:]
     for path in app.paths {
       guard let handle = try? app.instance(path) else { continue }
       let feature = handle.feature
       let plugin = feature.plugin
-      plugins[plugin.path] = (plugin.id, plugin.version, plugin.generation)
+      plugins[plugin.path] = [
+        ("id", JSONText.string(plugin.id)), ("version", JSONText.string(plugin.version)),
+        ("generation", String(plugin.generation)),
+        ("process", feature.isolatedProcess.map(Self.processJSON) ?? "null"),
+      ]
       instances.append(
         JSONText.object([
           ("path", JSONText.string(path)), ("feature", JSONText.string(feature.id)),
@@ -139,12 +148,12 @@ final class DevToolsRouter: HTTPHandler {
         ]))
     }
     let history = self.devtools.feed.pluginHistory()
-    let pluginList = plugins.sorted { $0.key < $1.key }.map { file, plugin in
-      JSONText.object([
-        ("file", JSONText.string(file)), ("id", JSONText.string(plugin.id)),
-        ("version", JSONText.string(plugin.version)), ("generation", String(plugin.generation)),
-        ("history", JSONText.array(history[file] ?? [])),
-      ])
+    // A file no instance runs any more (a swap or rollback replaced it) keeps its history.
+    for file in history.keys where plugins[file] == nil { plugins[file] = [("retired", "true")] }
+    let pluginList = plugins.sorted { $0.key < $1.key }.map { file, fields in
+      JSONText.object(
+        [("file", JSONText.string(file))] + fields
+          + [("history", JSONText.array(history[file] ?? []))])
     }
     let navigation = app.navigation
     let mode: String
@@ -161,6 +170,14 @@ final class DevToolsRouter: HTTPHandler {
       ("stack", JSONText.array(navigation.stack.map { JSONText.string($0.description) })),
       ("presented", navigation.presented.map { JSONText.string($0.description) } ?? "null"),
       ("instances", JSONText.array(instances)), ("plugins", JSONText.array(pluginList)),
+    ])
+  }
+
+  /// An isolated plugin's process: pid, resident memory, CPU time.
+  static func processJSON(_ process: IsolatedProcess) -> String {
+    JSONText.object([
+      ("pid", String(process.pid)), ("rss", String(process.residentBytes)),
+      ("cpu", String(format: "%.3f", process.cpuSeconds)),
     ])
   }
 

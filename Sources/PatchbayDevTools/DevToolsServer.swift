@@ -107,6 +107,7 @@ public actor DevTools {
   /// Stops listening and closes every page's connection.
   public func stop() async {
     self.sound?.stop()
+    self.feed.detach()
     guard let (server, task) = self.server else { return }
     self.server = nil
     await server.stop(timeout: 1)

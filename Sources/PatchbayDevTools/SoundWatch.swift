@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayAudioGraph
 import PatchbayHost
+import PatchbayPlot
 import Synchronization
 
 /// The Sound view's feed: 15 times a second, while a page listens, what played since the last

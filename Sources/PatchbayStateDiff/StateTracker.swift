@@ -1,8 +1,7 @@
 import Patchbay
 
-/// Keeps each instance's last state, while anyone wants to know what actions change, and says
-/// what each action changed: as lines for people (`--print-changes`), as JSON Pointers and
-/// values for a program (DevTools), or both. [thread-safe]
+/// Keeps each instance's last state while `--print-changes` wants to know what actions change,
+/// and says what each action changed, as lines for people. [thread-safe]
 ///
 /// ```swift
 /// let tracker = StateTracker<String>()
@@ -11,17 +10,13 @@ import Patchbay
 /// tracker.reduced("counter") { counterAt1.bytes }         // "/count: 0 → 1"
 /// ```
 ///
-/// Costs a snapshot per action while either is wanted, and nothing when neither is.
+/// Costs a snapshot per action while wanted, and nothing when not. (DevTools diffs off the app
+/// queue, a batch at a time: `DevToolsFeed`.)
 package final class StateTracker<Key: Hashable & Sendable>: Sendable {
   private struct Tracked {
     /// Each key's last state; nil while nobody wants diffs.
     var last: [Key: [UInt8]]?
     var lines = false
-    var changes: (@Sendable (Key, [StateChange]) -> Void)?
-
-    mutating func update() {
-      self.last = self.lines || self.changes != nil ? (self.last ?? [:]) : nil
-    }
   }
 
   private let tracked = LockedValue(Tracked())
@@ -34,20 +29,12 @@ package final class StateTracker<Key: Hashable & Sendable>: Sendable {
     set {
       self.tracked.withValue {
         $0.lines = newValue
-        $0.update()
+        $0.last = newValue ? ($0.last ?? [:]) : nil
       }
     }
   }
 
-  /// Called by ``reduced(_:after:)`` with what changed, when something did; nil stops it.
-  package func onChanges(_ handler: (@Sendable (Key, [StateChange]) -> Void)?) {
-    self.tracked.withValue {
-      $0.changes = handler
-      $0.update()
-    }
-  }
-
-  /// Whether states are kept (either kind of diff is wanted).
+  /// Whether states are kept (diffs are wanted).
   package var isTracking: Bool { self.tracked.withValue { $0.last != nil } }
 
   /// Diffs of `key` start from `state` (a new instance, or one whose schema a swap changed).
@@ -56,19 +43,14 @@ package final class StateTracker<Key: Hashable & Sendable>: Sendable {
     self.tracked.withValue { $0.last?[key] = state }
   }
 
-  /// `key` reduced an action (`after` reads the state it left): tells the changes handler
-  /// what changed, and returns the diff's lines when ``diffLines`` is on.
+  /// `key` reduced an action (`after` reads the state it left): the diff's lines, when
+  /// ``diffLines`` is on.
   package func reduced(_ key: Key, after: () -> [UInt8]?) -> String? {
     guard self.isTracking, let after = after() else { return nil }
-    let (before, lines, handler) = self.tracked.withValue { tracked in
+    let before = self.tracked.withValue { tracked in
       defer { tracked.last?[key] = after }
-      return (tracked.last?[key], tracked.lines, tracked.changes)
+      return tracked.last?[key]
     }
-    if let handler, let changes = StateDiff.changes(before: before, after: after),
-      !changes.isEmpty
-    {
-      handler(key, changes)
-    }
-    return lines ? StateDiff.lines(before: before, after: after) : nil
+    return StateDiff.lines(before: before, after: after)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayPlot
 import Testing
 
 /// `patchbay render`, and `patchbay run` with sound, from the command line.
@@ -31,6 +32,35 @@ import Testing
     // Not silence: the synth and the clicks are in it.
     let samples = files[0].dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     #expect(samples.contains { abs(Int($0)) > 5_000 })
+  }
+
+  /// `--plot`: the render drawn into a PNG that decodes, at its size, with sound on it; a plot
+  /// that cannot be written is named, and the WAV is still there.
+  @Test func aRenderIsPlottedIntoAPNG() async throws {
+    let (out, plot) = (self.temporary("plot.wav"), self.temporary("plot.png"))
+    defer { unlink(out); unlink(plot) }
+    let result = try await CLI.run(
+      "render", Self.studio, "--midi", "smf:\(Self.song)", "--script", Self.script, "--out", out,
+      "--seconds", "4", "--plot", plot, "--plugin-path", CLI.directory)
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\(plot): waveform, level and spectrum, 1200×900\n"))
+    let image = try PNGFile.read(plot)
+    #expect(image.width == 1200 && image.height == 900)
+    var drawn = 0
+    for y in stride(from: 0, to: 900, by: 3) {
+      for x in stride(from: 0, to: 1200, by: 3) where image[x, y] == .wave { drawn += 1 }
+    }
+    #expect(drawn > 5_000, "only \(drawn) sampled pixels show the sound")
+
+    let nowhere = try await CLI.run(
+      "render", Self.studio, "--out", out, "--seconds", "0.1", "--plot", "/nowhere/plot.png",
+      "--plugin-path", CLI.directory)
+    #expect(nowhere.exitCode == 1)
+    #expect(
+      nowhere.stderr.contains(
+        "--plot: /nowhere/plot.png: cannot write the PNG. Check the folder exists and is writable."),
+      "\(nowhere.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out))
   }
 
   @Test func badSoundArgumentsAreUsageErrors() async throws {

@@ -7,6 +7,7 @@ import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
 import PatchbayMIDI
+import PatchbayPlot
 import PatchbayScript
 
 /// `patchbay render CONFIG --out FILE`: the app's sound, rendered offline to a WAV file.
@@ -18,11 +19,12 @@ struct Render: AsyncParsableCommand {
       --midi smf:PATH plays at its exact frame (round(seconds × rate)), listening features hear \
       it as actions, processors render as fast as the CPU allows, and the same inputs give a \
       byte-identical file. --script runs its commands on that clock (the run script language, e.g. \
-      `send metronome start`). The file is 16-bit PCM.
+      `send metronome start`). The file is 16-bit PCM. --plot draws the render's waveform, its \
+      level over time and its spectrum into a PNG.
 
       Example:
         patchbay render host-config/studio.toml --midi smf:host-config/songs/demo.mid \\
-          --out demo.wav
+          --out demo.wav --plot demo.png
       """
   )
 
@@ -53,6 +55,9 @@ struct Render: AsyncParsableCommand {
       "Record every change to this file (JSON lines) and print the final state hash, which "
         + "`patchbay replay` reproduces."))
   var record: String?
+
+  @Option(help: ArgumentHelp("Also draw it in a PNG: waveform, level, spectrum.", valueName: "png"))
+  var plot: String?
 
   @Option(help: "Seconds to render (default: the song and 2 s more, or 10 s).")
   var seconds: Double?
@@ -169,6 +174,14 @@ struct Render: AsyncParsableCommand {
         "warning: \(graph.clippedSamples) of \(total) samples were beyond full scale and clipped "
           + "(\(String(format: "%.2f", 100 * Double(graph.clippedSamples) / Double(max(total, 1)))) %); "
           + "the mix peaked at \(Self.decibels(graph.peak)). Lower the levels of what plays.")
+    }
+    if let plot = self.plot {
+      do {
+        try PNGFile.write(SoundPlot(try WAVSamples(contentsOf: self.out)).draw(), to: plot)
+      } catch {
+        throw CommandFailure("--plot: \(error)")
+      }
+      Terminal.out("\(plot): waveform, level and spectrum, \(SoundPlot.width)×\(SoundPlot.height)")
     }
     try await RecordedRun.finish(recorder, file: self.record, app: app)
     if render.graph.droppedEvents > 0 {

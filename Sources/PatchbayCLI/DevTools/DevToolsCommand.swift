@@ -51,6 +51,7 @@ struct DevToolsCommand: AsyncParsableCommand {
       feed.attach(to: app)
       try await recording.replay(into: app)
       _ = await app.settle()
+      await feed.flush()
     } catch {
       throw CommandFailure("\(error)")
     }

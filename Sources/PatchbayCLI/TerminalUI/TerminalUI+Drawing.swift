@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayAudioGraph
+import PatchbayConfig
 import PatchbayHost
 
 /// What a terminal shows: breadcrumb, pinned views, the screen, the meter, the footer.

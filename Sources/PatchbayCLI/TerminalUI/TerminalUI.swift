@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayAudioGraph
+import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
 import PatchbayScript

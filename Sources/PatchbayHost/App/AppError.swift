@@ -1,3 +1,4 @@
+import PatchbayConfig
 import PatchbayFunctions
 
 /// A command the running app refused: what was asked, why, and what to do. The app's state is

@@ -84,15 +84,16 @@ extension AppRuntime {
     }
   }
 
-  /// Called after each action that changed a state, on the thread that reduced it, with the
-  /// instance's path and what changed, as JSON Pointers into its state's JSON and the values
-  /// there now: what DevTools sends a page instead of the state. Costs a snapshot per action
-  /// while set; nil stops it.
-  package func onStateChanges(_ handler: (@Sendable (String, [StateChange]) -> Void)?) {
-    guard let handler else { return self.changes.states.onChanges(nil) }
-    self.changes.states.onChanges { path, changes in handler(path.description, changes) }
-    self.trackEveryInstance()
+  /// Whether the app takes each change down for DevTools (``JournalEntry``): while on, each
+  /// reduce is timed and each change appended to a journal that ``takeJournal()`` empties.
+  package var journaling: Bool {
+    get { self.changes.journaling.load(ordering: .relaxed) }
+    set { self.changes.journal(newValue) }
   }
+
+  /// What was taken down since the last call, oldest first. Call it on the app queue (in
+  /// ``perform(_:)``) to read each action's text and its instance's state as it left them.
+  package func takeJournal() -> [JournalEntry] { self.changes.takeJournal() }
 
   /// Diffs start from each instance's state now.
   private func trackEveryInstance() {

@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayConfig
 import PatchbayEncoding
 
 /// Reading the app: its state as a value, its hash, and the screen on top rendered. Each read

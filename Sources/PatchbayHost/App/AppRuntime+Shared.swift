@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayLoader
 

@@ -1,46 +1,83 @@
 import Patchbay
+import PatchbayAppQueue
+import PatchbayConfig
 import PatchbayEncoding
 import PatchbayStateDiff
 import Synchronization
 
-/// Tells whoever watches the app (`--print-changes`, `--record`, the terminal UI, DevTools)
-/// what changed, as ``AppChange``s; with diffs wanted, says what each action changed in its
-/// instance's state (``StateTracker``). [thread-safe]
+/// Tells whoever watches the app (`--print-changes`, `--record`, the terminal UI) what
+/// changed, as ``AppChange``s; with diffs wanted, says what each action changed in its
+/// instance's state (``StateTracker``); and, while DevTools journals, takes each change down
+/// raw (``JournalEntry``). [thread-safe]
 ///
 /// ```swift
 /// recorder.onChange { print($0) }
 /// recorder.states.diffLines = true
 /// recorder.states.track(path, state: counterBytes)     // diffs start here (snapshot bytes)
-/// recorder.reduced(path: path, text: "increment", source: .command) { newBytes }
+/// recorder.reduced(path: path, text: "increment", source: .command, journal: nil) { newBytes }
 /// // .action(path: "counter", text: "increment", source: .command, diff: "/count: 0 → 1")
 /// ```
 final class ChangeRecorder: Sendable {
-  /// Who watches: set from any thread, called from the thread of each change.
-  private let handler = LockedValue<(@Sendable (AppChange) -> Void)?>(nil)
+  private struct Watchers {
+    var handler: (@Sendable (AppChange) -> Void)?
+    /// What the queue took down since DevTools last took it; nil while nobody journals.
+    var journal: [JournalEntry]?
+  }
+
+  /// Who watches, and the journal: set from any thread, read once per change on its thread.
+  private let watchers = LockedValue(Watchers())
+  /// Whether the journal is on, for a reduce to know before it starts whether to time itself.
+  let journaling = Atomic<Bool>(false)
   /// Each instance's last state, while diffs are wanted.
   let states = StateTracker<InstancePath>()
   /// How many swaps were published, whoever watches.
   let swaps = Atomic<Int>(0)
 
   func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
-    self.handler.withValue { $0 = handler }
+    self.watchers.withValue { $0.handler = handler }
   }
 
   /// Whether anyone watches: when not, the app skips formatting actions for them.
-  var isObserved: Bool { self.handler.withValue { $0 } != nil }
+  var isObserved: Bool { self.watchers.withValue { $0.handler } != nil }
+
+  /// Starts (an empty journal) or stops (none) taking changes down.
+  func journal(_ on: Bool) {
+    self.watchers.withValue { $0.journal = on ? ($0.journal ?? []) : nil }
+    self.journaling.store(on, ordering: .relaxed)
+  }
+
+  /// What was taken down since the last call, oldest first.
+  func takeJournal() -> [JournalEntry] {
+    self.watchers.withValue { watchers in
+      guard let taken = watchers.journal, !taken.isEmpty else { return [] }
+      watchers.journal = []
+      watchers.journal?.reserveCapacity(taken.count)
+      return taken
+    }
+  }
 
   func publish(_ change: AppChange) {
     if case .swap = change { self.swaps.add(1, ordering: .releasing) }
-    self.handler.withValue { $0 }?(change)
+    let at = self.journaling.load(ordering: .relaxed) ? ReduceTiming.now : 0
+    self.watchers.withValue { watchers in
+      watchers.journal?.append(.change(change, at: at))
+      return watchers.handler
+    }?(change)
   }
 
   /// An instance reduced an action: publishes it, with its diff when diffs are on (`after`
-  /// reads the state the action left).
+  /// reads the state the action left), and takes it down when journaling (`journal`).
   func reduced(
     path: InstancePath, text: @autoclosure () -> String, source: AppChange.Source,
-    after: () -> [UInt8]?
+    journal: @autoclosure () -> ReducedAction?, after: () -> [UInt8]?
   ) {
-    guard let handler = self.handler.withValue({ $0 }) else { return }
+    let handler = self.watchers.withValue { watchers in
+      if watchers.journal != nil, let entry = journal() {
+        watchers.journal?.append(.reduced(entry))
+      }
+      return watchers.handler
+    }
+    guard let handler else { return }
     let diff = self.states.reduced(path, after: after)
     handler(.action(path: path.description, text: text(), source: source, diff: diff))
   }

@@ -1,3 +1,4 @@
+import PatchbayConfig
 import Synchronization
 
 /// What plays an app's instances: the processors of their features, in an audio graph

@@ -1,4 +1,5 @@
 import Patchbay
+import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayLoader
@@ -26,7 +27,12 @@ final class InstanceSite: InstanceObserver {
       node.parent.flatMap { app.config.node($0)?.observes.contains(node.key) } ?? false
   }
 
-  func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
+  var timesReduces: Bool { self.app.changes.journaling.load(ordering: .relaxed) }
+
+  func instance(
+    _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
+    timing: ReduceTiming?
+  ) {
     let app = self.app
     if !app.owned.probation.isEmpty { app.countOnProbation(handle.owned.implementation.feature) }
     // Its parameters, for its processor.
@@ -49,7 +55,12 @@ final class InstanceSite: InstanceObserver {
     }
     app.changes.reduced(
       path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
-      source: AppChange.Source(source)
+      source: AppChange.Source(source),
+      journal: timing.map {
+        ReducedAction(
+          path: self.path, handle: handle, implementation: handle.owned.implementation,
+          action: action, source: AppChange.Source(source), timing: $0)
+      }
     ) { try? handle.snapshot() }
     // A replay applies the recorded parent actions instead.
     if self.node.parent != nil, !app.replaying {

@@ -167,12 +167,13 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
 
   private func reduce(_ action: [UInt8], from source: ActionSource) {
     let implementation = self.owned.implementation
+    let timed = self.owned.observer?.timesReduces == true
+    let timing = timed ? ReduceTiming(effects: implementation.instance.effectCount) : nil
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
       var message = "\(implementation.feature.id): reduce failed: \(reason)"
-      // Held while it runs: what it does may take the instance out of its app (and clear
-      // `owned.observer`).
+      // Held: what it does may take the instance out of its app (and clear `owned.observer`).
       let observer = self.owned.observer
       // An isolated plugin's crash, soon after a swap, swaps back.
       if let crash = implementation.instance.takeCrash(),
@@ -186,11 +187,11 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     }
     self.reduced.add(1, ordering: .relaxed)
     let observer = self.owned.observer
-    observer?.instance(self, reduced: action, from: source)
+    let taken = timing?.ended(effects: implementation.instance.effectCount)
+    observer?.instance(self, reduced: action, from: source, timing: taken)
   }
 
-  /// The plugin crashed outside a call and runs again: the app may roll a swap back.
-  /// [executor]
+  /// The plugin crashed outside a call and runs again: the app may roll back. [executor]
   package func pluginCrashed(_ report: String) {
     let observer = self.owned.observer
     _ = observer?.instance(self, crashed: report)

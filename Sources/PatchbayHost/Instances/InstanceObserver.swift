@@ -1,4 +1,5 @@
 import Patchbay
+import PatchbayAppQueue
 import PatchbayLoader
 
 /// What an instance tells the app that owns it: the one way back from a ``FeatureHandle`` to
@@ -8,15 +9,22 @@ import PatchbayLoader
 ///
 /// ```swift
 /// final class Printer: InstanceObserver {
-///   func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource) {
+///   func instance(
+///     _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
+///     timing: ReduceTiming?
+///   ) {
 ///     print((try? handle.formatAction(action)) ?? "?")
 ///   }
 ///   …
 /// }
 /// ```
 protocol InstanceObserver: AnyObject {
-  /// The instance reduced `action`.
-  func instance(_ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource)
+  /// Whether each reduce is timed (DevTools journals the app's actions).
+  var timesReduces: Bool { get }
+  /// The instance reduced `action`, in `timing` when ``timesReduces`` was true.
+  func instance(
+    _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
+    timing: ReduceTiming?)
   /// The plugin refused an action; `message` says which feature and why.
   func instance(_ handle: FeatureHandle, refused message: String)
   /// The plugin's code crashed or hung (in a process of its own, started again since);

@@ -1,3 +1,5 @@
+import PatchbayConfig
+
 /// The app's live instances by path, in the order they were created (root first, a parent
 /// before its children). A value the app executor owns; nothing here locks.
 ///

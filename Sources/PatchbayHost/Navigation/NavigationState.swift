@@ -1,3 +1,4 @@
+import PatchbayConfig
 import PatchbayLoader
 
 /// Where the app is: the screens pushed on the root, and what is presented over them.

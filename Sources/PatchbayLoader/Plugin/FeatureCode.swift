@@ -51,6 +51,9 @@ package protocol PluginInstance: AnyObject {
   func render(limit: Int) -> (pb_status, [UInt8]?)
   /// How many effects run now (the optional `running_effects`; 0 without it).
   var runningEffects: Int { get }
+  /// ``runningEffects`` where asking costs no more than a call in this process; nil where it
+  /// would be a round trip to another one, or the plugin has no `running_effects`.
+  var effectCount: Int? { get }
   func cancelEffects()
   /// Cancels the effects filed under `key`, the stable text of a cancellation id that a later
   /// generation cancelled (the optional `cancel_effects_keyed`; nothing without it).
@@ -93,6 +96,7 @@ extension PluginInstance {
   package var cancelsByKey: Bool { false }
   package func resumeEffects() -> pb_status { PB_ERR_UNSUPPORTED }
   package func effectOrigins() -> [UInt8]? { nil }
+  package var effectCount: Int? { nil }
   package func restartEffects(state: [UInt8], action: [UInt8], effects: [UInt32]) -> pb_status {
     PB_ERR_UNSUPPORTED
   }

@@ -120,9 +120,9 @@ final class InProcessInstance: PluginInstance {
     }
   }
 
-  var runningEffects: Int {
-    self.code.vtable.running_effects.map { Int($0(self.instance)) } ?? 0
-  }
+  var runningEffects: Int { self.effectCount ?? 0 }
+
+  var effectCount: Int? { self.code.vtable.running_effects.map { Int($0(self.instance)) } }
 
   func cancelEffects() {
     self.during("cancel_effects") { self.code.vtable.cancel_effects(self.instance) }

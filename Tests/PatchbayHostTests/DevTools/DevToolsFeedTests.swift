@@ -4,28 +4,74 @@ import PatchbayDevTools
 import PatchbayHost
 import Testing
 
-/// What the feed sends a page per action: the change, not the state, however large the state.
+/// What the feed sends a page per action: the change, not the state, however large the state;
+/// each action's reduce time and the effects it started; and, for actions that come faster
+/// than a page can show them, one diff for the batch.
 @Suite struct DevToolsFeedTests {
+  func app(_ text: String) throws -> AppRuntime {
+    let config = try AppConfig(parsing: text, file: "feed.toml")
+    return try AppRuntime(config: config, registry: try config.loadPlugins(with: config.loader()))
+  }
+
+  func hugeApp() throws -> AppRuntime {
+    try self.app(
+      AppConfig.oneFeature(
+        "dev.patchbay.fixture-huge", of: try BuiltPlugins.fixture("huge"),
+        key: "huge", tables: "[limits]\nstate-bytes = 67108864"))
+  }
+
   @Test func aPageReceivesTheChangeNotTheStateOfAFiveMegabyteState() async throws {
-    let text = AppConfig.oneFeature(
-      "dev.patchbay.fixture-huge", of: try BuiltPlugins.fixture("huge"),
-      key: "huge", tables: "[limits]\nstate-bytes = 67108864")
-    let config = try AppConfig(parsing: text, file: "huge.toml")
-    let app = try AppRuntime(
-      config: config, registry: try config.loadPlugins(with: config.loader()))
+    let app = try self.hugeApp()
     try app.send("huge", "grow(bytes: 5000000)")
     _ = await app.settle()
     let feed = DevToolsFeed()
     feed.attach(to: app)
+    defer { feed.detach() }
     var entries = feed.subscribe().makeAsyncIterator()
-    for _ in 0..<3 { try app.send("huge", "touch") }
     for count in 1...3 {
+      try app.send("huge", "touch")
+      await feed.flush()
       let entry = try #require(await entries.next())
-      // The whole entry: its step, time, instance, action, source, and the one change.
+      // The whole entry: its step, time, instance, action, source, reduce time and one change.
       #expect(entry.contains(#""changes":[{"p":"/count","v":\#(count)}]"#), "\(entry)")
       #expect(entry.utf8.count < 200, "\(entry.utf8.count) bytes: \(entry.prefix(300))")
     }
     #expect(try app.state("huge").json().utf8.count > 5_000_000)
+  }
+
+  @Test func actionsInOneBatchShareOneDiffOnTheLastOfThem() async throws {
+    let app = try self.hugeApp()
+    let feed = DevToolsFeed()
+    feed.attach(to: app)
+    defer { feed.detach() }
+    // One job on the queue: the pump's batch comes before all three or after all three.
+    try app.perform { for _ in 0..<3 { try app.send("huge", "touch") } }
+    await feed.flush()
+    let actions = feed.timeline().filter { $0.contains(#""kind":"action""#) }
+    #expect(actions.count == 3)
+    #expect(actions.prefix(2).allSatisfy { !$0.contains(#""changes""#) }, "\(actions)")
+    #expect(actions.last?.contains(#""changes":[{"p":"/count","v":3}],"folded":3"#) == true)
+  }
+
+  @Test func eachActionSaysHowLongItsReduceTookAndTheEffectsItStarted() async throws {
+    let app = try self.app(
+      AppConfig.oneFeature(
+        "dev.patchbay.counter", of: try BuiltPlugins.path("Counter"), key: "counter"))
+    let feed = DevToolsFeed()
+    feed.attach(to: app)
+    defer { feed.detach() }
+    try app.send("counter", "increment")
+    try app.send("counter", "incrementLater(ms: 600000)")  // a sleep that outlives the test
+    await feed.flush()
+    let actions = feed.timeline().filter { $0.contains(#""kind":"action""#) }
+    try #require(actions.count == 2, "\(actions)")
+    for action in actions {
+      let nanoseconds = try #require(action.firstMatch(of: /"ns":(\d+)/)?.1).flatMap { Int($0) }
+      #expect((nanoseconds ?? 0) > 0, "\(action)")
+    }
+    #expect(actions[0].contains(#""effects":0"#), "\(actions[0])")
+    #expect(actions[1].contains(#""effects":1"#), "\(actions[1])")
+    try app.instance("counter").cancelEffects()
   }
 
   @Test func aPageThatFallsBehindLosesItsOldestEntriesNotTheAppsTime() async throws {

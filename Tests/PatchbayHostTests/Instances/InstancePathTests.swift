@@ -1,3 +1,4 @@
+import PatchbayConfig
 import Testing
 
 @testable import PatchbayHost

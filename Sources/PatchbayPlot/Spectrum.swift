@@ -1,20 +1,23 @@
 import Foundation
 
-/// The spectrum of a block of samples, as a page draws it: a Hann window, a radix-2 FFT, and
-/// the magnitudes gathered into bands spaced evenly in pitch, in dB below full scale.
+/// The spectrum of a block of samples, as DevTools' page and `render --plot` draw it: a Hann
+/// window, a radix-2 FFT, and the magnitudes gathered into bands spaced evenly in pitch, in
+/// dB below full scale.
 ///
 /// ```swift
 /// let bands = Spectrum(size: 2048, sampleRate: 48_000, bands: 64)
 /// bands.levels(of: lastSamples)     // [-92.0, -87.5, …, -6.1, …]: 64 values, 30 Hz up
 /// ```
-struct Spectrum {
-  let size: Int
-  let sampleRate: Int
+public struct Spectrum: Sendable {
+  public let size: Int
+  public let sampleRate: Int
   /// Each band's first and last bin.
-  let bands: [ClosedRange<Int>]
+  public let bands: [ClosedRange<Int>]
+  /// The lowest and highest frequencies the bands cover, in Hz.
+  public let range: ClosedRange<Double>
   private let window: [Float]
 
-  init(size: Int = 2048, sampleRate: Int, bands count: Int = 64, lowest: Double = 30) {
+  public init(size: Int = 2048, sampleRate: Int, bands count: Int = 64, lowest: Double = 30) {
     precondition(size > 0 && size & (size - 1) == 0, "the FFT's size is a power of two")
     self.size = size
     self.sampleRate = sampleRate
@@ -22,6 +25,7 @@ struct Spectrum {
       Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size)))
     }
     let highest = min(16_000, Double(sampleRate) / 2)
+    self.range = lowest...highest
     let binWidth = Double(sampleRate) / Double(size)
     self.bands = (0..<count).map { band in
       let low = lowest * pow(highest / lowest, Double(band) / Double(count))
@@ -32,7 +36,12 @@ struct Spectrum {
   }
 
   /// Each band's level in dB (a full-scale sine is about 0), from -120 up.
-  func levels(of samples: [Float]) -> [Float] {
+  public func levels(of samples: [Float]) -> [Float] {
+    self.amplitudes(of: samples).map(Self.decibels)
+  }
+
+  /// Each band's loudest bin, as an amplitude (a full-scale sine is about 1).
+  public func amplitudes(of samples: [Float]) -> [Float] {
     precondition(samples.count == self.size)
     var real = zip(samples, self.window).map { $0 * $1 }
     var imaginary = [Float](repeating: 0, count: self.size)
@@ -42,8 +51,13 @@ struct Spectrum {
       let peak =
         bins.map { (real[$0] * real[$0] + imaginary[$0] * imaginary[$0]).squareRoot() }
         .max() ?? 0
-      return max(-120, 20 * log10(max(peak / scale, 1e-6)))
+      return peak / scale
     }
+  }
+
+  /// An amplitude in dB, from -120 up.
+  public static func decibels(_ amplitude: Float) -> Float {
+    max(-120, 20 * log10(max(amplitude, 1e-6)))
   }
 
   /// An in-place iterative radix-2 FFT.
