@@ -10,7 +10,7 @@ func sdk(_ product: String) -> Target.Dependency {
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
-  "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
+  "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -31,6 +31,7 @@ let package = Package(
         "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
+        "PatchbaySharedBoard",
       ]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
@@ -73,7 +74,9 @@ let package = Package(
   targets: [
     // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
     // the app queue, the one serial executor that owns an app's state, and what it owns;
-    .target(name: "PatchbayAppQueue"),
+    .target(name: "PatchbayAppQueue", dependencies: ["CPatchbayTicks"]),
+    // the CPU's tick counter, for timing a reduce in a few nanoseconds;
+    .target(name: "CPatchbayTicks"),
     // libffi calls and stable trampolines to plugins' exported functions;
     .target(
       name: "PatchbayFunctions",
@@ -117,7 +120,8 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
-        "PatchbayPersistence", "PatchbayStateDiff", sdk("Patchbay"), sdk("PatchbayABI"),
+        "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", sdk("Patchbay"),
+        sdk("PatchbayABI"),
         sdk("PatchbayEncoding"), .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
@@ -152,6 +156,9 @@ let package = Package(
     // Pictures of sound: a render's waveform, level and spectrum as a PNG (`render --plot`),
     // and the spectrum DevTools' page draws.
     .target(name: "PatchbayPlot", dependencies: ["CSPNG"]),
+    // The bookkeeping of shared state between instances (ABI 2.6, `@Shared` across plugins):
+    // who publishes, reads and holds each name.
+    .target(name: "PatchbaySharedBoard", dependencies: [sdk("PatchbayEncoding")]),
     // The part of TOML that host-config files use, with the line of every key.
     .target(name: "PatchbayTOML"),
     // What the fuzzers check of each parser (`make fuzz`); the tests replay their corpus.

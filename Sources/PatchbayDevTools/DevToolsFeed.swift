@@ -21,7 +21,7 @@ import PatchbayStateDiff
 /// feed.timeline()                                   // …the timeline
 /// ```
 public final class DevToolsFeed: Sendable {
-  private struct Log {
+  struct Log {
     var entries: [String] = []
     /// The seq of `entries[0]` (older entries are dropped past ``keptEntries``).
     var firstEntry = 1
@@ -30,32 +30,61 @@ public final class DevToolsFeed: Sendable {
     var nextPage = 0
     /// The history of each plugin file: swaps, rollbacks, crashes, failures.
     var plugins: [String: [String]] = [:]
-    /// Each feature's newest generation: a swap to an older one is a rollback.
-    var newest: [String: Int] = [:]
     /// The pump, while attached; and who waits for its next batch.
     var pump: JournalPump?
-    var flushes: [CheckedContinuation<Void, Never>] = []
+    /// The app attached, to stop watching its log.
+    weak var app: AppRuntime?
+    var flushes: [(continuation: CheckedContinuation<Void, Never>, diffs: Bool)] = []
   }
 
-  private let log = LockedValue(Log())
+  let log = LockedValue(Log())
   private let start = ReduceTiming.now
   /// How many timeline entries a page can load; the steps are all kept (time travel needs them).
   public static let keptEntries = 100_000
   /// How many lines a page may fall behind by before it loses the oldest.
   public static let pageBuffer = 4_096
 
-  public init() {}
+  /// When the pump snapshots the instances a batch touched, to diff them.
+  public struct Pacing: Sendable {
+    /// A snapshot may take this share of the reduces' own time since the last.
+    public var snapshotShare = 0.05
+    /// Up to this many actions since the last snapshot, each batch snapshots.
+    public var personsPace = 2
+    /// A snapshot at least this often while actions come.
+    public var stalest = Duration.seconds(1)
+    /// A batch this often while changes come (and at once for ``DevToolsFeed/flush(diffs:)``).
+    public var batchInterval = Duration.milliseconds(33)
 
-  /// Takes `app`'s changes from now on, with the state diffs they cause, until ``detach()``.
+    public static let standard = Pacing()
+    public init() {}
+  }
+
+  private let pacing: Pacing
+
+  public init(pacing: Pacing = .standard) {
+    self.pacing = pacing
+  }
+
+  /// Takes `app`'s changes from now on, with the state diffs they cause, and its plugins' log
+  /// lines, until ``detach()``.
   public func attach(to app: AppRuntime) {
-    let pump = JournalPump(app: app, feed: self)
+    let pump = JournalPump(app: app, feed: self, pacing: self.pacing)
     self.log.withValue { $0.pump = pump }
     pump.start()
+    app.hooks.watchLog { [weak self] feature, level, text in
+      self?.noteLog(feature: feature, level: level, text)
+    }
+    self.log.withValue { $0.app = app }
   }
 
   /// Stops taking the app's changes; the timeline stays.
   public func detach() {
-    self.log.withValue { $0.pump }?.stop()
+    let (pump, app) = self.log.withValue { log in
+      defer { log.app = nil }
+      return (log.pump, log.app)
+    }
+    pump?.stop()
+    app?.hooks.watchLog(nil)
   }
 
   /// The time DevTools' batches have taken on the app queue so far (the per-action cost, a
@@ -64,11 +93,13 @@ public final class DevToolsFeed: Sendable {
     .nanoseconds(self.log.withValue { $0.pump?.spentOnQueue.load(ordering: .relaxed) ?? 0 })
   }
 
-  /// Returns once every change the app made before the call is in the timeline.
-  public func flush() async {
+  /// Returns once every change the app made before the call is in the timeline, with the
+  /// state diffs it caused (`diffs`), or with those the snapshot budget allows now (the
+  /// benchmarks' pace: see ``JournalPump``).
+  public func flush(diffs: Bool = true) async {
     await withCheckedContinuation { continuation in
       let pump = self.log.withValue { log in
-        if log.pump != nil { log.flushes.append(continuation) }
+        if log.pump != nil { log.flushes.append((continuation, diffs)) }
         return log.pump
       }
       guard let pump else { return continuation.resume() }
@@ -76,11 +107,11 @@ public final class DevToolsFeed: Sendable {
     }
   }
 
-  /// Who waits for the batch the pump takes now.
-  func takeFlushes() -> [CheckedContinuation<Void, Never>] {
+  /// Who waits for the batch the pump takes now, and whether one of them wants every diff.
+  func takeFlushes() -> (waiting: [CheckedContinuation<Void, Never>], diffs: Bool) {
     self.log.withValue { log in
       defer { log.flushes = [] }
-      return log.flushes
+      return (log.flushes.map(\.continuation), log.flushes.contains { $0.diffs })
     }
   }
 
@@ -90,7 +121,7 @@ public final class DevToolsFeed: Sendable {
       defer { log.flushes = [] }
       log.pump = nil
       return log.flushes
-    }.forEach { $0.resume() }
+    }.forEach { $0.continuation.resume() }
   }
 
   /// Adds a change to the timeline and tells every page: when it happened (``ReduceTiming/now``),
@@ -98,7 +129,7 @@ public final class DevToolsFeed: Sendable {
   /// the `folded` actions before it in the same batch, when more than one). A failure of an
   /// instance's plugin (`plugin`) goes in that plugin's history too.
   func record(
-    _ change: AppChange, at time: UInt64, timing: ReduceTiming? = nil,
+    _ change: AppChange, at time: UInt64, reduce: (nanoseconds: UInt64, effects: Int?)? = nil,
     changes: [StateChange]? = nil, folded: Int = 0, plugin: String? = nil
   ) {
     let time = self.milliseconds(at: time)
@@ -114,9 +145,9 @@ public final class DevToolsFeed: Sendable {
           ("kind", #""action""#), ("path", JSONText.string(path)),
           ("text", JSONText.string(text)), ("source", JSONText.string(source.rawValue)),
         ]
-        if let timing {
-          fields.append(("ns", String(timing.nanoseconds)))
-          if let effects = timing.effects { fields.append(("effects", String(effects))) }
+        if let reduce {
+          fields.append(("ns", String(reduce.nanoseconds)))
+          if let effects = reduce.effects { fields.append(("effects", String(effects))) }
         }
         if let changes { fields.append(("changes", JSONText.array(changes.map(Self.json)))) }
         if folded > 1 { fields.append(("folded", String(folded))) }
@@ -139,10 +170,7 @@ public final class DevToolsFeed: Sendable {
           ("instances", JSONText.array(report.instances.map(JSONText.string))),
           ("text", JSONText.string(report.description)),
         ]
-        // A swap back to an older generation is a rollback (a swap that failed soon after).
-        let newest = log.newest[report.featureID] ?? 0
-        let event = report.generation < newest ? "rollback" : "swap"
-        log.newest[report.featureID] = max(newest, report.generation)
+        let event = report.isRollback ? "rollback" : "swap"
         Self.addHistory(
           to: report.to, time, event, "generation \(report.generation) of \(report.featureID)",
           in: &log)
@@ -162,6 +190,20 @@ public final class DevToolsFeed: Sendable {
     }
   }
 
+  /// What an instance's actions of earlier entries changed, diffed since (a snapshot waits
+  /// for its budget when actions come fast): not a step; a page applies it to its copy.
+  func recordChanges(path: String, _ changes: [StateChange], folded: Int) {
+    let time = self.milliseconds
+    self.log.withValue { log in
+      Self.append(
+        JSONText.object([
+          ("seq", String(log.steps.count)), ("t", String(time)), ("kind", #""changes""#),
+          ("path", JSONText.string(path)), ("changes", JSONText.array(changes.map(Self.json))),
+          ("folded", String(folded)),
+        ]), to: &log)
+    }
+  }
+
   /// Adds a line from outside the app's changes (a plugin's log line, a crash report).
   public func note(kind: String, _ text: String, plugin: String? = nil) {
     let time = self.milliseconds
@@ -175,16 +217,7 @@ public final class DevToolsFeed: Sendable {
     }
   }
 
-  private static func addHistory(
-    to plugin: String, _ time: Int, _ event: String, _ text: String, in log: inout Log
-  ) {
-    log.plugins[plugin, default: []].append(
-      JSONText.object([
-        ("t", String(time)), ("event", JSONText.string(event)), ("text", JSONText.string(text)),
-      ]))
-  }
-
-  private static func append(_ entry: String, to log: inout Log) {
+  static func append(_ entry: String, to log: inout Log) {
     log.entries.append(entry)
     if log.entries.count > Self.keptEntries {
       log.entries.removeFirst(log.entries.count / 2)
@@ -225,9 +258,6 @@ public final class DevToolsFeed: Sendable {
   func recording(config: String) -> Recording {
     Recording(config: config, steps: self.log.withValue { $0.steps }, file: "the live run")
   }
-
-  /// Each plugin file's events (swaps, crashes), as JSON arrays by file.
-  func pluginHistory() -> [String: [String]] { self.log.withValue { $0.plugins } }
 
   /// Milliseconds since the feed started.
   var milliseconds: Int { self.milliseconds(at: ReduceTiming.now) }

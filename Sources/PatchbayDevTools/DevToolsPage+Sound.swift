@@ -50,12 +50,12 @@ extension DevToolsPage {
         if (sound.midi.length > 200) sound.midi.splice(0, 100);
         renderMIDI(); return;
       }
-      const isStep = entry.kind !== "failure" && entry.kind !== "crash" && entry.kind !== "log";
+      const isStep = !["failure", "crash", "log", "changes"].includes(entry.kind);
       if (isStep && entry.seq !== view.lastSeq + 1) { reload(); return; }   // a gap: start over
       if (isStep) view.lastSeq = entry.seq;
       view.timeline.push(entry);
       if (view.app) view.app.steps = view.lastSeq;
-      if (entry.kind === "action") {
+      if (entry.kind === "action" || entry.kind === "changes") {
         if (view.at === null && entry.path === view.selected && view.state !== null &&
             entry.changes) {
           for (const change of entry.changes) view.state = applyChange(view.state, change);

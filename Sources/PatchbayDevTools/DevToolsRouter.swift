@@ -53,7 +53,7 @@ final class DevToolsRouter: HTTPHandler {
         ],
         body: Data(DevToolsPage.html.utf8))
     case (.GET, "/api/app"):
-      return Self.json(self.appJSON())
+      return Self.json(await Self.offThePool { self.appJSON() })
     case (.GET, "/api/state"):
       return await self.state(request)
     case (.GET, "/api/timeline"):
@@ -83,7 +83,9 @@ final class DevToolsRouter: HTTPHandler {
         return Self.json(
           try await self.devtools.rewind.state(after: count, of: self.devtools.recording))
       }
-      return Self.json(try self.devtools.app.state(request.query["path"]).json())
+      let (app, path) = (self.devtools.app, request.query["path"])
+      return Self.json(
+        try await Self.offThePool { () throws(AppError) in try app.state(path).json() })
     } catch {
       return Self.text(.badRequest, error.description)
     }
@@ -111,16 +113,39 @@ final class DevToolsRouter: HTTPHandler {
         guard let path = fields["path"], let action = fields["action"] else {
           return Self.text(.badRequest, #"send needs {"path": …, "action": …}."#)
         }
-        try self.devtools.app.send(path, action)
+        let app = self.devtools.app
+        try await Self.offThePool { () throws(AppError) in try app.send(path, action) }
       } else {
         guard let feature = fields["feature"], let plugin = fields["plugin"] else {
           return Self.text(.badRequest, #"swap needs {"feature": …, "plugin": …}."#)
         }
-        try self.devtools.app.swap(feature, to: plugin)
+        let app = self.devtools.app
+        _ = try await Self.offThePool { () throws(AppError) in try app.swap(feature, to: plugin) }
       }
       return Self.json(#"{"ok":true}"#)
     } catch {
       return Self.text(.unprocessableContent, error.description)
+    }
+  }
+
+  /// Runs `work`, a call into the app (which waits its turn on the app queue: a long reduce, a
+  /// swap loading a plugin), on a thread of its own, not one of the few the server's tasks
+  /// share.
+  static func offThePool<T: Sendable>(
+    _ work: @escaping @Sendable () throws(AppError) -> T
+  ) async throws(AppError) -> T {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<T, AppError>, Never>) in
+      DispatchQueue.global().async {
+        continuation.resume(returning: Result { () throws(AppError) in try work() })
+      }
+    }
+    return try result.get()
+  }
+
+  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
   }
 
@@ -129,10 +154,12 @@ final class DevToolsRouter: HTTPHandler {
     let app = self.devtools.app
     var instances: [String] = []
     var plugins: [String: [(String, String)]] = [:]
+    var features: [String: Set<String>] = [:]
     for path in app.paths {
       guard let handle = try? app.instance(path) else { continue }
       let feature = handle.feature
       let plugin = feature.plugin
+      features[plugin.path, default: []].insert(feature.id)
       plugins[plugin.path] = [
         ("id", JSONText.string(plugin.id)), ("version", JSONText.string(plugin.version)),
         ("generation", String(plugin.generation)),
@@ -147,13 +174,21 @@ final class DevToolsRouter: HTTPHandler {
           ("actions", JSONText.array(feature.actions.map(Self.actionJSON))),
         ]))
     }
-    let history = self.devtools.feed.pluginHistory()
+    var history = self.devtools.feed.pluginHistory()
+    // What the plugins' own lines told of their code (a restart), filed by feature: with the
+    // file that runs the feature now.
+    for (file, ids) in features {
+      let told = ids.flatMap { history.removeValue(forKey: DevToolsFeed.featureKey($0)) ?? [] }
+      if !told.isEmpty { history[file, default: []] += told }
+    }
     // A file no instance runs any more (a swap or rollback replaced it) keeps its history.
-    for file in history.keys where plugins[file] == nil { plugins[file] = [("retired", "true")] }
+    for file in history.keys where plugins[file] == nil && !file.hasPrefix("feature:") {
+      plugins[file] = [("retired", "true")]
+    }
     let pluginList = plugins.sorted { $0.key < $1.key }.map { file, fields in
       JSONText.object(
         [("file", JSONText.string(file))] + fields
-          + [("history", JSONText.array(history[file] ?? []))])
+          + [("history", JSONText.array(DevToolsFeed.byTime(history[file] ?? [])))])
     }
     let navigation = app.navigation
     let mode: String

@@ -9,7 +9,7 @@ import Testing
     "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig",
     "PatchbayIsolation", "PatchbayStateDiff", "PatchbayPersistence", "PatchbayHost",
     "PatchbayWatch", "PatchbayAudioGraph", "PatchbayScript", "PatchbayAudioDevice", "PatchbayMIDI",
-    "PatchbayRealtime", "PatchbayDevTools", "PatchbayPlot",
+    "PatchbayRealtime", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
   ]
 
   /// Every Swift file of the host's targets: its target, its path in the target, its text.

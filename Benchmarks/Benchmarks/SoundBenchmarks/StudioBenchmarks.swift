@@ -4,6 +4,7 @@ import Foundation
 import PatchbayAudioDevice
 import PatchbayAudioGraph
 import PatchbayConfig
+import PatchbayDevTools
 import PatchbayHost
 import PatchbayMIDI
 import References
@@ -69,60 +70,79 @@ func studioBenchmarks() {
   let bareOver = BenchmarkMetric.custom(
     "bare C thread: stalls longer than the buffer", useScalingFactor: false)
   let latency = BenchmarkMetric.custom("output latency (µs)", useScalingFactor: false)
-  Benchmark(
-    "studio: live, paced null, 128 × 4 frames @ 48 kHz, 60 s, chords + drums + clicks + MIDI, "
-      + "other core busy",
-    configuration: .init(
-      metrics: [underruns, lateness, bareOver, latency], warmupIterations: 0,
-      maxDuration: .seconds(75), maxIterations: 1)
-  ) { benchmark in
-    let app = studioApp()
-    try? app.send("studio", "go(0)")
-    try? app.send("practice", "play")
-    try? app.send("studio/metronome", "start")
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "patchbay-bench-studio-live-\(getpid()).fifo"
-    ).path
-    unlink(fifo)
-    mkfifo(fifo, 0o600)
-    defer { unlink(fifo) }
-    let seconds = BenchmarkRun.workload(60, smoke: 1)
-    let writer = Thread {
-      guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-      for index in 0..<(seconds * 8) {
-        let note = UInt8(60 + index % 24)
-        handle.write(Data([0x90, note, 80]))
-        usleep(60_000)
-        handle.write(Data([0x80, note, 0]))
-        usleep(65_000)
+  // The same minute again with DevTools watching: a page attached, its sound tap on (the
+  // audio thread copies the mix and measures each processor), the journal pump taking the
+  // actions. Its floor: lateness p99 as without the page, judged against the row above and
+  // the bare C thread of the same run.
+  for page in [false, true] {
+    Benchmark(
+      "studio: live, paced null, 128 × 4 frames @ 48 kHz, 60 s, chords + drums + clicks + MIDI, "
+        + "other core busy" + (page ? ", a DevTools page watching" : ""),
+      configuration: .init(
+        metrics: [underruns, lateness, bareOver, latency], warmupIterations: 0,
+        maxDuration: .seconds(75), maxIterations: 1)
+    ) { benchmark in
+      let app = studioApp()
+      let feed = DevToolsFeed()
+      let devtools = DevTools(app: app, feed: feed, session: .live(config: "studio.toml")) {
+        () throws(AppError) in studioApp()
       }
-      try? handle.close()
+      if page {
+        feed.attach(to: app)
+        let stream = feed.subscribe()
+        Task.detached { for await message in stream { blackHole(message) } }
+      }
+      try? app.send("studio", "go(0)")
+      try? app.send("practice", "play")
+      try? app.send("studio/metronome", "start")
+      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "patchbay-bench-studio-live-\(getpid()).fifo"
+      ).path
+      unlink(fifo)
+      mkfifo(fifo, 0o600)
+      defer { unlink(fifo) }
+      let seconds = BenchmarkRun.workload(60, smoke: 1)
+      let writer = Thread {
+        guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+        for index in 0..<(seconds * 8) {
+          let note = UInt8(60 + index % 24)
+          handle.write(Data([0x90, note, 80]))
+          usleep(60_000)
+          handle.write(Data([0x80, note, 0]))
+          usleep(65_000)
+        }
+        try? handle.close()
+      }
+      writer.start()
+      let otherCore = OtherCore()
+      otherCore.occupy()
+      var settings = SoundSettings()
+      settings.device = "null"
+      settings.midi = .file(fifo)
+      guard let live = try? LiveSession(app: app, settings: settings) else {
+        fatalError("no device")
+      }
+      let watch = reference_stall_watch_start(format.periodNanoseconds)
+      live.start()
+      if page { await devtools.attach(live) }
+      _ = live.waitForMIDI(timeout: .seconds(seconds + 10))
+      live.stop()
+      await devtools.stop()
+      let bare = reference_stall_watch_stop(watch, 2 * format.periodNanoseconds / 1_000)
+      otherCore.release()
+      let practice = try? app.state("practice")
+      print(
+        "periods \(live.statistics.periods), MIDI messages \(live.midiEvents), chords played "
+          + "\(practice?[field: "chordsPlayed"] ?? .nil); bare C thread "
+          + "\(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes, "
+          + "\(bare.over) stalls")
+      benchmark.measurement(underruns, live.statistics.underruns)
+      if let paced = live.engine?.output as? PacedNullOutput {
+        benchmark.measurement(lateness, paced.lateness.percentile(99))
+        benchmark.measurement(
+          latency, paced.bufferPeriods * format.periodFrames * 1_000_000 / format.sampleRate)
+      }
+      benchmark.measurement(bareOver, Int(bare.over))
     }
-    writer.start()
-    let otherCore = OtherCore()
-    otherCore.occupy()
-    var settings = SoundSettings()
-    settings.device = "null"
-    settings.midi = .file(fifo)
-    guard let live = try? LiveSession(app: app, settings: settings) else { fatalError("no device") }
-    let watch = reference_stall_watch_start(format.periodNanoseconds)
-    live.start()
-    _ = live.waitForMIDI(timeout: .seconds(seconds + 10))
-    live.stop()
-    let bare = reference_stall_watch_stop(watch, 2 * format.periodNanoseconds / 1_000)
-    otherCore.release()
-    let practice = try? app.state("practice")
-    print(
-      "periods \(live.statistics.periods), MIDI messages \(live.midiEvents), chords played "
-        + "\(practice?[field: "chordsPlayed"] ?? .nil); bare C thread "
-        + "\(bare.realtime == 1 ? "SCHED_FIFO 70" : "normal priority"), \(bare.wakes) wakes, "
-        + "\(bare.over) stalls")
-    benchmark.measurement(underruns, live.statistics.underruns)
-    if let paced = live.engine?.output as? PacedNullOutput {
-      benchmark.measurement(lateness, paced.lateness.percentile(99))
-      benchmark.measurement(
-        latency, paced.bufferPeriods * format.periodFrames * 1_000_000 / format.sampleRate)
-    }
-    benchmark.measurement(bareOver, Int(bare.over))
   }
 }

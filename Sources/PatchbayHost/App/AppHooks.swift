@@ -1,5 +1,5 @@
 import Patchbay
-import PatchbayStateDiff
+import PatchbayConfig
 
 /// What is hooked into an app from any thread: where plugins' log lines go, the inputs
 /// ``AppRuntime/isQuiet`` waits for, and why swaps were refused. One lock, owned by the app:
@@ -13,6 +13,8 @@ import PatchbayStateDiff
 package final class AppHooks: Sendable {
   private struct Hooks {
     var log: (@Sendable (String, PluginLogLevel, String) -> Void)?
+    /// Sees each line too, whoever handles it (DevTools' plugin histories).
+    var logWatcher: (@Sendable (String, PluginLogLevel, String) -> Void)?
     var quietConditions: [@Sendable () -> Bool] = []
     var refusedSwaps: [String] = []
   }
@@ -24,10 +26,17 @@ package final class AppHooks: Sendable {
     self.hooks.withValue { $0.log = handler }
   }
 
-  /// Hands a line to the log handler, outside the lock; false when there is none.
+  /// Who sees each line beside the handler, from now on (nil: nobody).
+  package func watchLog(_ watcher: (@Sendable (String, PluginLogLevel, String) -> Void)?) {
+    self.hooks.withValue { $0.logWatcher = watcher }
+  }
+
+  /// Hands a line to the watcher and the handler, outside the lock; false without a handler.
   @discardableResult
   package func log(_ feature: String, _ level: PluginLogLevel, _ text: String) -> Bool {
-    guard let log = self.hooks.withValue({ $0.log }) else { return false }
+    let (log, watcher) = self.hooks.withValue { ($0.log, $0.logWatcher) }
+    watcher?(feature, level, text)
+    guard let log else { return false }
     log(feature, level, text)
     return true
   }
@@ -91,9 +100,16 @@ extension AppRuntime {
     set { self.changes.journal(newValue) }
   }
 
-  /// What was taken down since the last call, oldest first. Call it on the app queue (in
-  /// ``perform(_:)``) to read each action's text and its instance's state as it left them.
-  package func takeJournal() -> [JournalEntry] { self.changes.takeJournal() }
+  /// What was taken down since the last call, oldest first, and the instances it touched.
+  /// Call it on the app queue (in ``perform(_:)``) to read their states as it left them.
+  package func takeJournal() -> (
+    entries: [JournalEntry], touched: [(handle: FeatureHandle, path: InstancePath)]
+  ) {
+    self.changes.takeJournal()
+  }
+
+  /// How many entries wait in the journal (any thread; the queue is not asked).
+  package var journalCount: Int { self.changes.journalCount }
 
   /// Diffs start from each instance's state now.
   private func trackEveryInstance() {

@@ -2,6 +2,7 @@ import Foundation
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayLoader
+import PatchbaySharedBoard
 
 /// Shared state ("patchbay.shared/1", patchbay/shared.h): what an instance published or
 /// subscribed to during a call is applied after it — after `create`, each action, a swap. On
@@ -14,7 +15,7 @@ extension AppRuntime {
   func applyShared(of handle: FeatureHandle, at path: InstancePath) {
     let here = path.description
     for request in handle.owned.implementation.context.takeShared() {
-      let outcome: SharedBoard.Outcome
+      let outcome: SharedBoard<FeatureHandle>.Outcome
       switch request {
       case .publish(let name, let value):
         outcome = self.owned.shared.publish(name, value: value, by: handle, at: here)
@@ -34,7 +35,9 @@ extension AppRuntime {
     }
   }
 
-  private func apply(_ outcome: SharedBoard.Outcome, of request: SharedRequest, at path: String) {
+  private func apply(
+    _ outcome: SharedBoard<FeatureHandle>.Outcome, of request: SharedRequest, at path: String
+  ) {
     let name = request.name
     let reason: String
     switch outcome {

@@ -6,6 +6,7 @@ import PatchbayConfig
 import PatchbayEncoding
 import PatchbayLoader
 import PatchbayPersistence
+import PatchbaySharedBoard
 import PatchbayStateDiff
 import Synchronization
 
@@ -52,7 +53,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// The kept state the screen a navigation step is creating started from.
     var keptForStep: [UInt8]?
     /// What features publish for each other ("patchbay.shared/1").
-    var shared = SharedBoard()
+    var shared = SharedBoard<FeatureHandle>()
     /// Instances created by a navigation step or a collection change that is not published
     /// yet: what they publish and read is applied after it is (so a recording has the step
     /// first). nil outside those.

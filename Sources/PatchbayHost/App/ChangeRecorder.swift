@@ -14,7 +14,9 @@ import Synchronization
 /// recorder.onChange { print($0) }
 /// recorder.states.diffLines = true
 /// recorder.states.track(path, state: counterBytes)     // diffs start here (snapshot bytes)
-/// recorder.reduced(path: path, text: "increment", source: .command, journal: nil) { newBytes }
+/// recorder.reduced(path: path, text: "increment", source: .command, handle: counter, journal: nil) {
+///   newBytes
+/// }
 /// // .action(path: "counter", text: "increment", source: .command, diff: "/count: 0 → 1")
 /// ```
 final class ChangeRecorder: Sendable {
@@ -22,6 +24,10 @@ final class ChangeRecorder: Sendable {
     var handler: (@Sendable (AppChange) -> Void)?
     /// What the queue took down since DevTools last took it; nil while nobody journals.
     var journal: [JournalEntry]?
+    /// The instances those actions reduced in, each at least once (one identity compared an
+    /// action, no reference counted): what a batch snapshots.
+    var touched: [(handle: FeatureHandle, path: InstancePath)] = []
+    var lastTouched: ObjectIdentifier?
   }
 
   /// Who watches, and the journal: set from any thread, read once per change on its thread.
@@ -46,15 +52,21 @@ final class ChangeRecorder: Sendable {
     self.journaling.store(on, ordering: .relaxed)
   }
 
-  /// What was taken down since the last call, oldest first.
-  func takeJournal() -> [JournalEntry] {
+  /// What was taken down since the last call, oldest first, and the instances it touched.
+  func takeJournal() -> (
+    entries: [JournalEntry], touched: [(handle: FeatureHandle, path: InstancePath)]
+  ) {
     self.watchers.withValue { watchers in
-      guard let taken = watchers.journal, !taken.isEmpty else { return [] }
+      guard let taken = watchers.journal, !taken.isEmpty else { return ([], []) }
+      defer { (watchers.touched, watchers.lastTouched) = ([], nil) }
       watchers.journal = []
       watchers.journal?.reserveCapacity(taken.count)
-      return taken
+      return (taken, watchers.touched)
     }
   }
+
+  /// How many entries wait to be taken.
+  var journalCount: Int { self.watchers.withValue { $0.journal?.count ?? 0 } }
 
   func publish(_ change: AppChange) {
     if case .swap = change { self.swaps.add(1, ordering: .releasing) }
@@ -69,11 +81,15 @@ final class ChangeRecorder: Sendable {
   /// reads the state the action left), and takes it down when journaling (`journal`).
   func reduced(
     path: InstancePath, text: @autoclosure () -> String, source: AppChange.Source,
-    journal: @autoclosure () -> ReducedAction?, after: () -> [UInt8]?
+    handle: FeatureHandle, journal: @autoclosure () -> ReducedAction?, after: () -> [UInt8]?
   ) {
     let handler = self.watchers.withValue { watchers in
       if watchers.journal != nil, let entry = journal() {
         watchers.journal?.append(.reduced(entry))
+        if watchers.lastTouched != ObjectIdentifier(handle) {
+          watchers.touched.append((handle, path))
+          watchers.lastTouched = ObjectIdentifier(handle)
+        }
       }
       return watchers.handler
     }

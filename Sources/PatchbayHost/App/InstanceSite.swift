@@ -55,11 +55,11 @@ final class InstanceSite: InstanceObserver {
     }
     app.changes.reduced(
       path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
-      source: AppChange.Source(source),
+      source: AppChange.Source(source), handle: handle,
       journal: timing.map {
         ReducedAction(
-          path: self.path, handle: handle, implementation: handle.owned.implementation,
-          action: action, source: AppChange.Source(source), timing: $0)
+          path: self.path, implementation: handle.owned.implementation, action: action,
+          source: AppChange.Source(source), timing: $0)
       }
     ) { try? handle.snapshot() }
     // A replay applies the recorded parent actions instead.

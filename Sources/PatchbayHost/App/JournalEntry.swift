@@ -11,7 +11,7 @@ import PatchbayEncoding
 /// ```swift
 /// app.journaling = true
 /// try app.send("counter", "increment")
-/// try app.perform { app.takeJournal() }   // [.reduced(counter, "increment", 1830 ns, …)]
+/// try app.perform { app.takeJournal().entries }  // [.reduced(counter, increment, 5310 ticks…)]
 /// ```
 package enum JournalEntry: Sendable {
   case reduced(ReducedAction)
@@ -26,8 +26,6 @@ package enum JournalEntry: Sendable {
 /// own even after a swap) is only called by ``text()``, on its app queue; the rest is Sendable.
 package struct ReducedAction: @unchecked Sendable {
   package let path: InstancePath
-  /// The instance: its state is read from it.
-  package let handle: FeatureHandle
   let implementation: Implementation
   package let action: [UInt8]
   package let source: AppChange.Source

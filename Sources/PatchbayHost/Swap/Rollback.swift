@@ -77,7 +77,7 @@ extension AppRuntime {
           featureID: feature.id, from: feature.plugin.path, to: previous.plugin.path,
           generation: previous.plugin.generation, fromSchema: feature.schemaVersion,
           toSchema: previous.schemaVersion, instances: targets.map(\.path.description),
-          duration: elapsed, held: .zero)))
+          duration: elapsed, held: .zero, isRollback: true)))
     self.hooks.log(feature.id, .error, "\(report) \(note)")
     return note
   }

@@ -20,6 +20,9 @@ public struct SwapReport: Sendable, Equatable, CustomStringConvertible {
   /// How long the instances held their actions (snapshot → migrate → create): the pause
   /// the app sees. Loading happens before, while the old code still runs.
   public let held: Duration
+  /// Whether the app swapped back to the code before, the new code having failed on
+  /// probation (`[limits] rollback-actions`, `rollback-seconds`).
+  public var isRollback = false
 
   public var description: String {
     let file = { (path: String) in path.split(separator: "/").last.map(String.init) ?? path }

@@ -1,4 +1,5 @@
 import PatchbayEncoding
+import PatchbaySharedBoard
 import Testing
 
 @testable import PatchbayHost
@@ -26,7 +27,7 @@ import Testing
   }
 
   /// An outcome as text: each delivery as `who action`, or what stopped it.
-  func told(_ outcome: SharedBoard.Outcome) -> [String] {
+  func told(_ outcome: SharedBoard<FeatureHandle>.Outcome) -> [String] {
     switch outcome {
     case .changed(let deliveries):
       deliveries.map {
@@ -40,7 +41,7 @@ import Testing
   }
 
   @Test func theFirstHolderGivesTheValueAndLaterOnesAreToldIt() {
-    var board = SharedBoard()
+    var board = SharedBoard<FeatureHandle>()
     _ = board.subscribe("tally", action: "tallied", by: self.c)
     #expect(
       self.told(board.hold("tally", initial: WireValue.int(1).bytes, by: self.a, at: "a")) == [
@@ -57,7 +58,7 @@ import Testing
   }
 
   @Test func aWriteTellsEveryOtherHolderAndReaderOnce() {
-    var board = SharedBoard()
+    var board = SharedBoard<FeatureHandle>()
     _ = board.hold("tally", initial: WireValue.int(0).bytes, by: self.a, at: "a")
     _ = board.hold("tally", initial: WireValue.int(0).bytes, by: self.b, at: "b")
     _ = board.subscribe("tally", action: "tallied", by: self.c)
@@ -72,7 +73,7 @@ import Testing
   }
 
   @Test func whatAWriteIsRefused() {
-    var board = SharedBoard()
+    var board = SharedBoard<FeatureHandle>()
     _ = board.publish("transport", value: WireValue.int(120).bytes, by: self.a, at: "metronome")
     _ = board.hold("transport", initial: WireValue.int(120).bytes, by: self.b, at: "b")
     // Held to read it, but a name with a live publisher is its alone.

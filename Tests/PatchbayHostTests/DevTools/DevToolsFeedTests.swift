@@ -53,6 +53,50 @@ import Testing
     #expect(actions.last?.contains(#""changes":[{"p":"/count","v":3}],"folded":3"#) == true)
   }
 
+  /// Actions faster than snapshots are affordable: some entries carry no diff, a later one
+  /// (or a `changes` message) carries theirs. A page's copy, updated only by what it
+  /// receives, is the app's state all the same.
+  @Test func aFastStreamIsDiffedLessOftenAndThePagesCopyStaysExact() async throws {
+    let app = try self.app(
+      AppConfig.oneFeature(
+        "dev.patchbay.counter", of: try BuiltPlugins.path("Counter"), key: "counter"))
+    // No share of the reduces' time for snapshots, none for staleness, batches only when
+    // flushed: what follows does not hang on how fast, or how busy, this machine is.
+    var pacing = DevToolsFeed.Pacing()
+    (pacing.snapshotShare, pacing.stalest) = (0, .seconds(3_600))
+    pacing.batchInterval = .seconds(3_600)
+    let feed = DevToolsFeed(pacing: pacing)
+    feed.attach(to: app)
+    defer { feed.detach() }
+    var copy: Any? = try JSONSerialization.jsonObject(
+      with: Data(try app.state("counter").json().utf8))
+    for _ in 0..<20 {
+      try app.perform { for _ in 0..<10 { try app.send("counter", "increment") } }
+      await feed.flush(diffs: false)
+    }
+    await feed.flush()
+    let entries = try feed.timeline().map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(entries.filter { $0["kind"] as? String == "action" }.count == 200)
+    // The first batch is diffed (no snapshot cost is known yet), then none until the end:
+    // the last flush's `changes` message carries the other 190 actions' diff.
+    let diffs = entries.filter { $0["changes"] != nil }
+    #expect(diffs.count == 2, "\(diffs.count) diffs for 20 batches")
+    #expect(diffs.last?["kind"] as? String == "changes")
+    #expect(diffs.compactMap { $0["folded"] as? Int }.reduce(0, +) == 200)
+    for entry in diffs {
+      for change in entry["changes"] as? [[String: Any]] ?? [] {
+        let pointer = change["p"] as? String ?? ""
+        copy = StateChangesTests.set(
+          copy, at: StateChangesTests.tokens(pointer)[...],
+          to: change["removed"] == nil ? change["v"] : nil)
+      }
+    }
+    let now = try JSONSerialization.jsonObject(with: Data(try app.state("counter").json().utf8))
+    #expect((copy as? NSObject) == (now as? NSObject), "\(String(describing: copy)) ≠ \(now)")
+  }
+
   @Test func eachActionSaysHowLongItsReduceTookAndTheEffectsItStarted() async throws {
     let app = try self.app(
       AppConfig.oneFeature(

@@ -16,20 +16,29 @@ import Testing
     var port: UInt16 { UInt16(self.url.port!) }
     var token: String { String(self.url.query!.dropFirst("token=".count)) }
 
-    init(readOnly: Bool = false) async throws {
+    convenience init(readOnly: Bool = false) async throws {
       let text = AppConfig.oneFeature(
         "dev.patchbay.counter", of: try BuiltPlugins.path("Counter"), key: "counter")
       let config = try AppConfig(parsing: text, file: "devtools.toml")
       let loader = config.loader()
       let registry = try config.loadPlugins(with: loader)
-      self.app = try AppRuntime(config: config, registry: registry, loader: loader)
-      self.feed.attach(to: self.app)
-      self.devtools = DevTools(
-        app: self.app, feed: self.feed, session: .live(config: "devtools.toml"),
-        readOnly: readOnly
+      try await self.init(
+        app: try AppRuntime(config: config, registry: registry, loader: loader), readOnly: readOnly
       ) { () throws(AppError) in
         try AppRuntime(config: config, registry: registry, loader: loader, replaying: true)
       }
+    }
+
+    /// DevTools on `app`; `replica` makes the app time travel replays into.
+    init(
+      app: AppRuntime, readOnly: Bool = false,
+      replica: @escaping @Sendable () throws(AppError) -> AppRuntime
+    ) async throws {
+      self.app = app
+      self.feed.attach(to: app)
+      self.devtools = DevTools(
+        app: app, feed: self.feed, session: .live(config: "devtools.toml"), readOnly: readOnly,
+        replica: replica)
       self.url = try await self.devtools.start()
     }
 

@@ -1,11 +1,11 @@
 import PatchbayEncoding
 
 /// The app's shared state ("patchbay.shared/1", patchbay/shared.h): each name's value and
-/// owner, who reads it with which action, and who holds it. Pure bookkeeping; the app
-/// delivers. [app queue]
+/// owner, who reads it with which action, and who holds it. Pure bookkeeping over instances
+/// known only by identity (the host's `FeatureHandle`s); the app delivers. [app queue]
 ///
 /// ```swift
-/// var board = SharedBoard()
+/// var board = SharedBoard<FeatureHandle>()
 /// board.subscribe("transport", action: "transport", by: drums)      // nil: nothing yet
 /// board.publish("transport", value: bytes, by: metronome, at: "metronome")
 /// // .changed([(drums, transport(_: {tempo: 120.0, …}) as bytes)])
@@ -13,9 +13,9 @@ import PatchbayEncoding
 /// board.write("tally", value: one, by: left, at: "left")
 /// // .changed([(right, _shared(name: "tally", value: 1) as bytes)])  once `right` holds it too
 /// ```
-struct SharedBoard {
+package struct SharedBoard<Handle: AnyObject> {
   /// What a publish, a hold or a write did.
-  enum Outcome {
+  package enum Outcome {
     /// The value changed: the actions to send, to each reader and holder.
     case changed([Delivery])
     /// Nobody is told: the same bytes again.
@@ -28,10 +28,10 @@ struct SharedBoard {
     case malformed(String)
   }
 
-  typealias Delivery = (reader: FeatureHandle, action: [UInt8])
+  package typealias Delivery = (reader: Handle, action: [UInt8])
 
   private struct Entry {
-    weak var owner: FeatureHandle?
+    weak var owner: Handle?
     /// Published by the host (`host.midi`): no feature may publish it.
     var byHost = false
     var ownerPath: String
@@ -42,21 +42,23 @@ struct SharedBoard {
   }
 
   private struct Reader {
-    weak var handle: FeatureHandle?
+    weak var handle: Handle?
     var action: String
   }
 
   private struct Holder {
-    weak var handle: FeatureHandle?
+    weak var handle: Handle?
   }
 
   private var entries: [String: Entry] = [:]
   private var readers: [String: [Reader]] = [:]
   private var holders: [String: [Holder]] = [:]
 
+  package init() {}
+
   /// Publishes `value` under `name` for `owner`, the first live instance to publish it.
-  mutating func publish(
-    _ name: String, value bytes: [UInt8], by owner: FeatureHandle, at path: String
+  package mutating func publish(
+    _ name: String, value bytes: [UInt8], by owner: Handle, at path: String
   ) -> Outcome {
     if name.hasPrefix("host.") { return Self.hostsOwn }
     if let entry = self.entries[name], let current = entry.owner, current !== owner {
@@ -77,7 +79,7 @@ struct SharedBoard {
 
   /// Publishes `value` under `name` for the host itself (`host.midi`): the actions to send,
   /// to each reader and holder, when it changed.
-  mutating func publishFromHost(_ name: String, value: WireValue) -> [Delivery] {
+  package mutating func publishFromHost(_ name: String, value: WireValue) -> [Delivery] {
     let bytes = value.bytes
     if let entry = self.entries[name], entry.byHost, entry.bytes == bytes { return [] }
     self.entries[name] = Entry(
@@ -87,8 +89,8 @@ struct SharedBoard {
 
   /// Makes `holder` hold `name`: `initial` becomes its value when it has none (told to its
   /// readers), else the holder is sent the value when it differs from `initial`.
-  mutating func hold(
-    _ name: String, initial bytes: [UInt8], by holder: FeatureHandle, at path: String
+  package mutating func hold(
+    _ name: String, initial bytes: [UInt8], by holder: Handle, at path: String
   ) -> Outcome {
     let initial: WireValue
     do {
@@ -109,8 +111,8 @@ struct SharedBoard {
   }
 
   /// A holder's new value of `name`: every other holder and every reader is told.
-  mutating func write(
-    _ name: String, value bytes: [UInt8], by writer: FeatureHandle, at path: String
+  package mutating func write(
+    _ name: String, value bytes: [UInt8], by writer: Handle, at path: String
   ) -> Outcome {
     if name.hasPrefix("host.") { return Self.hostsOwn }
     if let entry = self.entries[name], let owner = entry.owner, owner !== writer {
@@ -132,7 +134,7 @@ struct SharedBoard {
 
   /// Makes `reader` receive `name`'s values as `action(_: value)` (nil: no more); the action
   /// for the value published now, if any and if the subscription is new or changed.
-  mutating func subscribe(_ name: String, action: String?, by reader: FeatureHandle) -> [UInt8]? {
+  package mutating func subscribe(_ name: String, action: String?, by reader: Handle) -> [UInt8]? {
     var list = (self.readers[name] ?? []).filter { $0.handle != nil }
     let previous = list.first { $0.handle === reader }?.action
     list.removeAll { $0.handle === reader }
@@ -143,11 +145,11 @@ struct SharedBoard {
   }
 
   /// The value published under `name`, if any.
-  func value(_ name: String) -> WireValue? { self.entries[name]?.value }
+  package func value(_ name: String) -> WireValue? { self.entries[name]?.value }
 
   /// The names published, with their owners' paths ("" once the owner is gone), and the names
   /// held, with the path of the holder that wrote last ("written by counter.left").
-  var names: [(name: String, owner: String)] {
+  package var names: [(name: String, owner: String)] {
     self.entries.keys.sorted().map { name in
       let entry = self.entries[name]!
       if entry.owner != nil || entry.byHost { return (name, entry.ownerPath) }
@@ -157,7 +159,7 @@ struct SharedBoard {
 
   /// The actions telling `name`'s readers and holders, but `source`, of its new value.
   private mutating func deliveries(
-    _ name: String, _ value: WireValue, except source: FeatureHandle?
+    _ name: String, _ value: WireValue, except source: Handle?
   )
     -> [Delivery]
   {
@@ -174,14 +176,14 @@ struct SharedBoard {
   }
 
   /// A `host.` name: no feature may publish or write it.
-  private static let hostsOwn = Outcome.refused(owner: "the host (names beginning host.)")
+  private static var hostsOwn: Outcome { .refused(owner: "the host (names beginning host.)") }
 
   private static func action(_ name: String, _ value: WireValue) -> [UInt8] {
     WireValue.case(name, [WireValue.Field("_0", value)]).bytes
   }
 
   /// `_shared(name: "tally", value: 3)`: what a holder is sent.
-  static func heldAction(_ name: String, _ value: WireValue) -> [UInt8] {
+  package static func heldAction(_ name: String, _ value: WireValue) -> [UInt8] {
     WireValue.case(
       "_shared", [WireValue.Field("name", .string(name)), WireValue.Field("value", value)]
     ).bytes
