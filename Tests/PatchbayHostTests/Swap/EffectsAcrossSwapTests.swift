@@ -30,7 +30,11 @@ import Testing
       self.app = try makeApp(
         toml: AppConfig.oneFeature(
           "dev.patchbay.fixture.ticker", of: first, key: "ticker",
-          plugins: isolated ? ["isolate = [\"all\"]"] : []))
+          plugins: isolated ? ["isolate = [\"all\"]"] : [],
+          // These tests crash a process on purpose; on a loaded machine one can take seconds
+          // to end, and past `call-seconds` it would be told as a hang. They are about
+          // effects, not hangs: the limit is far off.
+          tables: isolated ? "[limits]\ncall-seconds = 120" : ""))
       let logs = self.logs
       self.app.onLog { _, _, line in logs.append(line) }
     }
