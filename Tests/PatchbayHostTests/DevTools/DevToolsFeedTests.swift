@@ -113,8 +113,15 @@ import Testing
       let nanoseconds = try #require(action.firstMatch(of: /"ns":(\d+)/)?.1).flatMap { Int($0) }
       #expect((nanoseconds ?? 0) > 0, "\(action)")
     }
-    #expect(actions[0].contains(#""effects":0"#), "\(actions[0])")
-    #expect(actions[1].contains(#""effects":1"#), "\(actions[1])")
+    let plugin = try app.instance("counter").feature.plugin
+    if app.loader.isolates(plugin.id, file: plugin.path) {
+      // In a process of its own (`make test`'s isolated run), counting them would cost a
+      // round trip an action: not counted.
+      #expect(actions.allSatisfy { !$0.contains(#""effects""#) }, "\(actions)")
+    } else {
+      #expect(actions[0].contains(#""effects":0"#), "\(actions[0])")
+      #expect(actions[1].contains(#""effects":1"#), "\(actions[1])")
+    }
     try app.instance("counter").cancelEffects()
   }
 
