@@ -41,9 +41,6 @@ package struct ReduceTiming: Sendable {
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
   }
-
-  /// The tick counter now.
-  package static var ticksNow: UInt64 { pb_ticks() }
 }
 
 /// Turns ticks (``ReduceTiming``) into the monotonic clock's nanoseconds, measuring the
