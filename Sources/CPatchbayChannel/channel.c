@@ -154,7 +154,8 @@ int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
   if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
   uint64_t deadline = timeout_ns ? pb_channel_now() + timeout_ns : 0;
   channel->request_length = length;
-  uint32_t call = channel->call + 1;
+  /* Atomic: `pb_channel_end` may bump `call` from another thread while a call starts. */
+  uint32_t call = load(&channel->call) + 1;
   store(&channel->call, call);
   wake(&channel->call);
   return await_answer(channel, call, deadline, reply_length);
@@ -163,7 +164,7 @@ int pb_channel_call(pb_channel *channel, uint32_t length, uint64_t timeout_ns,
 int pb_channel_await(pb_channel *channel, uint64_t timeout_ns, uint32_t *reply_length) {
   if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
   uint64_t deadline = timeout_ns ? pb_channel_now() + timeout_ns : 0;
-  return await_answer(channel, channel->call, deadline, reply_length);
+  return await_answer(channel, load(&channel->call), deadline, reply_length);
 }
 
 int64_t pb_channel_next_call(pb_channel *channel, uint32_t *seen) {
@@ -180,7 +181,7 @@ int64_t pb_channel_next_call(pb_channel *channel, uint32_t *seen) {
 
 void pb_channel_answer(pb_channel *channel, uint32_t length) {
   channel->reply_length = length;
-  store(&channel->answered, channel->call);
+  store(&channel->answered, load(&channel->call));
   wake(&channel->answered);
 }
 
@@ -232,12 +233,12 @@ uint32_t pb_channel_ring_take(pb_channel *channel, void *out, uint32_t out_capac
 }
 
 void pb_channel_process_start(pb_channel *channel) {
-  store(&channel->period, channel->period + 1);
+  store(&channel->period, load(&channel->period) + 1);
   wake(&channel->period);
 }
 
 int pb_channel_process_wait(pb_channel *channel, uint64_t deadline_ns) {
-  uint32_t period = channel->period;
+  uint32_t period = load(&channel->period);
   for (;;) {
     uint32_t rendered = load(&channel->rendered);
     if (pb_channel_ended(channel)) return PB_CHANNEL_ENDED;
@@ -265,7 +266,7 @@ void pb_isolated_process(void *processor, const pb_process *process) {
   pb_isolated_binding *binding = __atomic_load_n(&self->binding, __ATOMIC_ACQUIRE);
   pb_channel *channel = binding ? binding->channel : NULL;
   /* No process, or it still renders a period it was late with: this one is silence. */
-  if (!channel || pb_channel_ended(channel) || load(&channel->rendered) != channel->period ||
+  if (!channel || pb_channel_ended(channel) || load(&channel->rendered) != load(&channel->period) ||
       process->frame_count > PB_CHANNEL_MAX_FRAMES ||
       process->channel_count > PB_CHANNEL_MAX_CHANNELS) {
     count(&self->skipped);

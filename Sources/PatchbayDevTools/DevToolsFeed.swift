@@ -242,8 +242,13 @@ public final class DevToolsFeed: Sendable {
       log.pages[log.nextPage] = continuation
       return log.nextPage
     }
+    // Not under `log` here: a page's task may be cancelled (the runtime then holds its own lock
+    // and calls this) while `append` holds `log` and yields (and so takes that runtime lock):
+    // the two would wait on each other. The page is let go just after, on another thread.
     continuation.onTermination = { [weak self] _ in
-      _ = self?.log.withValue { $0.pages.removeValue(forKey: id) }
+      DispatchQueue.global().async { [weak self] in
+        _ = self?.log.withValue { $0.pages.removeValue(forKey: id) }
+      }
     }
     return stream
   }

@@ -135,4 +135,27 @@ import Testing
     #expect(first.contains(#""text":"line 10""#), "\(first)")
     #expect(feed.timeline().count == DevToolsFeed.pageBuffer + 10)
   }
+
+  /// A page that goes while entries stream in: its task's cancellation (the runtime holding a
+  /// lock of its own) and the feed's yield (holding the feed's) once waited on each other; it
+  /// showed as a hang under ThreadSanitizer. Each round cancels 20 reading pages mid-stream.
+  @Test func pagesThatGoWhileEntriesStreamInHangNothing() async throws {
+    let feed = DevToolsFeed()
+    let writer = Thread {
+      for index in 0..<20_000 { feed.note(kind: "log", "line \(index)") }
+    }
+    writer.start()
+    for _ in 0..<25 {
+      let readers = (0..<20).map { _ in
+        let stream = feed.subscribe()
+        return Task { for await entry in stream { _ = entry } }
+      }
+      await Task.yield()
+      for reader in readers { reader.cancel() }
+      for reader in readers { await reader.value }
+    }
+    try await waitForPages(0, feed)
+    feed.note(kind: "log", "after")
+    #expect(feed.timeline().last?.contains(#""text":"after""#) == true)
+  }
 }
