@@ -15,7 +15,7 @@ import Synchronization
 /// comes from those already seen (a second job formats the new ones, with the generation that
 /// reduced them), each state is diffed against the one before, and the entries are written.
 ///
-/// A batch is taken every 1/30 s while changes come, or later when its job took long (a
+/// A batch is taken every 1/20 s while changes come, or later when its job took long (a
 /// 50 MB state): the job's share of the queue stays under ``queueShare``. A quiet app costs
 /// nothing. Actions of one instance in one batch share one diff, on the last of them: exact
 /// at the pace a person acts, coalesced at a thousand a second.
@@ -38,8 +38,10 @@ final class JournalPump: @unchecked Sendable {
   private var texts: [TextKey: String] = [:]
   /// Each instance's state as the last batch left it: what the next diff starts from.
   private var states: [InstancePath: [UInt8]] = [:]
+  /// The journal the last batch took, emptied: the next one's (the queue allocates none).
+  private var spare: Journal?
   /// Seconds until the next batch.
-  private var interval = 1.0 / 30
+  private var interval = 1.0 / 20
   typealias Touched = (handle: FeatureHandle, path: InstancePath)
   /// Instances whose actions went out without a diff yet, and how many actions each.
   private var dirty: [Touched] = []
@@ -120,14 +122,17 @@ final class JournalPump: @unchecked Sendable {
     let now = ReduceTiming.now
     let snapshot = quiet || settling || self.snapshotIsDue(at: now, waiting: waiting)
     let dirty = self.dirty
-    let (entries, touched, snapshots) = app.perform {
-      () -> ([JournalEntry], [Touched], [(path: InstancePath, state: [UInt8]?)]) in
+    let (journal, snapshots) = app.perform {
+      () -> (Journal, [(path: InstancePath, state: [UInt8]?)]) in
       let began = ReduceTiming.now
       defer { spent += ReduceTiming.now - began }
-      let (entries, touched) = app.takeJournal()
-      guard snapshot else { return (entries, touched, []) }
-      return (entries, [], Self.snapshots(of: dirty + touched))
+      let journal = app.takeJournal(reusing: self.spare.take())
+      guard snapshot else { return (journal, []) }
+      return (journal, Self.snapshots(of: dirty + journal.touched))
     }
+    let (entries, touched) = (journal.entries, snapshot ? [] : journal.touched)
+    self.spare = journal
+    self.spare?.empty()
     if snapshot {
       (self.dirty, self.reducedSinceSnapshot, self.lastSnapshot) = ([], 0, now)
       self.snapshotCost = spent
@@ -164,7 +169,7 @@ final class JournalPump: @unchecked Sendable {
   }
 
   /// Whether this batch snapshots the instances its actions touched (``DevToolsFeed/Pacing``):
-  /// at a person's pace (a few actions since the last), when the reduces since then took 20
+  /// at a person's pace (a few actions since the last), when the reduces since then took 50
   /// times what a snapshot costs, or a second after the last; and, outside this, when the app
   /// goes quiet. So a thousand actions a second cost a snapshot or two a second, and each
   /// click its own.

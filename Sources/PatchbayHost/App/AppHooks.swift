@@ -100,12 +100,12 @@ extension AppRuntime {
     set { self.changes.journal(newValue) }
   }
 
-  /// What was taken down since the last call, oldest first, and the instances it touched.
-  /// Call it on the app queue (in ``perform(_:)``) to read their states as it left them.
-  package func takeJournal() -> (
-    entries: [JournalEntry], touched: [(handle: FeatureHandle, path: InstancePath)]
-  ) {
-    self.changes.takeJournal()
+  /// What was taken down since the last call (``Journal``); `spare`, an earlier one emptied
+  /// (``Journal/empty()``), takes its place, so that the queue allocates nothing for the next.
+  /// Call it on the app queue (in ``perform(_:)``) to read the instances' states as it left
+  /// them.
+  package func takeJournal(reusing spare: Journal? = nil) -> Journal {
+    self.changes.takeJournal(reusing: spare?.count == 0 ? spare : nil)
   }
 
   /// How many entries wait in the journal (any thread; the queue is not asked).

@@ -14,20 +14,17 @@ import Synchronization
 /// recorder.onChange { print($0) }
 /// recorder.states.diffLines = true
 /// recorder.states.track(path, state: counterBytes)     // diffs start here (snapshot bytes)
-/// recorder.reduced(path: path, text: "increment", source: .command, handle: counter, journal: nil) {
-///   newBytes
-/// }
+/// recorder.reduced(
+///   bytes, path: path, text: "increment", source: .command, handle: counter,
+///   implementation: generation, timing: nil
+/// ) { newBytes }
 /// // .action(path: "counter", text: "increment", source: .command, diff: "/count: 0 → 1")
 /// ```
 final class ChangeRecorder: Sendable {
   private struct Watchers {
     var handler: (@Sendable (AppChange) -> Void)?
     /// What the queue took down since DevTools last took it; nil while nobody journals.
-    var journal: [JournalEntry]?
-    /// The instances those actions reduced in, each at least once (one identity compared an
-    /// action, no reference counted): what a batch snapshots.
-    var touched: [(handle: FeatureHandle, path: InstancePath)] = []
-    var lastTouched: ObjectIdentifier?
+    var journal: Journal?
   }
 
   /// Who watches, and the journal: set from any thread, read once per change on its thread.
@@ -48,20 +45,16 @@ final class ChangeRecorder: Sendable {
 
   /// Starts (an empty journal) or stops (none) taking changes down.
   func journal(_ on: Bool) {
-    self.watchers.withValue { $0.journal = on ? ($0.journal ?? []) : nil }
+    self.watchers.withValue { $0.journal = on ? ($0.journal ?? Journal()) : nil }
     self.journaling.store(on, ordering: .relaxed)
   }
 
-  /// What was taken down since the last call, oldest first, and the instances it touched.
-  func takeJournal() -> (
-    entries: [JournalEntry], touched: [(handle: FeatureHandle, path: InstancePath)]
-  ) {
+  /// What was taken down since the last call; `spare` (emptied) takes its place.
+  func takeJournal(reusing spare: Journal?) -> Journal {
     self.watchers.withValue { watchers in
-      guard let taken = watchers.journal, !taken.isEmpty else { return ([], []) }
-      defer { (watchers.touched, watchers.lastTouched) = ([], nil) }
-      watchers.journal = []
-      watchers.journal?.reserveCapacity(taken.count)
-      return (taken, watchers.touched)
+      guard let taken = watchers.journal else { return Journal() }
+      watchers.journal = spare ?? Journal(roomOf: taken)
+      return taken
     }
   }
 
@@ -72,24 +65,23 @@ final class ChangeRecorder: Sendable {
     if case .swap = change { self.swaps.add(1, ordering: .releasing) }
     let at = self.journaling.load(ordering: .relaxed) ? ReduceTiming.now : 0
     self.watchers.withValue { watchers in
-      watchers.journal?.append(.change(change, at: at))
+      watchers.journal?.changed(change, at: at)
       return watchers.handler
     }?(change)
   }
 
   /// An instance reduced an action: publishes it, with its diff when diffs are on (`after`
-  /// reads the state the action left), and takes it down when journaling (`journal`).
+  /// reads the state the action left), and takes it down when journaling (`timing`, in
+  /// `implementation`).
   func reduced(
-    path: InstancePath, text: @autoclosure () -> String, source: AppChange.Source,
-    handle: FeatureHandle, journal: @autoclosure () -> ReducedAction?, after: () -> [UInt8]?
+    _ action: [UInt8], path: InstancePath, text: @autoclosure () -> String,
+    source: AppChange.Source, handle: FeatureHandle, implementation: Implementation,
+    timing: ReduceTiming?, after: () -> [UInt8]?
   ) {
     let handler = self.watchers.withValue { watchers in
-      if watchers.journal != nil, let entry = journal() {
-        watchers.journal?.append(.reduced(entry))
-        if watchers.lastTouched != ObjectIdentifier(handle) {
-          watchers.touched.append((handle, path))
-          watchers.lastTouched = ObjectIdentifier(handle)
-        }
+      if let timing, watchers.journal != nil {
+        watchers.journal?.reduced(
+          action, by: handle, at: path, in: implementation, source: source, timing: timing)
       }
       return watchers.handler
     }

@@ -54,13 +54,10 @@ final class InstanceSite: InstanceObserver {
       }
     }
     app.changes.reduced(
-      path: self.path, text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
+      action, path: self.path,
+      text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
       source: AppChange.Source(source), handle: handle,
-      journal: timing.map {
-        ReducedAction(
-          path: self.path, implementation: handle.owned.implementation, action: action,
-          source: AppChange.Source(source), timing: $0)
-      }
+      implementation: handle.owned.implementation, timing: timing
     ) { try? handle.snapshot() }
     // A replay applies the recorded parent actions instead.
     if self.node.parent != nil, !app.replaying {

@@ -5,13 +5,14 @@ import PatchbayEncoding
 
 /// One change of an app as its queue took it down for DevTools, raw: an action an instance
 /// reduced (its bytes, not yet its text, and not its state), or any other change. Taking one
-/// costs the queue a clock read and an append under the lock it takes anyway; the text, the
-/// state and the diff are made later, a batch at a time (``AppRuntime/takeJournal()``).
+/// costs the queue two reads of the tick counter and an append under the lock it takes anyway
+/// (``Journal``); the entry, its text, the state and the diff are made later, a batch at a
+/// time, off the queue.
 ///
 /// ```swift
 /// app.journaling = true
 /// try app.send("counter", "increment")
-/// try app.perform { app.takeJournal().entries }  // [.reduced(counter, increment, 5310 ticks…)]
+/// try app.perform { app.takeJournal() }.entries  // [.reduced(counter, increment, 5310 ticks…)]
 /// ```
 package enum JournalEntry: Sendable {
   case reduced(ReducedAction)

@@ -168,7 +168,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   private func reduce(_ action: [UInt8], from source: ActionSource) {
     let implementation = self.owned.implementation
     let timed = self.owned.observer?.timesReduces == true
-    let timing = timed ? ReduceTiming(effects: implementation.instance.effectCount) : nil
+    let timing = implementation.startTiming(timed)
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
@@ -187,7 +187,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     }
     self.reduced.add(1, ordering: .relaxed)
     let observer = self.owned.observer
-    let taken = timing?.ended(effects: implementation.instance.effectCount)
+    let taken = timing.map(implementation.endTiming)
     observer?.instance(self, reduced: action, from: source, timing: taken)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayABI
+import PatchbayAppQueue
 import PatchbayEncoding
 import PatchbayLoader
 
@@ -26,6 +27,25 @@ package final class Implementation {
     self.feature = feature
     self.context = context
     self.instance = instance
+  }
+
+  /// How many effects the last timed reduce left running (nil: not known). Effects start only
+  /// in a reduce, or when a swap resumes them in a new implementation: when a reduce left none,
+  /// none run at the next, and its timing need not ask the plugin. [executor]
+  private var runningAfterReduce: Int?
+
+  /// The timing of a reduce about to start, when `timed` (DevTools journals the app): the tick
+  /// counter and the effects running. An untimed reduce forgets the count (it may start some).
+  func startTiming(_ timed: Bool) -> ReduceTiming? {
+    defer { self.runningAfterReduce = nil }
+    guard timed else { return nil }
+    return ReduceTiming(effects: self.runningAfterReduce == 0 ? 0 : self.instance.effectCount)
+  }
+
+  /// `timing` ended: the reduce's ticks, and the effects it started.
+  func endTiming(_ timing: ReduceTiming) -> ReduceTiming {
+    self.runningAfterReduce = self.instance.effectCount
+    return timing.ended(effects: self.runningAfterReduce)
   }
 
   /// The state's snapshot bytes, at most `limit` of them.

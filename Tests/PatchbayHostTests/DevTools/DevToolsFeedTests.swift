@@ -125,6 +125,31 @@ import Testing
     try app.instance("counter").cancelEffects()
   }
 
+  /// A reduce that left no effects spares the next one a question to the plugin; an effect
+  /// started while no page watched must not be counted against the next action.
+  @Test func anEffectStartedWhileNoPageWatchedIsNotTheNextActionsOwn() async throws {
+    let app = try self.app(
+      AppConfig.oneFeature(
+        "dev.patchbay.counter", of: try BuiltPlugins.path("Counter"), key: "counter"))
+    let plugin = try app.instance("counter").feature.plugin
+    guard !app.loader.isolates(plugin.id, file: plugin.path) else { return }  // not counted
+    defer { try? app.instance("counter").cancelEffects() }
+    let first = DevToolsFeed()
+    first.attach(to: app)
+    try app.send("counter", "increment")  // leaves none running
+    await first.flush()
+    first.detach()
+    try app.send("counter", "incrementLater(ms: 600000)")  // unwatched: one running
+    let second = DevToolsFeed()
+    second.attach(to: app)
+    defer { second.detach() }
+    try app.send("counter", "increment")
+    await second.flush()
+    let actions = second.timeline().filter { $0.contains(#""kind":"action""#) }
+    try #require(actions.count == 1, "\(actions)")
+    #expect(actions[0].contains(#""effects":0"#), "\(actions[0])")
+  }
+
   @Test func aPageThatFallsBehindLosesItsOldestEntriesNotTheAppsTime() async throws {
     let feed = DevToolsFeed()
     let stream = feed.subscribe()
