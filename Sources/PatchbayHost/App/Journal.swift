@@ -1,12 +1,13 @@
 import PatchbayAppQueue
 import PatchbayConfig
 
-/// What an app's queue took down for DevTools since the last take (``AppRuntime/takeJournal()``),
-/// as raw as the queue can leave it: per action only its bytes, a small number for where it
-/// was reduced, its source and its timing. Where — the instance, its path, the generation
-/// that reduced it — is kept once per instance and generation (a ``Site``), not per action, so
-/// an action costs the queue one reference count (its bytes) and a plain append. The entries
-/// (``entries``) are put together later, off the queue.
+/// What an app's queue took down for DevTools since the last take
+/// (``AppRuntime/takeJournal(reusing:)``), as raw as the queue can leave it: per action only
+/// its bytes, a small number for where it was reduced, its source and its timing. Where — the
+/// instance, its path, the generation that reduced it — is kept once per instance and
+/// generation (a ``Site``), not per action, so an action costs the queue one reference count
+/// (its bytes) and a plain append. The entries (``entries``) are put together later, off the
+/// queue.
 ///
 /// ```swift
 /// let journal = try app.perform { app.takeJournal() }   // on the queue: a swap of arrays
