@@ -195,25 +195,9 @@ let benchmarks: @Sendable () -> Void = {
       let app = studio(synths: 1, isolated: isolated)
       let before = IsolationStatistics.periods
       try? app.send("metronome", "start")
-      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "patchbay-bench-live-\(getpid()).fifo"
-      ).path
-      unlink(fifo)
-      mkfifo(fifo, 0o600)
-      defer { unlink(fifo) }
       let seconds = BenchmarkRun.workload(60, smoke: 1)
-      let writer = Thread {
-        guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-        for index in 0..<(seconds * 8) {  // a note on and off every 125 ms
-          let note = UInt8(48 + index % 24)
-          handle.write(Data([0x90, note, 100]))
-          usleep(60_000)
-          handle.write(Data([0x80, note, 0]))
-          usleep(65_000)
-        }
-        try? handle.close()
-      }
-      writer.start()
+      let notes = NotesFIFO(name: "live", seconds: seconds, lowest: 48, velocity: 100)
+      defer { notes.remove() }
       let busy = Atomic<Bool>(true)
       Thread.detachNewThread {
         var spin: UInt64 = 0
@@ -222,7 +206,7 @@ let benchmarks: @Sendable () -> Void = {
       }
       var settings = SoundSettings()
       settings.device = "null"
-      settings.midi = .file(fifo)
+      settings.midi = .file(notes.path)
       guard let live = try? LiveSession(app: app, settings: settings) else {
         fatalError("no device")
       }

@@ -95,30 +95,14 @@ func studioBenchmarks() {
       try? app.send("studio", "go(0)")
       try? app.send("practice", "play")
       try? app.send("studio/metronome", "start")
-      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "patchbay-bench-studio-live-\(getpid()).fifo"
-      ).path
-      unlink(fifo)
-      mkfifo(fifo, 0o600)
-      defer { unlink(fifo) }
       let seconds = BenchmarkRun.workload(60, smoke: 1)
-      let writer = Thread {
-        guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-        for index in 0..<(seconds * 8) {
-          let note = UInt8(60 + index % 24)
-          handle.write(Data([0x90, note, 80]))
-          usleep(60_000)
-          handle.write(Data([0x80, note, 0]))
-          usleep(65_000)
-        }
-        try? handle.close()
-      }
-      writer.start()
+      let notes = NotesFIFO(name: "studio-live", seconds: seconds, lowest: 60, velocity: 80)
+      defer { notes.remove() }
       let otherCore = OtherCore()
       otherCore.occupy()
       var settings = SoundSettings()
       settings.device = "null"
-      settings.midi = .file(fifo)
+      settings.midi = .file(notes.path)
       guard let live = try? LiveSession(app: app, settings: settings) else {
         fatalError("no device")
       }
