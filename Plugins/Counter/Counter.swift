@@ -5,7 +5,7 @@ import PatchbayPlugin
 /// Actions: `increment`, `decrement`, `reset`, `setStep(by: 5)`, `incrementLater(ms: 250)`,
 /// which increments after a delay from an effect running inside the plugin, and
 /// `rampUp(times: 3)`, whose effect sends `setStep(by: i)` and `increment` for i in 1…3. The
-/// count stops at ±2⁶³ rather than overflowing, a delay is at most a minute and a ramp at most
+/// count stops at ±2⁶³ rather than overflowing, a delay is at most a day and a ramp at most
 /// 100 steps (`patchbay validate` sends the edges: an unbounded ramp flooded the app queue).
 @Feature
 public struct Counter {
@@ -60,7 +60,7 @@ public struct Counter {
     case .incrementLater(let milliseconds):
       state.pending += 1
       return .run { [clock] send in
-        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 60_000)))
+        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 86_400_000)))
         await send(.delayedIncrement)
       }
     case .rampUp(let times):

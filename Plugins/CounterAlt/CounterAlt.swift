@@ -70,7 +70,7 @@ public struct CounterAlt {
     case .incrementLater(let milliseconds):
       state.waiting += 1
       return .run { [clock] send in
-        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 60_000)))
+        try await clock.sleep(for: .milliseconds(min(max(0, milliseconds), 86_400_000)))
         await send(.delayedIncrement)
       }
     case .rampUp(let times):

@@ -15,7 +15,10 @@ extension DevToolsPage {
         ? JSON.parse(text) : text;
     };
     const view = { app: null, timeline: [], selected: null, state: null, highlight: new Set(),
-      at: null, lastSeq: 0, selectedEntry: null };
+      at: null, lastSeq: 0, selectedEntry: null, said: { send: "", swap: "" } };
+    // What the Act panel last said, kept over its re-renders: a swap's own event re-renders the
+    // panel, and may arrive after the swap's answer.
+    function say(which, html) { view.said[which] = html; $(which + "Result").innerHTML = html; }
 
     // JSON Pointer (RFC 6901) into the held state: where an action's change goes.
     const tokens = (pointer) => pointer === "" ? [] :
@@ -174,10 +177,10 @@ extension DevToolsPage {
             `<label>${esc(f.name)} <input name="${esc(f.name)}" data-type="${esc(f.type)}" ` +
             `placeholder="${esc(f.type)}" size="8"></label> `).join("") +
           `<span class="dim">${esc(a.summary)}</span></form>`).join("") +
-        `</div><div id="sendResult"></div></div>` +
+        `</div><div id="sendResult">${view.said.send}</div></div>` +
         `<div class="card"><b>swap ${esc(instance.feature)}</b> to plugin ` +
         `<input id="swapPlugin" placeholder="CounterAlt or a path" size="24"> ` +
-        `<button class="act" id="swapButton">swap</button><div id="swapResult"></div></div>`;
+        `<button class="act" id="swapButton">swap</button><div id="swapResult">${view.said.swap}</div></div>`;
       for (const form of document.querySelectorAll("form.send")) {
         form.onsubmit = async (event) => {
           event.preventDefault();
@@ -188,14 +191,14 @@ extension DevToolsPage {
           });
           const text = action.name + (args.length ? `(${args.join(", ")})` : "");
           try { await api("/api/send", { path: instance.path, action: text });
-            $("sendResult").innerHTML = `<span class="ok">sent ${esc(text)}</span>`; }
-          catch (e) { $("sendResult").innerHTML = `<span class="err">${esc(e.message)}</span>`; }
+            say("send", `<span class="ok">sent ${esc(text)}</span>`); }
+          catch (e) { say("send", `<span class="err">${esc(e.message)}</span>`); }
         };
       }
       $("swapButton").onclick = async () => {
         try { await api("/api/swap", { feature: instance.feature, plugin: $("swapPlugin").value });
-          $("swapResult").innerHTML = `<span class="ok">swapped</span>`; }
-        catch (e) { $("swapResult").innerHTML = `<span class="err">${esc(e.message)}</span>`; }
+          say("swap", `<span class="ok">swapped</span>`); }
+        catch (e) { say("swap", `<span class="err">${esc(e.message)}</span>`); }
       };
     }
 

@@ -31,6 +31,25 @@ import Testing
     }
   }
 
+  /// Tests that swap while an effect runs send `incrementLater(ms: 86400000)` and count on it
+  /// still running when they look, however slow the machine.
+  @Test func aDelayOfADayWaitsTheWholeDay() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Counter.initialState) {
+      Counter()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.incrementLater(ms: 86_400_000)) { $0.pending = 1 }
+    await clock.advance(by: .milliseconds(86_399_999))
+    await store.send(.increment) { $0.count = 1 }  // nothing came yet: it still waits
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(.delayedIncrement) {
+      $0.pending = 0
+      $0.count = 2
+    }
+  }
+
   @Test func rampUpSendsStepsAndIncrementsInOrder() async {
     let store = TestStore(initialState: Counter.initialState) { Counter() }
     await store.send(.rampUp(times: 2))

@@ -28,7 +28,8 @@ import Testing
       files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
     }
     #expect(files[0].count > 44 + 17 * 48_000 * 4)
-    #expect(files[0] == files[1])
+    let same = files[0] == files[1]  // not #expect's ==: it would diff them byte by byte
+    #expect(same, "two renders differ (\(files[0].count) and \(files[1].count) bytes)")
     // Not silence: the synth and the clicks are in it.
     let samples = files[0].dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     #expect(samples.contains { abs(Int($0)) > 5_000 })

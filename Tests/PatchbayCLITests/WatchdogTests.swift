@@ -44,6 +44,24 @@ import Testing
     #expect(!result.stdout.contains("\"spin\""))
   }
 
+  /// Offline a period has no deadline (a busy machine takes its time over one): `render`
+  /// reports a processor that never returns after `call-seconds`, not after `audio-periods`.
+  @Test func aRenderWaitsCallSecondsForAProcessor() async throws {
+    let (config, folder) = try ProcessorSafetyTests.app(
+      "[limits]\ncall-seconds = 1\naudio-periods = 1")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("spin.script").path
+    try "send first spin\n".write(toFile: script, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("spin.wav").path
+    let result = try await CLI.run(
+      "render", config, "--script", script, "--seconds", "1", "--out", out)
+    #expect(result.exitCode == 3, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "patchbay: a plugin call did not return within 1 s: in its process: feature "
+          + "dev.patchbay.fixture-hostile ("), "\(result.stderr)")
+  }
+
   /// An app that only waits is in no call: it is never reported, however long it waits.
   @Test func anIdleAppIsLeftAlone() async throws {
     let result = try await Self.run(

@@ -102,8 +102,9 @@ struct Render: AsyncParsableCommand {
     var schedule: [(frame: UInt64, event: MIDIEvent)] = []
     do {
       let config = try AppConfig(contentsOf: self.config)
-      CrashReports.watch(
-        config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
+      // Offline, a period has no deadline: a busy machine may take its time over one. A call
+      // (a processor's included) is a hang only after call-seconds.
+      CrashReports.watch(callSeconds: config.limits.callSeconds)
       let loader = try self.search.loader(for: config, isolating: self.isolation)
       app = try AppRuntime(
         config: config, registry: try config.loadPlugins(with: loader), loader: loader)

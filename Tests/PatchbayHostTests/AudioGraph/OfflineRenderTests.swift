@@ -87,7 +87,8 @@ func temporaryFile(_ name: String) -> String {
         try Self.renderFile(app, frames: 96_000, after: ["setTempo(bpm: 137.0)", "start"]))
     }
     #expect(files[0].count == 44 + 96_000 * 4)
-    #expect(files[0] == files[1])
+    let same = files[0] == files[1]  // not #expect's ==: it would diff them byte by byte
+    #expect(same, "two renders differ (\(files[0].count) and \(files[1].count) bytes)")
   }
 
   /// The WAV bytes of `frames` frames of `app`, after sending `actions` to its root.

@@ -59,7 +59,8 @@ import Testing
     let first = try Self.renderSong(try makeApp("trio"))
     let second = try Self.renderSong(try makeApp("trio"))
     #expect(first.count == 44 + 224_000 * 4)  // 1,750 periods of 128 frames
-    #expect(first == second)
+    let same = first == second  // not #expect's ==: it would diff them byte by byte
+    #expect(same, "two renders differ")
   }
 }
 

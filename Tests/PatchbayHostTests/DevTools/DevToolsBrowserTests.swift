@@ -117,8 +117,22 @@ struct DevToolsBrowserTests {
       (() => { document.querySelector('#swapPlugin').value = '\(alternative)';
         document.querySelector('#swapButton').click(); })()
       """)
+    let swapped = try await browser.waitFor(
+      "document.querySelector('#swapResult').innerText === 'swapped'")
+    let said = try await browser.evaluate("document.querySelector('#swapResult').innerText")
+    #expect(swapped, "the Act panel says: \(said ?? "nothing")")
+    // The panel is drawn again when the swap's own event comes, which may be after the answer:
+    // what it said is kept.
+    _ = try await browser.evaluate("document.querySelector('#swapResult').dataset.drawn = 'before'")
+    try await browser.click("#tree .node[data-path=counter]")
     #expect(
-      try await browser.waitFor("document.querySelector('#swapResult').innerText === 'swapped'"))
+      try await browser.waitFor(
+        "document.querySelector('#swapResult') && "
+          + "document.querySelector('#swapResult').dataset.drawn !== 'before'"))
+    let panel = try await browser.evaluate(
+      "[document.querySelector('#sendResult').innerText, "
+        + "document.querySelector('#swapResult').innerText].join(' · ')")
+    #expect(panel as? String == "sent increment · swapped")
     try await browser.click("[data-tab=plugins]")
     #expect(
       try await browser.waitFor(
