@@ -89,6 +89,10 @@ static char **with_parent(char *const envp[], char *variable) {
   return copy;
 }
 
+int pb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 int pb_group_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
                    char *const argv[], char *const envp[], int flags) {
   static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;

@@ -84,6 +84,10 @@ package final class ChildProcess: @unchecked Sendable {
     posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
     posix_spawn_file_actions_adddup2(&actions, reportFD, 4)
     posix_spawn_file_actions_adddup2(&actions, Self.lifeline, 5)
+    // Nothing else of the host's: a descriptor it left open (a FIFO's writing end, a socket)
+    // would stay open in the plugin's process for as long as that runs — a reader of the FIFO
+    // would never see its end.
+    _ = pb_spawn_close_from(&actions, 6)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()

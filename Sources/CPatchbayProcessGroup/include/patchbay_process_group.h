@@ -35,6 +35,11 @@ enum {
 int pb_group_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
                    char *const argv[], char *const envp[], int flags);
 
+/* Adds to `actions` the closing of every descriptor from `lowest` on, in the child before it
+ * runs: it gets only what the actions gave it, nothing else the parent had open. 0, or an
+ * errno. */
+int pb_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 /* Says that a process pb_group_spawn started has been waited for: once none is left, the
  * next one starts a new group (the old id may belong to another process by then). */
 void pb_group_reaped(void);

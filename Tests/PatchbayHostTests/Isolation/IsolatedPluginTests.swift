@@ -37,6 +37,22 @@ func refusalReason(_ body: () throws -> Void) -> String? {
 /// Plugins in processes of their own: every call crosses, and a crash or a hang
 /// costs a restart, never the app or its state.
 @Suite struct IsolatedPluginTests {
+  /// A plugin's process gets nothing the host had open but its channel: the writing end of a
+  /// pipe the host holds (a FIFO a test writes MIDI into) is closed when the host closes it,
+  /// and the reader sees the end.
+  @Test func aPluginsProcessHoldsNoneOfTheHostsDescriptors() throws {
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)  // not close-on-exec, as a FileHandle's are not
+    defer { close(ends[0]) }
+    let app = try hostileApp()  // its process starts now, with the pipe open here
+    try app.send("h", "steady")
+    close(ends[1])
+    var reader = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+    // No writer is left, at once: not a wait for anything.
+    #expect(poll(&reader, 1, 0) == 1)
+    #expect(reader.revents & Int16(POLLHUP) != 0, "revents \(reader.revents)")
+  }
+
   /// The demo's Counter, isolated, answers as it does in this process: actions, state, view,
   /// effects that send back later.
   @Test func anIsolatedFeatureBehavesAsOneLoadedHere() async throws {
