@@ -29,7 +29,7 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 # chromium: DevTools' browser test (headless, driven through its DevTools protocol).
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev chromium libspng-dev
 
-.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench bench-smoke format clean
 
 all: build
 
@@ -91,7 +91,8 @@ validate-check: build
 # (a line, a file, a count), bounded only to stop a hang, and a timing outcome (how late the
 # audio thread woke, how long a swap took) is a benchmark's, judged beside a bare C reference
 # (Benchmarks/, docs/BENCHMARKS.md). make test-under-load checks that this holds.
-test: lint build template-check import-swap-check sdk-test dev-check validate-check bench-smoke tsan
+test: lint build template-check import-swap-check sdk-test dev-check validate-check repro-check \
+  bench-smoke tsan
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-isolated
 
@@ -160,6 +161,12 @@ APP ?= host-config/app.toml
 dev: deps
 	$(SWIFT) build
 	$(BIN)/patchbay run $(APP) --rebuild
+
+# patchbay repro end to end: a crash shrunk to its four actions, and the Swift Testing test it
+# writes built in a package of its own, failing with the plugin's fault and passing once mended
+# (Tests/ReproCheck). In the root's build folder, where the host is built already.
+repro-check: build
+	REPRO_SCRATCH=$(CURDIR)/.build bash Tests/ReproCheck/check.sh
 
 # TCA-style features on Patchbay with an import swap: their tests pass, and fail (XCTest and Swift
 # Testing, exit code and diff) when a reducer is broken. A package of its own, so its test

@@ -11,6 +11,7 @@ let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
+  "PatchbayRouting", "PatchbayFlight",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -31,8 +32,10 @@ let package = Package(
         "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
-        "PatchbaySharedBoard",
+        "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight",
       ]),
+    // Tests of built plugins through the host (what `patchbay repro` writes its tests with).
+    .library(name: "PatchbayHarness", targets: ["PatchbayHarness"]),
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
@@ -120,7 +123,8 @@ let package = Package(
       name: "PatchbayHost",
       dependencies: [
         "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
-        "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", sdk("Patchbay"),
+        "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", "PatchbayRouting",
+        "PatchbayFlight", sdk("Patchbay"),
         sdk("PatchbayABI"),
         sdk("PatchbayEncoding"), .product(name: "DequeModule", package: "swift-collections"),
       ]
@@ -140,7 +144,8 @@ let package = Package(
     .target(
       name: "PatchbayScript",
       dependencies: [
-        "PatchbayHost", "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayEncoding"),
+        "PatchbayHost", "PatchbayLoader", "PatchbayFlight", sdk("Patchbay"),
+        sdk("PatchbayEncoding"),
       ]
     ),
     // DevTools: the running app, or a recording, served to a browser (`run --devtools`).
@@ -159,8 +164,33 @@ let package = Package(
     // The bookkeeping of shared state between instances (ABI 2.6, `@Shared` across plugins):
     // who publishes, reads and holds each name.
     .target(name: "PatchbaySharedBoard", dependencies: [sdk("PatchbayEncoding")]),
+    // Navigation as state: the router, a pure reducer of the stack and the sheet, checked
+    // against the app's feature tree.
+    .target(
+      name: "PatchbayRouting",
+      dependencies: [sdk("Patchbay"), "PatchbayConfig", "PatchbayFunctions", "PatchbayLoader"]),
     // The part of TOML that host-config files use, with the line of every key.
     .target(name: "PatchbayTOML"),
+    // The flight recorder's file: the app's last actions, from a checkpoint on, in a file
+    // mapped into memory, so a crash or a kill leaves them (`patchbay repro` reads them).
+    .target(name: "PatchbayFlight"),
+    // `patchbay repro`: a failing run shrunk to the fewest actions, as a script and a test.
+    .target(
+      name: "PatchbayRepro",
+      dependencies: [
+        "PatchbayValidation", "PatchbayScript", "PatchbayHost", sdk("PatchbayEncoding"),
+      ]
+    ),
+    // The development loop: a plugin's package found from its file, rebuilt when a source is
+    // saved (`patchbay run --rebuild`).
+    .target(name: "PatchbayRebuild", dependencies: ["PatchbayHost", "PatchbayWatch"]),
+    // An app of built plugins driven by a test: PluginHarness.
+    .target(
+      name: "PatchbayHarness",
+      dependencies: [
+        "PatchbayHost", "PatchbayConfig", "PatchbayLoader", "PatchbayAudioGraph",
+        "PatchbayAudioDevice", "PatchbayScript",
+      ]),
     // What the fuzzers check of each parser (`make fuzz`); the tests replay their corpus.
     .target(
       name: "PatchbayFuzzTargets",
@@ -249,7 +279,7 @@ let package = Package(
       name: "PatchbayCLI",
       dependencies: [
         sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayValidation",
-        "CPatchbayProcessGroup",
+        "PatchbayRepro", "PatchbayRebuild", "CPatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),
@@ -300,6 +330,10 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
+    .testTarget(name: "PatchbayFlightTests", dependencies: ["PatchbayFlight"]),
+    .testTarget(name: "PatchbayValidationTests", dependencies: ["PatchbayValidation"]),
+    .testTarget(name: "PatchbayReproTests", dependencies: ["PatchbayRepro"]),
+    .testTarget(name: "PatchbayHarnessTests", dependencies: ["PatchbayHarness"]),
     .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
     .testTarget(name: "PatchbayHostTests", dependencies: [sdk("PatchbayTesting")] + host),
     .testTarget(

@@ -115,6 +115,25 @@ static void emit(void) {
 
 void pb_crash_copy_reports_to(int fd) { report_fd = fd; }
 
+/* The flight recorder's file, named at the end of a report; NULL for none. Each one set is a
+ * copy that is never freed: a handler may be reading the one before. */
+static const char *flight_file;
+
+void pb_crash_name_flight_file(const char *path) {
+  __atomic_store_n(&flight_file, path ? strdup(path) : NULL, __ATOMIC_RELEASE);
+}
+
+/* " Its last actions: FILE (patchbay repro FILE).", when the app keeps them. */
+static void put_flight_file(void) {
+  const char *file = __atomic_load_n(&flight_file, __ATOMIC_ACQUIRE);
+  if (!file) return;
+  put(" Its last actions: ");
+  put(file);
+  put(" (patchbay repro ");
+  put(file);
+  put(").");
+}
+
 static const char *signal_name(int sig) {
   switch (sig) {
     case SIGSEGV: return "SIGSEGV (invalid memory access)";
@@ -261,7 +280,9 @@ static void handle(int sig, siginfo_t *info, void *context) {
   put(signal_name(sig));
   put(" in its ");
   put_call(&noted);
-  put(". The app stopped: fix that call in the plugin, or take the plugin out of the app.\n");
+  put(". The app stopped: fix that call in the plugin, or take the plugin out of the app.");
+  put_flight_file();
+  put("\n");
   emit();
   _exit(exit_code);
 }
@@ -412,7 +433,9 @@ static void report_stuck(const pb_crash_context *context, int audio) {
   put_call(&noted);
   put(". The app stopped: fix that call in the plugin, raise [limits] ");
   put(audio ? "audio-periods" : "call-seconds");
-  put(" if it is only slow, or take the plugin out of the app.\n");
+  put(" if it is only slow, or take the plugin out of the app.");
+  put_flight_file();
+  put("\n");
   emit();
   _exit(exit_code);
 }

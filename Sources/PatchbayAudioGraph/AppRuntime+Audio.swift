@@ -40,7 +40,9 @@ extension AppRuntime {
           slot.misuseReported = true
           self.reportMisuse(slot, misuse.first)
         }
-        guard let handle = slot.handle, slot.descriptor.event_action != nil else { continue }
+        // A replay applies the recorded actions of processor events instead.
+        guard let handle = slot.handle, slot.descriptor.event_action != nil, !self.replaying
+        else { continue }
         while let event = slot.events.pop() {
           let (status, bytes) = slot.instance.eventAction(event)
           if status == PB_OK {
@@ -70,6 +72,7 @@ extension AppRuntime {
       "its processor wrote NaN or infinite samples in \(graph.period(at: frame)). They were "
         + "not played, and the processor is muted from then on while the others play; fix its "
         + "process function, then swap it in.")
+    self.keepFlight(after: slot.featureID)
   }
 
   /// Says, once, that `slot`'s processor called `function` (a host function other than `now`)

@@ -88,6 +88,18 @@ public final class OfflineRender {
     return report
   }
 
+  /// Renders `periods` periods that no one hears: for what the processors do in them (a NaN
+  /// traced to its processor, events back as actions), as a replay looking for failures and a
+  /// test harness play them. What the periods reported has reached the app when it returns.
+  public func play(periods: Int) {
+    self.run(
+      frames: periods * self.format.periodFrames, into: DiscardedOutput(format: self.format))
+  }
+
+  /// A period, then those that trace a NaN in it to its processor
+  /// (``ProcessorGraph/diagnosisPeriods``).
+  public static let periodsToTraceNaN = 1 + ProcessorGraph.diagnosisPeriods
+
   public static func schedule(_ file: StandardMIDIFile, sampleRate: Int) -> [(
     frame: UInt64, event: MIDIEvent
   )] {

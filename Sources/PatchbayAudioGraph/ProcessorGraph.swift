@@ -233,7 +233,7 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
   }
 
   /// Periods of per-processor checks after a mix had NaN or infinities.
-  static let diagnosisPeriods = 16
+  public static let diagnosisPeriods = 16
 
   /// Sets the mix's NaN and infinities to 0 and starts (or goes on) checking each processor;
   /// when the checks end without finding one, notes the period for the app queue. Then clips.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchbayRebuild
 
 /// `patchbay new NAME [--path DIR]`: an out-of-tree plugin package.
 struct New: ParsableCommand {
@@ -94,13 +95,6 @@ func findPatchbayCheckout() -> URL? {
     folder.deleteLastPathComponent()
   }
   return nil
-}
-
-/// Whether `folder` holds a Patchbay checkout (its `Package.swift` names the package Patchbay).
-func isPatchbayCheckout(_ folder: URL) -> Bool {
-  let manifest = folder.appendingPathComponent("Package.swift")
-  let text = try? String(contentsOf: manifest, encoding: .utf8)
-  return text?.contains("name: \"Patchbay\"") == true
 }
 
 /// The files of a new plugin package.

@@ -23,9 +23,10 @@ struct PatchbayCommand: AsyncParsableCommand {
     // With the ABI it hosts: a plugin built for another major is refused.
     version: PatchbayVersion.description,
     subcommands: [
-      Run.self, Replay.self, Render.self, Check.self, Inspect.self, Functions.self, Call.self,
+      Run.self, Replay.self, ReproCommand.self, Render.self, Check.self, Inspect.self,
+      Functions.self, Call.self,
       New.self, Validate.self, AudioCommand.self, DevToolsCommand.self,
-      MIDICommand.self,
+      MIDICommand.self, ReproChild.self,
     ]
   )
 

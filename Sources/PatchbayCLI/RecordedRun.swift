@@ -16,6 +16,7 @@ enum RecordedRun {
     do {
       let recorder = try RunRecorder(file: file, config: config)
       recorder.recordKeptStates(of: app)
+      recorder.recordActions(before: app)
       return recorder
     } catch {
       throw CommandFailure("\(error)")

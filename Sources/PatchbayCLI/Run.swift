@@ -6,6 +6,7 @@ import PatchbayDevTools
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
+import PatchbayRebuild
 import PatchbayScript
 import PatchbayWatch
 

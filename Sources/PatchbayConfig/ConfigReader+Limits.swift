@@ -25,6 +25,8 @@ extension ConfigReader {
       self.integer(table, "isolated-memory-mb", in: 0...1_048_576) ?? limits.isolatedMemoryMB
     limits.isolatedCPUSeconds =
       self.integer(table, "isolated-cpu-seconds", in: 0...86_400) ?? limits.isolatedCPUSeconds
+    limits.flightActions =
+      self.integer(table, "flight-actions", in: 0...10_000_000) ?? limits.flightActions
     return limits
   }
 }

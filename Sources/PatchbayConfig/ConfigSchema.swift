@@ -118,6 +118,9 @@ package enum ConfigSchema {
             "audio-periods", "integer", "\(limits.audioPeriods)",
             "A processor call not back after this many periods: the same."),
           key(
+            "flight-actions", "integer", "\(limits.flightActions)",
+            "The flight recorder keeps at least this many last actions (0: off)."),
+          key(
             "rollback-actions", "integer", "\(limits.rollbackActions)",
             "An isolated crash within this many actions of a swap swaps back…"),
           key(

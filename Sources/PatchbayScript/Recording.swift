@@ -1,6 +1,7 @@
 import Foundation
 import Patchbay
 import PatchbayEncoding
+import PatchbayFlight
 import PatchbayHost
 
 /// A recording read back and checked whole, ready to replay.
@@ -25,19 +26,26 @@ public struct Recording: Sendable {
   /// A recording held in memory (DevTools' of the live run): `file` names it in errors.
   public init(
     config: String, steps: [(line: Int, step: RecordingLine.Step)], file: String,
-    stateHash: String? = nil
+    stateHash: String? = nil, stoppedBy: String? = nil
   ) {
     self.config = config
     self.steps = steps
     self.stateHash = stateHash
-    self.stoppedBy = nil
+    self.stoppedBy = stoppedBy
     self.file = file
   }
 
-  /// Reads a recording; a line that is not a recording line fails it, naming the line.
+  /// Reads a recording; a line that is not a recording line fails it, naming the line. A
+  /// flight file (the flight recorder's, `PBFLIGHT`) reads as its history (``init(flight:)``).
   public init(file: String) throws(AppError) {
     func problem(_ line: Int?, _ text: String) -> AppError {
       AppError(.recording(file: file, line: line, problem: text))
+    }
+    if FlightLog.isFlightFile(file) {
+      let log: FlightLog
+      do { log = try FlightLog(file: file) } catch { throw problem(nil, error.problem) }
+      self = try Recording(flight: log)
+      return
     }
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
       throw problem(nil, "cannot read the recording.")
@@ -82,6 +90,26 @@ public struct Recording: Sendable {
     self.stateHash = stateHash
     self.stoppedBy = stoppedBy
     self.file = file
+  }
+
+  /// Writes it as a recording file (`patchbay-record/1`), its steps numbered from 1, ending
+  /// with what stopped it or its state hash: what `patchbay replay` reads.
+  public func write(to file: String) throws(AppError) {
+    var lines = [RecordingLine.header(config: self.config)]
+    lines += self.steps.enumerated().map { .step(seq: $0.offset + 1, $0.element.step) }
+    if let stoppedBy = self.stoppedBy {
+      lines.append(.report(stoppedBy))
+    } else if let stateHash = self.stateHash {
+      lines.append(.end(stateHash: stateHash))
+    }
+    guard
+      FileManager.default.createFile(atPath: file, contents: Data(lines.map(\.fileLine).joined()))
+    else {
+      throw AppError(
+        .recording(
+          file: file, line: nil,
+          problem: "cannot write the recording; check the folder exists and is writable."))
+    }
   }
 
   /// Applies every recorded step, in order, to an app created with `replaying: true`, letting

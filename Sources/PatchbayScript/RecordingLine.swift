@@ -48,6 +48,15 @@ public enum RecordingLine: Equatable, Sendable {
   }
 }
 
+extension RecordingLine {
+  /// The line as a file holds it: JSON with sorted keys, then a newline.
+  var fileLine: Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
+  }
+}
+
 /// A line that is JSON but not a recording line: what is wrong with it.
 struct RecordingLineProblem: Error, CustomStringConvertible {
   let description: String

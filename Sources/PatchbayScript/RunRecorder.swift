@@ -3,6 +3,7 @@ import Patchbay
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
+import Synchronization
 
 /// Writes a run as it happens, one ``RecordingLine`` per change. [thread-safe]
 ///
@@ -15,6 +16,8 @@ import PatchbayLoader
 public final class RunRecorder: Sendable {
   private let handle: FileHandle
   private let sequence = LockedValue(0)
+  /// Whether actions are taken down before they are reduced (``recordActions(before:)``).
+  private let actionsFirst = Atomic<Bool>(false)
 
   /// Starts a recording of an app run from `config`.
   public init(file: String, config: String) throws(AppError) {
@@ -32,8 +35,22 @@ public final class RunRecorder: Sendable {
     CrashReports.copyReports(to: handle.fileDescriptor)
   }
 
+  /// Takes `app`'s actions down as each is about to be reduced, not once it was: an action
+  /// whose reduce crashes or hangs the app is in the recording, its report after it. An action
+  /// the plugin then refuses is in it too (a replay sends it, and it is refused again).
+  public func recordActions(before app: AppRuntime) {
+    self.actionsFirst.store(true, ordering: .relaxed)
+    app.onWillReduce { [self] path, text, source in
+      self.sequence.withValue { seq in
+        seq += 1
+        self.write(.step(seq: seq, .action(path: path, text: text, source: source)))
+      }
+    }
+  }
+
   /// Records one change; failures changed nothing and are not recorded.
   public func record(_ change: AppChange) {
+    if case .action = change, self.actionsFirst.load(ordering: .relaxed) { return }
     guard let step = RecordingLine.Step(change) else { return }
     self.sequence.withValue { seq in
       seq += 1
@@ -66,10 +83,7 @@ public final class RunRecorder: Sendable {
   }
 
   private func write(_ line: RecordingLine) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(line) else { return }
-    self.handle.write(data + Data("\n".utf8))
+    self.handle.write(line.fileLine)
   }
 }
 

@@ -15,8 +15,8 @@ import PatchbayIsolation
 ///                        cpuSeconds: 30, wallSeconds: 120)
 /// run.ending   // .exited(0), .signaled(SIGSEGV), .outranCPU or .outranWallClock
 /// ```
-struct ChildRun {
-  enum Ending: Equatable {
+package struct ChildRun {
+  package enum Ending: Equatable {
     case exited(Int32)
     case signaled(Int32)
     /// It used `cpuSeconds` of CPU time without finishing, and was ended.
@@ -27,14 +27,14 @@ struct ChildRun {
     case notStarted(Int32)
   }
 
-  var ending: Ending
-  var stdout: String
-  var stderr: String
+  package var ending: Ending
+  package var stdout: String
+  package var stderr: String
 
   /// Runs `executable` with `arguments` to its end. The limits are judged every 50 ms:
   /// `cpuSeconds` on the CPU time it used (a busy machine slows a test, but does not make it
   /// use more), `wallSeconds` on the clock.
-  static func run(
+  package static func run(
     _ executable: String, _ arguments: [String], cpuSeconds: Double, wallSeconds: Double
   ) -> ChildRun {
     var output: [Int32] = [-1, -1]

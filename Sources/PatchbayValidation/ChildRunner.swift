@@ -142,7 +142,7 @@ package struct ChildRunner: Sendable {
 }
 
 /// SIGSEGV for 11.
-func signalName(_ signal: Int32) -> String {
+package func signalName(_ signal: Int32) -> String {
   let names: [Int32: String] = [
     SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
     SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL",

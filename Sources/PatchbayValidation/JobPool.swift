@@ -12,8 +12,8 @@ import Synchronization
 /// A thread ends only when no job is left to take, after its own jobs' children have ended:
 /// a child process started with `PB_GROUP_DIE_WITH_PARENT` dies with the thread that started
 /// it.
-enum JobPool {
-  static func run<Result: Sendable>(
+package enum JobPool {
+  package static func run<Result: Sendable>(
     _ count: Int, jobs: Int, _ job: @escaping @Sendable (Int) -> Result,
     finished: (Result) -> Void
   ) {

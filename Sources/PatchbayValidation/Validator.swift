@@ -101,25 +101,7 @@ package struct Validator: Sendable {
     if fails([index]) {
       kept = [index]
     } else {
-      var chunks = 2
-      while kept.count >= 2, runs < self.shrinkBudget {
-        let size = max(1, kept.count / chunks)
-        var removed = false
-        for start in stride(from: 0, to: kept.count, by: size) {
-          var candidate = kept
-          candidate.removeSubrange(start..<min(start + size, kept.count))
-          if !candidate.isEmpty, fails(candidate) {
-            kept = candidate
-            chunks = max(chunks - 1, 2)
-            removed = true
-            break
-          }
-        }
-        if !removed {
-          if size == 1 { break }
-          chunks = min(chunks * 2, kept.count)
-        }
-      }
+      kept = DeltaDebugging.minimize(kept, budget: self.shrinkBudget - runs, fails: fails).kept
     }
     var result = best.result
     result.reproduction = Reproduction(

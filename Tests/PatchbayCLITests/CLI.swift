@@ -37,6 +37,15 @@ struct CLI {
     }
   }
 
+  /// Where the commands' flight files go: the runs that crash or hang on purpose leave theirs,
+  /// and this folder goes when the tests end.
+  static let flights: String = {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-cli-tests-\(getpid())").path
+    atexit { try? FileManager.default.removeItem(atPath: CLI.flights) }
+    return folder
+  }()
+
   private static func runBlocking(
     _ executable: String, _ arguments: [String], environment: [String: String]
   ) throws
@@ -46,6 +55,7 @@ struct CLI {
     process.executableURL = URL(fileURLWithPath: "\(self.directory)/\(executable)")
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
+    env["PATCHBAY_FLIGHT_DIR"] = Self.flights
     env.merge(environment) { $1 }
     process.environment = env
     let out = Pipe()

@@ -44,6 +44,35 @@ import Testing
     #expect(!result.stdout.contains("\"spin\""))
   }
 
+  /// A hang leaves the flight recorder's file: the report names it, its last action is the
+  /// one that hung, and `replay` reads it.
+  @Test func aHangLeavesItsLastActionsNamedInTheReport() async throws {
+    let (config, folder) = try ProcessorSafetyTests.app("[limits]\ncall-seconds = 1")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let flights = folder.appendingPathComponent("flights").path
+    let script = folder.appendingPathComponent("hang.script").path
+    try "send second steady\nsend first quiet\nsend first hang\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let result = try await CLI.run(
+      arguments: ["run", config, "--script", script], environment: ["PATCHBAY_FLIGHT_DIR": flights])
+    #expect(result.exitCode == 3, "\(result.stderr)")
+    let report = try #require(
+      result.stderr.split(separator: "\n").first { $0.hasPrefix("patchbay: a plugin call") })
+    let named = try #require(report.firstRange(of: "Its last actions: ")).upperBound
+    let file = String(report[named...].prefix { $0 != " " })
+    #expect(file.hasPrefix(flights + "/"), "\(report)")
+    #expect(report.hasSuffix(" (patchbay repro \(file))."), "\(report)")
+    let replay = try await CLI.run(
+      arguments: ["replay", file, "--plugin-path", CLI.directory],
+      environment: ["PATCHBAY_FLIGHT_DIR": flights])
+    // The hang is its last step: replayed, it hangs again, and the watchdog says so.
+    #expect(replay.exitCode == 3, "\(replay.stdout)\(replay.stderr)")
+    #expect(
+      replay.stderr.contains(
+        "did not return within 1 s: in its reduce: feature dev.patchbay.fixture-hostile"),
+      "\(replay.stderr)")
+  }
+
   /// Offline a period has no deadline (a busy machine takes its time over one): `render`
   /// reports a processor that never returns after `call-seconds`, not after `audio-periods`.
   @Test func aRenderWaitsCallSecondsForAProcessor() async throws {
@@ -86,13 +115,14 @@ import Testing
     #expect(lines.last?.hasPrefix("{\"report\":\"patchbay: a plugin call did not return") == true)
     #expect(lines.last?.contains("action hang.") == true, "\(lines)")
     #expect(lines.contains { $0.contains("\"action\":\"quiet\"") }, "\(lines)")
-    // Replay reads it: the steps before the hang, no state hash to compare.
+    // The action that hung is in it, before the report (taken down before its reduce): the
+    // replay hangs there again, named.
+    #expect(lines.dropLast().last?.contains("\"action\":\"hang\"") == true, "\(lines)")
     let replay = try await CLI.run("replay", record)
-    #expect(replay.exitCode == 0, "\(replay.stderr)")
+    #expect(replay.exitCode == 3, "\(replay.stderr)")
     #expect(
-      replay.stdout.contains(
-        "the recorded run ended here, stopped by a plugin: patchbay: a plugin "
-          + "call did not return within 1 s"), "\(replay.stdout)")
+      replay.stderr.contains("patchbay: a plugin call did not return within 1 s"),
+      "\(replay.stderr)")
   }
 
   @Test func limitsOutOfRangeAreConfigErrorsWithTheirLine() async throws {

@@ -32,9 +32,11 @@ let abiBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
 /// The repository root, for configs.
 let repositoryRoot = BenchmarkRun.repositoryRoot
 
-/// Loads an app config with the plugins of the root's build.
-func loadApp(_ config: String) throws -> AppRuntime {
-  let app = try AppConfig(contentsOf: repositoryRoot.appendingPathComponent(config).path)
+/// Loads an app config with the plugins of the root's build; with `flightActions`, its
+/// flight recorder's length instead of the config's (0: none).
+func loadApp(_ config: String, flightActions: Int? = nil) throws -> AppRuntime {
+  var app = try AppConfig(contentsOf: repositoryRoot.appendingPathComponent(config).path)
+  if let flightActions { app.limits.flightActions = flightActions }
   let plugins = BenchmarkRun.rootBuild.path
   let registry = try app.loadPlugins(with: PluginLoader(searchPaths: [plugins]))
   return try AppRuntime(config: app, registry: registry)
@@ -48,10 +50,23 @@ let counterApp: AppRuntime = {
   }
 }()
 
+/// Two fresh apps of the same config, for the flight recorder's cost: one keeps the last
+/// 10,000 actions (the default), one none (`[limits] flight-actions = 0`). Judged against each
+/// other in the same run (docs/BENCHMARKS.md, "The flight recorder's cost").
+let flightApps: (on: AppRuntime, off: AppRuntime) = {
+  do {
+    return (
+      try loadApp("host-config/counter-echo.toml", flightActions: 10_000),
+      try loadApp("host-config/counter-echo.toml", flightActions: 0)
+    )
+  } catch {
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
+  }
+}()
+
 /// The host's per-action path: `scaledIterations` sends of `increment` to the counter app's
 /// Counter, from a job on its app queue.
-func sendIncrementsOnTheAppQueue(_ benchmark: Benchmark) throws {
-  let app = counterApp
+func sendIncrementsOnTheAppQueue(_ benchmark: Benchmark, app: AppRuntime = counterApp) throws {
   try app.perform {
     for _ in benchmark.scaledIterations {
       try app.send("counter", "increment")
@@ -73,6 +88,17 @@ let hostBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
     configuration: perAction
   ) { benchmark in
     try sendIncrementsOnTheAppQueue(benchmark)
+  }
+
+  // The flight recorder writes each action before its reduce (and a checkpoint every 5,000):
+  // two fresh apps, alike but for it, in the same run.
+  for (name, app) in [("on", flightApps.on), ("off", flightApps.off)] {
+    Benchmark(
+      "host: flight recorder \(name): AppRuntime.send(path, text) on the app queue",
+      configuration: perAction
+    ) { benchmark in
+      try sendIncrementsOnTheAppQueue(benchmark, app: app)
+    }
   }
 
   Benchmark(

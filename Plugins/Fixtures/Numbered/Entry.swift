@@ -8,7 +8,8 @@ import PatchbayPlugin
 /// separate packages would otherwise have to provide. `libTicker.so`, `libTickerRenamed.so`,
 /// `libTickerResuming.so`, `libTickerCrashing.so` and `libTickerTailing.so` export five
 /// builds of one ticker (Ticker.swift, TickerTailing.swift), `libEvolve<Kind>.so` the builds of
-/// one state after each kind of edit (Evolve.swift), and `libShared<Name>.so` a feature that
+/// one state after each kind of edit (Evolve.swift), `libLock.so` and `libLockFixed.so` a
+/// fault four actions reach and its mend (Lock.swift), and `libShared<Name>.so` a feature that
 /// holds `@Shared(.inMemory("tally"))` (SharedTally.swift).
 ///
 /// The host loads a copy of the file (`<private folder>/libStartup7.<generation>.<load>.so`);
@@ -28,6 +29,10 @@ public func patchbayPluginEntry(_ hostABIMajor: UInt16) -> UnsafeRawPointer? {
   case "tickerresuming": features = [.feature(TickerResuming.self)]
   case "tickercrashing": features = [.feature(TickerCrashing.self)]
   case "tickertailing": features = [.feature(TickerTailing.self)]
+  case "lock": features = [.feature(Lock.self)]
+  case "lockfixed":
+    Lock.mended = true
+    features = [.feature(Lock.self)]
   case "evolve": features = [.feature(Evolve.self)]
   case "evolveadded": features = [.feature(EvolveAdded.self)]
   case "evolveremoved": features = [.feature(EvolveRemoved.self)]

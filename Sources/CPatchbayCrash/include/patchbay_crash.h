@@ -63,6 +63,10 @@ int pb_crash_register_image(const void *address, const char *label);
  * recording (its file descriptor); -1 for nowhere. */
 void pb_crash_copy_reports_to(int fd);
 
+/* The flight recorder's file (docs/DEBUGGING.md), named at the end of a crash or hang report
+ * with the command that replays it; NULL for none. [main-thread] */
+void pb_crash_name_flight_file(const char *path);
+
 /* In an isolated plugin's process: every crash signal writes its report (the signal, then
  * "in its <call>: feature …, instance …, action …") to `fd`, and nothing to stderr, and ends
  * the process; the host reads it, reports it and starts the plugin again. */

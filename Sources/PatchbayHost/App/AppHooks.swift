@@ -31,6 +31,9 @@ package final class AppHooks: Sendable {
     self.hooks.withValue { $0.logWatcher = watcher }
   }
 
+  /// Whether someone reads the log (a script's stderr, the terminal UI's status line).
+  package var isLogRead: Bool { self.hooks.withValue { $0.log != nil } }
+
   /// Hands a line to the watcher and the handler, outside the lock; false without a handler.
   @discardableResult
   package func log(_ feature: String, _ level: PluginLogLevel, _ text: String) -> Bool {
@@ -77,6 +80,21 @@ extension AppRuntime {
   /// waiting on `wait swap` ends with it at once.
   public func refuseSwap(because reason: String) {
     self.hooks.refuseSwap(reason)
+  }
+
+  /// Called with each failure the app reports (a refusal, a processor muted for NaN), on the
+  /// thread that made it; unlike ``onChange(_:)``, no action is formatted for it.
+  public func onFailure(_ handler: (@Sendable (AppError) -> Void)?) {
+    self.changes.onFailure(handler)
+  }
+
+  /// Called with each action about to be reduced (its instance's path, its text, who sent
+  /// it), on the app queue: what `--record` writes, so that an action whose reduce crashes is
+  /// in the recording. Formats each action; nil stops it.
+  public func onWillReduce(
+    _ handler: (@Sendable (_ path: String, _ text: String, _ source: ActionSource) -> Void)?
+  ) {
+    self.changes.onWillReduce(handler)
   }
 
   /// Called after every change, on the thread that made it.

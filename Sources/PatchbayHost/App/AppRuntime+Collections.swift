@@ -26,7 +26,7 @@ extension AppRuntime {
         try self.allOrNothing { () throws(AppError) in
           try self.create(node: node.key, at: instancePath, state: state)
         }
-        self.changes.publish(.collection(path: collection, id: id, added: true, state: state))
+        self.publish(.collection(path: collection, id: id, added: true, state: state))
       }
     }
   }
@@ -44,7 +44,7 @@ extension AppRuntime {
       let removed = self.owned.instances.removeSubtree(at: instancePath)
       self.attachedPlayer.player?.stop(removed)
       for handle in removed.reversed() { handle.cancelEffects() }
-      self.changes.publish(.collection(path: collection, id: id, added: false, state: nil))
+      self.publish(.collection(path: collection, id: id, added: false, state: nil))
     }
   }
 

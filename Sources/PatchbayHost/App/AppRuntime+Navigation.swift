@@ -57,7 +57,7 @@ extension AppRuntime {
     }
     self.attachedPlayer.player?.stop(removed)
     for handle in removed.reversed() { handle.cancelEffects() }
-    self.changes.publish(
+    self.publish(
       .navigation(action, self.owned.navigation, initial: state ?? self.owned.keptForStep))
   }
 

@@ -4,6 +4,7 @@ import PatchbayABI
 import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
+import PatchbayFlight
 import PatchbayLoader
 import PatchbayPersistence
 import PatchbaySharedBoard
@@ -82,7 +83,9 @@ public final class AppRuntime: @unchecked Sendable {
   /// and read from any thread (plugins log from their effects' threads).
   package let hooks = AppHooks()
   /// Whether the app replays a recording: effects' own sends are dropped.
-  let replaying: Bool
+  package let replaying: Bool
+  /// The last actions, from a checkpoint on, in a file a crash leaves behind. [app queue]
+  let flight: FlightRecorder?
 
   /// The executor-owned state, in place. [executor]
   package var owned: Owned {
@@ -105,6 +108,16 @@ public final class AppRuntime: @unchecked Sendable {
     self.router = Router(config: config)
     self.replaying = replaying
     let hooks = self.hooks
+    let plugins = registry.featureIDs.compactMap { id in registry[id].map { (id, $0.plugin.path) } }
+    self.flight = FlightRecorder(
+      app: config.name, config: config.file, actions: config.limits.flightActions,
+      plugins: Dictionary(plugins) { first, _ in first },
+      nameInReports: { CrashReports.nameFlightFile($0) }
+    ) { line in
+      if !hooks.log("patchbay", .warning, line) {
+        FileHandle.standardError.write(Data("patchbay: warning: \(line)\n".utf8))
+      }
+    }
     self.stateKeeper =
       config.nodes.contains(where: \.persists) && !replaying
       ? StateKeeper(folder: config.stateFolder) { line in
@@ -257,7 +270,10 @@ public final class AppRuntime: @unchecked Sendable {
   /// Waits until every instance is quiet (checked twice in a row, so an action in flight
   /// between an effect and the queue is not missed), or `timeout` passes; returns whether the
   /// app settled.
+  /// A replaying app is settled once quiet: what its effects send is dropped, so nothing can
+  /// be in flight (a replay of 10,000 actions settles 10,000 times).
   public func settle(timeout: Duration = .seconds(30)) async -> Bool {
+    if self.replaying, self.isQuiet { return true }
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     var quietChecks = 0

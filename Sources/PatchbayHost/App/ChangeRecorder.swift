@@ -25,12 +25,18 @@ final class ChangeRecorder: Sendable {
     var handler: (@Sendable (AppChange) -> Void)?
     /// What the queue took down since DevTools last took it; nil while nobody journals.
     var journal: Journal?
+    /// Who hears of failures only (a replay that looks for one): no action is formatted for it.
+    var failures: (@Sendable (AppError) -> Void)?
+    /// Who hears of each action before it is reduced (`--record`).
+    var beforeReduce: (@Sendable (_ path: String, _ text: String, _ source: ActionSource) -> Void)?
   }
 
   /// Who watches, and the journal: set from any thread, read once per change on its thread.
   private let watchers = LockedValue(Watchers())
   /// Whether the journal is on, for a reduce to know before it starts whether to time itself.
   let journaling = Atomic<Bool>(false)
+  /// Whether anyone hears of actions before they are reduced, read once per action.
+  let hearsBeforeReduce = Atomic<Bool>(false)
   /// Each instance's last state, while diffs are wanted.
   let states = StateTracker<InstancePath>()
   /// How many swaps were published, whoever watches.
@@ -38,6 +44,29 @@ final class ChangeRecorder: Sendable {
 
   func onChange(_ handler: (@Sendable (AppChange) -> Void)?) {
     self.watchers.withValue { $0.handler = handler }
+  }
+
+  func onFailure(_ handler: (@Sendable (AppError) -> Void)?) {
+    self.watchers.withValue { $0.failures = handler }
+  }
+
+  func onWillReduce(
+    _ handler: (@Sendable (_ path: String, _ text: String, _ source: ActionSource) -> Void)?
+  ) {
+    self.watchers.withValue { $0.beforeReduce = handler }
+    self.hearsBeforeReduce.store(handler != nil, ordering: .relaxed)
+  }
+
+  /// `handle` is about to reduce `action`: tells who hears of that, with its text.
+  func willReduce(
+    _ action: [UInt8], path: InstancePath, handle: FeatureHandle, source: ActionSource
+  ) {
+    // An action with no text the plugin cannot decode either: it is refused, and changes
+    // nothing.
+    guard let handler = self.watchers.withValue({ $0.beforeReduce }),
+      let text = try? handle.formatAction(action)
+    else { return }
+    handler(path.description, text, source)
   }
 
   /// Whether anyone watches: when not, the app skips formatting actions for them.
@@ -64,10 +93,12 @@ final class ChangeRecorder: Sendable {
   func publish(_ change: AppChange) {
     if case .swap = change { self.swaps.add(1, ordering: .releasing) }
     let at = self.journaling.load(ordering: .relaxed) ? ReduceTiming.now : 0
-    self.watchers.withValue { watchers in
+    let (handler, failures) = self.watchers.withValue { watchers in
       watchers.journal?.changed(change, at: at)
-      return watchers.handler
-    }?(change)
+      return (watchers.handler, watchers.failures)
+    }
+    handler?(change)
+    if let failures, case .failure(let error) = change { failures(error) }
   }
 
   /// An instance reduced an action: publishes it, with its diff when diffs are on (`after`

@@ -27,7 +27,23 @@ final class InstanceSite: InstanceObserver {
       node.parent.flatMap { app.config.node($0)?.observes.contains(node.key) } ?? false
   }
 
-  var timesReduces: Bool { self.app.changes.journaling.load(ordering: .relaxed) }
+  func instance(_ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource)
+    -> Bool
+  {
+    let app = self.app
+    if let flight = app.flight {
+      let implementation = handle.owned.implementation
+      flight.willReduce(action, site: implementation, source: source.flightNumber) {
+        (self.path.description, implementation.feature.id, implementation.feature.plugin.path)
+      } checkpoint: {
+        app.flightCheckpoint()
+      }
+    }
+    if app.changes.hearsBeforeReduce.load(ordering: .relaxed) {
+      app.changes.willReduce(action, path: self.path, handle: handle, source: source)
+    }
+    return app.changes.journaling.load(ordering: .relaxed)
+  }
 
   func instance(
     _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
@@ -67,11 +83,15 @@ final class InstanceSite: InstanceObserver {
   }
 
   func instance(_ handle: FeatureHandle, crashed report: String) -> String? {
-    self.app.rollBack(handle.owned.implementation.feature, after: report)
+    let feature = handle.owned.implementation.feature
+    self.app.keepFlight(after: feature.id)
+    return self.app.rollBack(feature, after: report)
   }
 
   func instance(_ handle: FeatureHandle, refused message: String) {
+    self.app.flight?.failed(message)
     self.app.fail(AppError(.failed(path: self.path.description, reason: message)))
+    self.app.keepFlight(after: handle.owned.implementation.feature.id)
   }
 
   func instance(_ handle: FeatureHandle, requests navigation: NavigationRequest) {

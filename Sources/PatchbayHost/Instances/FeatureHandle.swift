@@ -167,7 +167,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
 
   private func reduce(_ action: [UInt8], from source: ActionSource) {
     let implementation = self.owned.implementation
-    let timed = self.owned.observer?.timesReduces == true
+    let timed = self.owned.observer?.instance(self, willReduce: action, from: source) == true
     let timing = implementation.startTiming(timed)
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {

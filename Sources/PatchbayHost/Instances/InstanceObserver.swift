@@ -19,9 +19,11 @@ import PatchbayLoader
 /// }
 /// ```
 protocol InstanceObserver: AnyObject {
-  /// Whether each reduce is timed (DevTools journals the app's actions).
-  var timesReduces: Bool { get }
-  /// The instance reduced `action`, in `timing` when ``timesReduces`` was true.
+  /// The instance is about to reduce `action` (the flight recorder takes it down); whether
+  /// to time the reduce (DevTools journals the app's actions).
+  func instance(_ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource)
+    -> Bool
+  /// The instance reduced `action`, in `timing` when it was to be timed.
   func instance(
     _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
     timing: ReduceTiming?)

@@ -1,3 +1,6 @@
+import PatchbayConfig
+import PatchbayRouting
+
 /// What a navigation action does to the app, worked out before anything changes: the
 /// navigation state after it, and the screens' instances to create and to destroy. A pure
 /// value; the app executor carries it out (creating first, so a failed creation leaves the
@@ -38,5 +41,21 @@ extension Router {
     let destroyed = before.reversed().filter { !after.contains($0) }.map(
       NavigationPlan.Step.destroy)
     return .success(NavigationPlan(next: next, steps: created + destroyed))
+  }
+
+  /// The navigation a route path asks for: `/echo` → deep link to [echo].
+  func deepLink(_ path: String) -> Result<NavigationAction, AppError> {
+    guard let route = self.config.route(path) else {
+      return .failure(AppError(.noRoute(path: path, routes: self.config.routes.map(\.path))))
+    }
+    var chain: [String] = []
+    var current: String? = route.node
+    while let key = current, key != self.config.root {
+      chain.insert(key, at: 0)
+      current = self.config.node(key)?.parent
+    }
+    // Children scoped under a screen live with it; the stack holds the screens.
+    let screens = chain.filter { self.config.node($0)?.kind != .child }
+    return .success(.deepLink(nodes: screens))
   }
 }

@@ -71,7 +71,7 @@ extension AppRuntime {
       + String(format: "%.1f s", seconds) + " and \(actions) action\(actions == 1 ? "" : "s") "
       + "before, failed within [limits] rollback-actions (\(self.config.limits.rollbackActions)) or "
       + "rollback-seconds (\(self.config.limits.rollbackSeconds)); each instance's state was migrated back."
-    self.changes.publish(
+    self.publish(
       .swap(
         SwapReport(
           featureID: feature.id, from: feature.plugin.path, to: previous.plugin.path,

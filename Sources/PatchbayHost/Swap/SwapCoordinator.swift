@@ -147,7 +147,7 @@ extension AppRuntime {
       fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
       toSchema: replacement.schemaVersion, instances: swapped.map(\.description),
       duration: clock.now - start, held: held)
-    self.changes.publish(.swap(report))
+    self.publish(.swap(report))
     return report
   }
 }
@@ -197,7 +197,7 @@ extension AppRuntime {
     let report = SwapReport(
       featureID: provider.id, from: provider.path, to: loaded.path, generation: loaded.generation,
       fromSchema: 0, toSchema: 0, instances: [], duration: clock.now - start, held: held)
-    self.changes.publish(.swap(report))
+    self.publish(.swap(report))
     return report
   }
 }

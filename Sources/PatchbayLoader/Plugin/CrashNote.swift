@@ -104,6 +104,12 @@ public enum CrashReports {
     if pb_crash_reclaim_stderr() != 0 { pb_crash_write_kept_stderr() }
   }
 
+  /// Names the flight recorder's file at the end of a crash or hang report, with the command
+  /// that replays it; nil names none.
+  public static func nameFlightFile(_ file: String?) {
+    pb_crash_name_flight_file(file)
+  }
+
   /// Starts the watchdog (once a process): a call on the app queue that has not returned
   /// after `limits.callSeconds`, or a processor call after `limits.audioPeriods` periods of
   /// `periodSeconds`, is reported in one line like a crash, and the process exits with the

@@ -7,6 +7,7 @@
 /// view-bytes = 1048576     # 1 MiB: a larger view fails to render
 /// call-seconds = 5         # a call on the app queue that has not returned by then is reported
 /// audio-periods = 48       # a processor call that has not returned after this many periods
+/// flight-actions = 10000   # the flight recorder keeps at least the last this many actions
 /// # Isolated plugins ([plugins] isolate):
 /// rollback-actions = 10    # a crash within this many actions of a swap swaps back…
 /// rollback-seconds = 30    # …or within this many seconds of it
@@ -28,6 +29,8 @@ public struct OutputLimits: Sendable, Equatable {
   public var viewBytes: Int
   public var callSeconds: Int
   public var audioPeriods: Int
+  /// How many of the last actions the flight recorder keeps, at least; 0 turns it off.
+  public var flightActions = 10_000
   public var rollbackActions = 10
   public var rollbackSeconds = 30
   public var isolatedCrashes = 3

@@ -88,3 +88,10 @@ struct PluginOrigin: Equatable {
     FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
   }
 }
+
+/// Whether `folder` holds a Patchbay checkout (its `Package.swift` names the package Patchbay).
+package func isPatchbayCheckout(_ folder: URL) -> Bool {
+  let manifest = folder.appendingPathComponent("Package.swift")
+  let text = try? String(contentsOf: manifest, encoding: .utf8)
+  return text?.contains("name: \"Patchbay\"") == true
+}

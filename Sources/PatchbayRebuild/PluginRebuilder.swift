@@ -19,7 +19,7 @@ import PatchbayWatch
 /// build folder: the whole package, as its make built it. SwiftPM re-plans the build (seconds)
 /// whenever a build names another product, or other options, than the last one. Saves during
 /// a build start one more build when it ends.
-final class PluginRebuilder: @unchecked Sendable {
+package final class PluginRebuilder: @unchecked Sendable {
   /// A product the app loaded, and what builds it.
   struct Product: Equatable {
     let name: String
@@ -44,7 +44,7 @@ final class PluginRebuilder: @unchecked Sendable {
   /// File endings that count as source: a save of anything else is ignored.
   static let sourceExtensions: Set<String> = ["swift", "c", "h", "cpp", "hpp", "m", "s"]
 
-  init(
+  package init(
     plugins: [String], report: @escaping @Sendable (String) -> Void,
     failed: @escaping @Sendable (String) -> Void = { _ in }
   ) {
@@ -54,7 +54,7 @@ final class PluginRebuilder: @unchecked Sendable {
   }
 
   /// Finds the products and starts watching their sources. Reports what it cannot rebuild.
-  func start() {
+  package func start() {
     var described: [String: PackageLayout?] = [:]
     for plugin in Set(self.plugins).sorted() {
       let file = URL(fileURLWithPath: plugin).lastPathComponent
@@ -88,7 +88,7 @@ final class PluginRebuilder: @unchecked Sendable {
     }
   }
 
-  func stop() {
+  package func stop() {
     self.queue.sync {
       self.events?.cancel()
       self.events = nil

@@ -13,14 +13,14 @@ import PatchbayFunctions
 ///
 /// A request that does not fit the tree changes nothing; ``refusal(of:in:)`` says why, so the
 /// host can report it before sending.
-struct Router: Reducer {
-  let config: AppConfig
+package struct Router: Reducer {
+  package let config: AppConfig
 
-  init(config: AppConfig) {
+  package init(config: AppConfig) {
     self.config = config
   }
 
-  func reduce(into state: inout NavigationState, action: NavigationAction) -> Effect<
+  package func reduce(into state: inout NavigationState, action: NavigationAction) -> Effect<
     NavigationAction
   > {
     guard self.refusal(of: action, in: state) == nil else { return .none }
@@ -56,7 +56,7 @@ struct Router: Reducer {
   }
 
   /// Why `action` cannot apply to `state`, or nil when it can.
-  func refusal(of action: NavigationAction, in state: NavigationState) -> String? {
+  package func refusal(of action: NavigationAction, in state: NavigationState) -> String? {
     let keys = self.config.nodes.map(\.key)
     func check(_ node: String, _ kind: AppConfig.Kind) -> String? {
       guard let found = self.config.node(node) else {
@@ -93,21 +93,5 @@ struct Router: Reducer {
       }
       return nil
     }
-  }
-
-  /// The navigation a route path asks for: `/echo` → deep link to [echo].
-  func deepLink(_ path: String) -> Result<NavigationAction, AppError> {
-    guard let route = self.config.route(path) else {
-      return .failure(AppError(.noRoute(path: path, routes: self.config.routes.map(\.path))))
-    }
-    var chain: [String] = []
-    var current: String? = route.node
-    while let key = current, key != self.config.root {
-      chain.insert(key, at: 0)
-      current = self.config.node(key)?.parent
-    }
-    // Children scoped under a screen live with it; the stack holds the screens.
-    let screens = chain.filter { self.config.node($0)?.kind != .child }
-    return .success(.deepLink(nodes: screens))
   }
 }

@@ -50,6 +50,48 @@ public enum NavigationAction: Equatable, Sendable {
   case deepLink(nodes: [String])
 }
 
+extension NavigationAction {
+  /// Its name, as recordings and scripts write it: `push`, `present`, `pop`, `popToRoot`,
+  /// `dismiss`, `deepLink`.
+  public var name: String {
+    switch self {
+    case .push: "push"
+    case .present: "present"
+    case .pop: "pop"
+    case .popToRoot: "popToRoot"
+    case .dismiss: "dismiss"
+    case .deepLink: "deepLink"
+    }
+  }
+
+  /// The nodes it names: one for `push` and `present`, the path's for `deepLink`.
+  public var nodes: [String] {
+    switch self {
+    case .push(let node), .present(let node): [node]
+    case .deepLink(let nodes): nodes
+    case .pop, .popToRoot, .dismiss: []
+    }
+  }
+
+  /// The action of ``name`` and ``nodes``; nil when they do not make one.
+  ///
+  /// ```swift
+  /// NavigationAction(name: "push", nodes: ["echo"])   // .push(node: "echo")
+  /// NavigationAction(name: "pop", nodes: ["echo"])    // nil
+  /// ```
+  public init?(name: String, nodes: [String]) {
+    switch (name, nodes.count) {
+    case ("push", 1): self = .push(node: nodes[0])
+    case ("present", 1): self = .present(node: nodes[0])
+    case ("pop", 0): self = .pop
+    case ("popToRoot", 0): self = .popToRoot
+    case ("dismiss", 0): self = .dismiss
+    case ("deepLink", _): self = .deepLink(nodes: nodes)
+    default: return nil
+    }
+  }
+}
+
 extension NavigationRequest {
   /// The router's action for this request.
   public var action: NavigationAction {

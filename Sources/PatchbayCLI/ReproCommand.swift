@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import PatchbayHost
+import PatchbayRepro
+import PatchbayScript
+
+/// `patchbay repro FILE`: a failing run shrunk to the fewest steps that still fail the same
+/// way, written as a script and a test.
+struct ReproCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "repro",
+    abstract: "Shrink a failing run to the fewest actions that fail the same way, as a test.",
+    discussion: """
+      FILE is a recording (`patchbay run --record`) or a flight file (the last actions every \
+      app keeps, named by a crash or hang report). Replays it in child processes; when it \
+      fails every time the same way (same kind, feature and call), leaves out steps (delta \
+      debugging) and makes arguments simpler (numbers toward 0, strings shorter) while it \
+      still does. Writes into --out: repro.jsonl (patchbay replay), repro.script (patchbay \
+      run --script) and a Swift Testing test that fails until the plugin is fixed.
+
+      Exits 0 with the files written, 1 when the recording does not fail or fails only \
+      sometimes (flaky: how many times is said).
+
+      Example:
+        patchbay repro /tmp/patchbay-flight/Lock-4242-1.flight --out repro
+      """)
+
+  @Argument(help: "The recording or flight file.")
+  var file: String
+
+  @Option(
+    help: ArgumentHelp("Where to write the script, the test and the recording.", valueName: "dir"))
+  var out = "repro"
+
+  @Option(help: "How many replays run at once (default: one per core).")
+  var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "How many times the whole run is replayed first, to tell a flaky failure.")
+  var confirm = 3
+
+  @Option(
+    help: ArgumentHelp(
+      "How long a call may take before it counts as a hang (overrides [limits] "
+        + "call-seconds; lower it to shrink a hang faster).", valueName: "seconds"))
+  var callSeconds: Int?
+
+  @OptionGroup var search: PluginSearchOptions
+  @OptionGroup var isolation: IsolateOption
+
+  func validate() throws {
+    guard self.jobs >= 1, self.confirm >= 1, (self.callSeconds ?? 1) >= 1 else {
+      throw ValidationError("--jobs, --confirm and --call-seconds take 1 or more.")
+    }
+  }
+
+  func run() throws {
+    let recording: Recording
+    do {
+      recording = try Recording(file: self.file)
+    } catch {
+      throw CommandFailure(error.description)
+    }
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-repro-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    // The replays' own flight files go with the scratch folder.
+    setenv("PATCHBAY_FLIGHT_DIR", scratch + "/flight", 1)
+    // A child that ends while a candidate is written to it is read, not a signal to this.
+    signal(SIGPIPE, SIG_IGN)
+    let runner = ReproRunner(
+      executable: executableDirectory() + "/patchbay", config: recording.config,
+      folder: scratch, arguments: self.childArguments, jobs: self.jobs)
+    defer { runner.stop() }
+    let repro = Repro(
+      steps: recording.steps.map(\.step), runner: runner, confirmations: self.confirm,
+      expected: recording.stoppedBy.flatMap { ReproFailure(report: $0) })
+    let clock = ContinuousClock()
+    let started = clock.now
+    let shrunk: Repro.Shrunk
+    do {
+      shrunk = try repro.shrink { Terminal.out($0) }
+    } catch {
+      throw CommandFailure(error.description)
+    }
+    let files: [String]
+    do {
+      files = try ReproFiles.write(
+        shrunk, config: recording.config, from: self.file, of: recording.steps.count,
+        callSeconds: self.callSeconds, into: self.out)
+    } catch {
+      throw CommandFailure(error.description)
+    }
+    let took = started.duration(to: clock.now)
+    Terminal.out(
+      "kept \(shrunk.kept.count) of \(recording.steps.count) steps, dropped "
+        + "\(recording.steps.count - shrunk.kept.count), in \(shrunk.runs) replays "
+        + "(\(took.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))):")
+    for step in shrunk.kept { Terminal.out("  \(step.scriptLine)") }
+    for (from, to) in shrunk.simplified { Terminal.out("simpler: \(from) → \(to)") }
+    Terminal.out("the run ended: \(shrunk.report)")
+    for file in files { Terminal.out("wrote \(file)") }
+  }
+
+  /// What each replay is given of this command's options.
+  private var childArguments: [String] {
+    var arguments = self.search.pluginPaths.flatMap { ["--plugin-path", $0] }
+    if self.search.allowInsecurePluginPath { arguments.append("--allow-insecure-plugin-path") }
+    arguments += self.isolation.isolate.flatMap { ["--isolate", $0] }
+    if let seconds = self.callSeconds { arguments += ["--call-seconds", "\(seconds)"] }
+    return arguments
+  }
+}
