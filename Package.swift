@@ -324,7 +324,11 @@ let package = Package(
       name: "FlawedFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Flawed"),
     .testTarget(
       name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
-    .testTarget(name: "PatchbayTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),
+    // Waits for tests: `eventually`, and the `.highPriority` suite trait.
+    .target(name: "PatchbayTestWaiting", path: "Tests/PatchbayTestWaiting"),
+    .testTarget(
+      name: "PatchbayTests",
+      dependencies: [sdk("Patchbay"), sdk("PatchbayTesting"), "PatchbayTestWaiting"]),
     .testTarget(
       name: "PatchbayPluginTests",
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
@@ -335,7 +339,9 @@ let package = Package(
     .testTarget(name: "PatchbayReproTests", dependencies: ["PatchbayRepro"]),
     .testTarget(name: "PatchbayHarnessTests", dependencies: ["PatchbayHarness"]),
     .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
-    .testTarget(name: "PatchbayHostTests", dependencies: [sdk("PatchbayTesting")] + host),
+    .testTarget(
+      name: "PatchbayHostTests",
+      dependencies: [sdk("PatchbayTesting"), "PatchbayTestWaiting"] + host),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),

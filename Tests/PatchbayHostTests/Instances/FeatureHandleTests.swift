@@ -2,9 +2,10 @@ import Foundation
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
+import PatchbayTestWaiting
 import Testing
 
-@Suite struct FeatureHandleTests {
+@Suite(.highPriority) struct FeatureHandleTests {
   let counter: LoadedFeature
   let echo: LoadedFeature
 
@@ -77,7 +78,7 @@ import Testing
 }
 
 /// Bad actions and state: a clear error, and the instance keeps its state.
-@Suite struct FeatureHandleBadInputTests {
+@Suite(.highPriority) struct FeatureHandleBadInputTests {
   @Test(arguments: [
     (
       "frobnicate",
@@ -191,13 +192,4 @@ import Testing
       restoring: WireValue.record(fields: ("mood", "calm"), ("count", 2), ("message", "hi")).bytes)
     #expect(try removed.stateValue() == .record(fields: ("message", "hi"), ("count", 2)))
   }
-}
-
-func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-  while !condition() {
-    if ContinuousClock.now >= deadline { return false }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return true
 }

@@ -3,6 +3,7 @@ import PatchbayABI
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader
+import PatchbayTestWaiting
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 /// The feature's code is Swift in this file (`Tally`, a `FeatureCode`), so these run without
 /// `dlopen`: under ThreadSanitizer too (`make tsan`). Tally calls back through the same `pb_host`
 /// table a plugin gets.
-@Suite struct OwnershipTests {
+@Suite(.highPriority) struct OwnershipTests {
   @Test func sendsFromManyThreadsReduceOneAtATime() async throws {
     let handle = try Tally.handle()
     await withTaskGroup(of: Void.self) { group in

@@ -2,12 +2,13 @@ import Foundation
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayTestWaiting
 import Testing
 
 /// A running effect across a swap (docs/SWAP.md, "Effects across a swap"). The ticker's effect
 /// sends one `tick` per byte the test appends to its file (Plugins/Fixtures/Numbered/Ticker.swift),
 /// so every tick is the test's doing, and one lost or doubled shows in the count: no clock.
-@Suite struct EffectsAcrossSwapTests {
+@Suite(.highPriority) struct EffectsAcrossSwapTests {
   /// A ticker app, the file its ticks come from, and the builds a test swaps between: copies
   /// of the fixture, whose file name picks the build.
   struct Ticking {

@@ -1,5 +1,6 @@
 import Foundation
 import Patchbay
+import PatchbayTestWaiting
 import PatchbayTesting
 import Testing
 
@@ -33,7 +34,7 @@ private struct LateStamp: Reducer {
   }
 }
 
-@Suite struct DependencyReducerTests {
+@Suite(.highPriority) struct DependencyReducerTests {
   @Test func storeOverridesReachEffects() async {
     let fixed = Date(timeIntervalSince1970: 99)
     let store = Store(initialState: LateStamp.State()) {

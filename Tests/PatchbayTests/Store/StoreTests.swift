@@ -1,4 +1,5 @@
 import Patchbay
+import PatchbayTestWaiting
 import Synchronization
 import Testing
 
@@ -40,7 +41,7 @@ private struct OptionalParent: Reducer {
   }
 }
 
-@Suite struct StoreTests {
+@Suite(.highPriority) struct StoreTests {
   @Test func sendReducesImmediatelyAndStateIsReadable() {
     let store = Store(initialState: Counter.State()) { Counter() }
     store.send(.increment)

@@ -26,14 +26,3 @@ struct Counter: Reducer {
     return .none
   }
 }
-
-/// Polls `condition` for up to `seconds`; for tests that wait on effects running on other
-/// threads.
-func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-  while !condition() {
-    if ContinuousClock.now >= deadline { return false }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return true
-}
