@@ -60,46 +60,15 @@ struct ReproCommand: ParsableCommand {
     } catch {
       throw CommandFailure(error.description)
     }
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("patchbay-repro-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    // The replays' own flight files go with the scratch folder.
-    setenv("PATCHBAY_FLIGHT_DIR", scratch + "/flight", 1)
-    // A child that ends while a candidate is written to it is read, not a signal to this.
-    signal(SIGPIPE, SIG_IGN)
-    let runner = ReproRunner(
-      executable: executableDirectory() + "/patchbay", config: recording.config,
-      folder: scratch, arguments: self.childArguments, jobs: self.jobs)
-    defer { runner.stop() }
-    let repro = Repro(
-      steps: recording.steps.map(\.step), runner: runner, confirmations: self.confirm,
-      expected: recording.stoppedBy.flatMap { ReproFailure(report: $0) })
-    let clock = ContinuousClock()
-    let started = clock.now
-    let shrunk: Repro.Shrunk
+    let session = ReproSession(
+      executable: executableDirectory() + "/patchbay", arguments: self.childArguments,
+      jobs: self.jobs, confirmations: self.confirm, callSeconds: self.callSeconds)
     do {
-      shrunk = try repro.shrink { Terminal.out($0) }
+      let done = try session.run(recording, from: self.file, into: self.out) { Terminal.out($0) }
+      ReproSession.summary(done, of: recording.steps.count).forEach { Terminal.out($0) }
     } catch {
-      throw CommandFailure(error.description)
+      throw CommandFailure("\(error)")
     }
-    let files: [String]
-    do {
-      files = try ReproFiles.write(
-        shrunk, config: recording.config, from: self.file, of: recording.steps.count,
-        callSeconds: self.callSeconds, into: self.out)
-    } catch {
-      throw CommandFailure(error.description)
-    }
-    let took = started.duration(to: clock.now)
-    Terminal.out(
-      "kept \(shrunk.kept.count) of \(recording.steps.count) steps, dropped "
-        + "\(recording.steps.count - shrunk.kept.count), in \(shrunk.runs) replays "
-        + "(\(took.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))):")
-    for step in shrunk.kept { Terminal.out("  \(step.scriptLine)") }
-    for (from, to) in shrunk.simplified { Terminal.out("simpler: \(from) → \(to)") }
-    Terminal.out("the run ended: \(shrunk.report)")
-    for file in files { Terminal.out("wrote \(file)") }
   }
 
   /// What each replay is given of this command's options.
@@ -107,7 +76,6 @@ struct ReproCommand: ParsableCommand {
     var arguments = self.search.pluginPaths.flatMap { ["--plugin-path", $0] }
     if self.search.allowInsecurePluginPath { arguments.append("--allow-insecure-plugin-path") }
     arguments += self.isolation.isolate.flatMap { ["--isolate", $0] }
-    if let seconds = self.callSeconds { arguments += ["--call-seconds", "\(seconds)"] }
     return arguments
   }
 }

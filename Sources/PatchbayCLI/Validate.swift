@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchbayEncoding
 import PatchbayLoader
+import PatchbayRepro
 import PatchbayValidation
 
 /// `patchbay validate PLUGIN... [--strictness 1-10] [--seed N] [--json] [--only TEST]`: the
@@ -73,6 +74,12 @@ struct Validate: ParsableCommand {
         + "compares the two at strictness 6 and up)."))
   var isolated = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Write each failure's actions as a test here, as patchbay repro does (a folder per test).",
+      valueName: "dir"))
+  var out: String?
+
   @Option(name: .customLong("child"), help: .hidden) var childTest: String?
   @Option(name: .customLong("keep"), help: .hidden) var keep: String?
 
@@ -130,6 +137,7 @@ struct Validate: ParsableCommand {
       ) { line in
         if !self.json { Terminal.out(Self.text(line)) }
       }
+      if let out = self.out { self.writeTests(lines, plugin: path, name: name, seed, into: out) }
       let counts = Dictionary(grouping: lines, by: \.result.status).mapValues(\.count)
       failed = failed || counts[.fail, default: 0] > 0
       if self.json {
@@ -142,6 +150,39 @@ struct Validate: ParsableCommand {
     }
     if self.json { Terminal.out(WireValue.list(reports).json(pretty: true)) }
     if failed { throw ExitCode(1) }
+  }
+
+  /// Each failure's actions, run in an app of the feature alone, confirmed, shrunk further
+  /// and written as a script and a test by ``ReproSession`` into `out/<test>`.
+  private func writeTests(
+    _ lines: [Validator.Line], plugin: String, name: String, _ seed: UInt64, into out: String
+  ) {
+    let say: (String) -> Void = { self.json ? Terminal.error($0) : Terminal.out("      \($0)") }
+    for line in lines where line.result.status == .fail {
+      guard let reproduction = line.result.reproduction, let feature = reproduction.feature,
+        !reproduction.actions.isEmpty
+      else { continue }
+      let session = ReproSession(
+        executable: executableDirectory() + "/patchbay",
+        arguments: self.search.pluginPaths.flatMap { ["--plugin-path", $0] }, jobs: self.jobs,
+        confirmations: 3, callSeconds: self.callSeconds)
+      let source = "patchbay validate \(name) --only \(line.test.name) --seed \(seed)"
+      do {
+        let recording = try OneFeatureRun.write(
+          plugin: plugin, feature: feature, actions: reproduction.actions,
+          into: "\(out)/\(line.test.name)")
+        let done = try session.run(recording, from: source, into: "\(out)/\(line.test.name)") {
+          _ in
+        }
+        ReproSession.summary(done, of: recording.steps.count).forEach(say)
+      } catch Repro.Refusal.noFailure {
+        say(
+          "\(line.test.name): not written as a test: an app of \(feature) alone takes these "
+            + "actions without a crash, hang, refusal or NaN; what this test checks, only it does")
+      } catch {
+        say("\(line.test.name): not written as a test: \(error)")
+      }
+    }
   }
 
   /// The child: one test, its result as JSON on stdout, breadcrumbs on stderr.

@@ -72,13 +72,14 @@ package final class FlightRecorder {
 
   package var file: String { self.writer.file }
 
-  /// Writes `action`, about to be reduced by the generation `site` at `path` (`describe`
-  /// says which: its path, feature id and plugin file, the first time), sent by `source`
-  /// (its flight number); first a checkpoint when one is due (`checkpoint` makes it).
+  /// Writes `action`, about to be reduced by the generation whose identity is `site`
+  /// (`describe` says which, the first time: that generation, its path, feature id and plugin
+  /// file), sent by `source` (its flight number); first a checkpoint when one is due
+  /// (`checkpoint` makes it).
   @inline(__always)
   package func willReduce(
-    _ action: [UInt8], site: AnyObject, source: UInt8,
-    describe: () -> (path: String, feature: String, plugin: String),
+    _ action: [UInt8], site: ObjectIdentifier, source: UInt8,
+    describe: () -> (owner: AnyObject, path: String, feature: String, plugin: String),
     checkpoint: () -> [FlightRecord]
   ) {
     if self.writer.needsCheckpoint(forAction: action.count) {

@@ -10,7 +10,9 @@ import Synchronization
 /// ```swift
 /// let flight = try FlightWriter(file: "/tmp/run.flight", config: "app.toml", actions: 10_000)
 /// flight.begin(checkpoint: [.kept(path: "counter", state: bytes)])  // the app as it starts
-/// let site = flight.site(for: generation) { ("counter", "dev.patchbay.counter", "/…/libCounter.so") }
+/// let site = flight.site(for: ObjectIdentifier(generation)) {
+///   (generation, "counter", "dev.patchbay.counter", "/…/libCounter.so")
+/// }
 /// if flight.needsCheckpoint(forAction: action.count) { flight.begin(checkpoint: …) }
 /// flight.action(site: site, source: 0, bytes: action)   // before the reduce
 /// ```
@@ -88,20 +90,41 @@ public final class FlightWriter: @unchecked Sendable {
       || self.offset + FlightLayout.recordHeader + 3 + count > self.segmentSize
   }
 
-  /// The number of the site `key` (an instance's code, one object per generation), defining
-  /// it in the segment first if it is new there.
+  /// The number of the site `key` (the identity of an instance's code, one object per
+  /// generation), defining it in the segment first if it is new there: `describe` gives that
+  /// object, held while the segment names it (so its identity names no other), and what the
+  /// site is. Takes an identity, not the object: a send retains nothing.
   @inline(__always)
   public func site(
-    for key: AnyObject, _ describe: () -> (path: String, feature: String, plugin: String)
+    for key: ObjectIdentifier,
+    _ describe: () -> (owner: AnyObject, path: String, feature: String, plugin: String)
+  ) -> UInt16 {
+    // Most actions go to the instance the one before went to.
+    if key == self.lastSite.key { return self.lastSite.number }
+    return self.lookUpSite(for: key, describe)
+  }
+
+  /// ``site(for:_:)`` for a key other than the last one's.
+  private func lookUpSite(
+    for key: ObjectIdentifier,
+    _ describe: () -> (owner: AnyObject, path: String, feature: String, plugin: String)
   ) -> UInt16 {
     // An app's actions go to a few instances at a time: the last ones are searched first.
-    if let index = self.sites.lastIndex(where: { $0 === key }) { return UInt16(index) }
-    let id = UInt16(truncatingIfNeeded: self.sites.count)
-    let (path, feature, plugin) = describe()
-    self.sites.append(key)
-    self.write(.site(id: id, path: path, feature: feature, plugin: plugin))
+    let id: UInt16
+    if let index = self.sites.lastIndex(where: { ObjectIdentifier($0) == key }) {
+      id = UInt16(index)
+    } else {
+      id = UInt16(truncatingIfNeeded: self.sites.count)
+      let site = describe()
+      self.sites.append(site.owner)
+      self.write(.site(id: id, path: site.path, feature: site.feature, plugin: site.plugin))
+    }
+    self.lastSite = (key, id)
     return id
   }
+
+  /// The site the last action went to (its owner is held in `sites`, so it names no other).
+  private var lastSite: (key: ObjectIdentifier?, number: UInt16) = (nil, 0)
 
   /// Writes an action about to be reduced. Call ``needsCheckpoint(forAction:)`` first.
   public func action(site: UInt16, source: UInt8, bytes: UnsafeRawBufferPointer) {
@@ -149,6 +172,7 @@ public final class FlightWriter: @unchecked Sendable {
     self.offset = 0
     self.actionsInSegment = 0
     self.sites.removeAll(keepingCapacity: true)
+    self.lastSite = (nil, 0)
     self.write(.checkpoint(actions: self.actions))
     checkpoint.forEach { self.write($0) }
     self.write(.checkpointEnd)

@@ -43,6 +43,8 @@ package struct ChildRunner: Sendable {
     package var actions: [Int: String]
     /// The index of the action the child was sending when it stopped, if it was sending one.
     package var stoppedAt: Int?
+    /// The feature whose instance the child made last (`create ID`): the one the actions went to.
+    package var feature: String? = nil
   }
 
   /// The line the watchdog (`pb_watch_start`) ends a child with.
@@ -76,7 +78,11 @@ package struct ChildRunner: Sendable {
       .map { String($0.dropFirst("step: ".count)) }
     var actions: [Int: String] = [:]
     var stoppedAt: Int?
+    var feature: String?
     for step in steps {
+      if step.hasPrefix("create ") {
+        feature = step.dropFirst("create ".count).split(separator: " ").first.map(String.init)
+      }
       if let (index, text) = Self.action(step) {
         actions[index] = text
         stoppedAt = index
@@ -87,7 +93,7 @@ package struct ChildRunner: Sendable {
     let last = steps.last ?? "start"
     let said = run.stderr.split(separator: "\n").filter { !$0.hasPrefix("step: ") }
     func failed(_ detail: String) -> Outcome {
-      Outcome(result: .fail(detail), actions: actions, stoppedAt: stoppedAt)
+      Outcome(result: .fail(detail), actions: actions, stoppedAt: stoppedAt, feature: feature)
     }
     switch run.ending {
     case .notStarted(let error):
@@ -116,7 +122,7 @@ package struct ChildRunner: Sendable {
           result: .fail("the child printed no result (\(run.stdout.prefix(200)))"),
           actions: actions)
       }
-      return Outcome(result: result, actions: actions, stoppedAt: nil)
+      return Outcome(result: result, actions: actions, stoppedAt: nil, feature: feature)
     }
   }
 

@@ -21,7 +21,8 @@ extension ValidationSuite {
               + "differs between two runs of the same actions: it depends on something outside "
               + "the state and the action (a clock, a random source not taken from dependencies)",
             reproduction: Reproduction(
-              seed: context.seed, actions: actions[...index].map(\.actionText)))
+              seed: context.seed, actions: actions[...index].map(\.actionText), feature: feature.id)
+          )
         }
         compared += actions.count
       }

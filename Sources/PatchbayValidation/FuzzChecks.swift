@@ -27,7 +27,8 @@ extension ValidationSuite {
               throw ValidationFailure(
                 "\(feature.id): the snapshot after action \(index + 1) does not decode: \(error)",
                 reproduction: Reproduction(
-                  seed: context.seed, actions: indices[...position].map { actions[$0].actionText }))
+                  seed: context.seed, actions: indices[...position].map { actions[$0].actionText },
+                  feature: feature.id))
             }
           }
         }

@@ -34,14 +34,16 @@ extension ValidationSuite {
               "\(feature.id): actions sent to instance 1 changed instance \(neighbour + 1)'s "
                 + "state: instances share state (a static or global variable?)",
               reproduction: Reproduction(
-                seed: context.seed, actions: actions[...position].map(\.actionText)))
+                seed: context.seed, actions: actions[...position].map(\.actionText),
+                feature: feature.id))
           }
         }
         for index in 1..<10 where try instances[index].snapshot() != before[index] {
           throw ValidationFailure(
             "\(feature.id): actions sent to instance 1 changed instance \(index + 1)'s state: "
               + "instances share state (a static or global variable?)",
-            reproduction: Reproduction(seed: context.seed, actions: actions.map(\.actionText)))
+            reproduction: Reproduction(
+              seed: context.seed, actions: actions.map(\.actionText), feature: feature.id))
         }
       }
       return .pass("\(plugin.features.count) feature(s), 10 instances each, nothing shared")

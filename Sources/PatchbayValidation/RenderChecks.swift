@@ -29,7 +29,8 @@ extension ValidationSuite {
                 + "U+\(String(bad.value, radix: 16, uppercase: true)); a view is plain text "
                 + "(the host draws it)",
               reproduction: Reproduction(
-                seed: context.seed, actions: actions.prefix(index + 1).map(\.actionText)))
+                seed: context.seed, actions: actions.prefix(index + 1).map(\.actionText),
+                feature: feature.id))
           }
           rendered += 1
         }

@@ -26,7 +26,8 @@ extension ValidationSuite {
               "\(feature.id): the state after action \(index + 1) does not restore to itself "
                 + "(snapshot → create → snapshot differs)",
               reproduction: Reproduction(
-                seed: context.seed, actions: actions[...index].map(\.actionText)))
+                seed: context.seed, actions: actions[...index].map(\.actionText),
+                feature: feature.id))
           }
           steps += 1
         }

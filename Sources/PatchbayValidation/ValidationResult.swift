@@ -24,10 +24,13 @@ package struct Reproduction: Codable, Sendable, Equatable {
   package var seed: UInt64
   /// The action texts sent to a fresh instance, in order; the last one fails.
   package var actions: [String]
+  /// The id of the feature they were sent to, when the child named it.
+  package var feature: String?
 
-  package init(seed: UInt64, actions: [String]) {
+  package init(seed: UInt64, actions: [String], feature: String? = nil) {
     self.seed = seed
     self.actions = actions
+    self.feature = feature
   }
 
   /// `seed 7: increment; setStep(by: -9223372036854775808); increment`

@@ -85,7 +85,8 @@ package struct Validator: Sendable {
       // The first action failed: there is nothing to leave out.
       var result = failing.result
       result.reproduction = Reproduction(
-        seed: seed, actions: [failing.actions[index] ?? "action \(index)"])
+        seed: seed, actions: [failing.actions[index] ?? "action \(index)"],
+        feature: failing.feature)
       return ChildRunner.Outcome(result: result, actions: failing.actions, stoppedAt: index)
     }
     func fails(_ candidate: [Int]) -> Bool {
@@ -105,7 +106,8 @@ package struct Validator: Sendable {
     }
     var result = best.result
     result.reproduction = Reproduction(
-      seed: seed, actions: kept.map { best.actions[$0] ?? failing.actions[$0] ?? "action \($0)" })
+      seed: seed, actions: kept.map { best.actions[$0] ?? failing.actions[$0] ?? "action \($0)" },
+      feature: best.feature ?? failing.feature)
     result.detail += " (shrunk to \(kept.count) of \(index + 1) action(s) in \(runs) run(s))"
     return ChildRunner.Outcome(result: result, actions: best.actions, stoppedAt: best.stoppedAt)
   }

@@ -21,8 +21,8 @@ import Testing
       if flight.needsCheckpoint(forAction: bytes.count) {
         flight.begin(checkpoint: [.kept(path: "counter", state: Array("\(n)".utf8))])
       }
-      let site = flight.site(for: generation) {
-        ("counter", "dev.patchbay.counter", "/plugins/libCounter.so")
+      let site = flight.site(for: ObjectIdentifier(generation)) {
+        (generation, "counter", "dev.patchbay.counter", "/plugins/libCounter.so")
       }
       bytes.withUnsafeBytes { flight.action(site: site, source: 0, bytes: $0) }
     }

@@ -2,6 +2,7 @@ import Patchbay
 import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
+import PatchbayFlight
 import PatchbayLoader
 
 /// Where an instance sits in its app — its node and path — and what the app does with what it
@@ -18,31 +19,37 @@ final class InstanceSite: InstanceObserver {
   let path: InstancePath
   /// Whether the parent node observes every action of this one, not only its delegate ones.
   let parentObserves: Bool
+  let flight: FlightRecorder?
+  let changes: ChangeRecorder
 
   init(app: AppRuntime, node: AppConfig.Node, path: InstancePath) {
     self.app = app
+    (self.flight, self.changes) = (app.flight, app.changes)
     self.node = node
     self.path = path
     self.parentObserves =
       node.parent.flatMap { app.config.node($0)?.observes.contains(node.key) } ?? false
   }
 
-  func instance(_ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource)
-    -> Bool
-  {
-    let app = self.app
-    if let flight = app.flight {
-      let implementation = handle.owned.implementation
-      flight.willReduce(action, site: implementation, source: source.flightNumber) {
-        (self.path.description, implementation.feature.id, implementation.feature.plugin.path)
-      } checkpoint: {
-        app.flightCheckpoint()
-      }
+  func instance(
+    _ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource,
+    by implementation: Implementation
+  ) -> Bool {
+    // The code by its identity, the recorders from this site's fields: no retain per send.
+    self.flight?.willReduce(
+      action, site: ObjectIdentifier(implementation), source: source.flightNumber
+    ) {
+      (
+        implementation, self.path.description, implementation.feature.id,
+        implementation.feature.plugin.path
+      )
+    } checkpoint: {
+      self.app.flightCheckpoint()
     }
-    if app.changes.hearsBeforeReduce.load(ordering: .relaxed) {
-      app.changes.willReduce(action, path: self.path, handle: handle, source: source)
+    if self.changes.hearsBeforeReduce.load(ordering: .relaxed) {
+      self.changes.willReduce(action, path: self.path, handle: handle, source: source)
     }
-    return app.changes.journaling.load(ordering: .relaxed)
+    return self.changes.journaling.load(ordering: .relaxed)
   }
 
   func instance(

@@ -167,8 +167,9 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
 
   private func reduce(_ action: [UInt8], from source: ActionSource) {
     let implementation = self.owned.implementation
-    let timed = self.owned.observer?.instance(self, willReduce: action, from: source) == true
-    let timing = implementation.startTiming(timed)
+    let timed = self.owned.observer?.instance(
+      self, willReduce: action, from: source, by: implementation)
+    let timing = implementation.startTiming(timed == true)
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"

@@ -19,10 +19,12 @@ import PatchbayLoader
 /// }
 /// ```
 protocol InstanceObserver: AnyObject {
-  /// The instance is about to reduce `action` (the flight recorder takes it down); whether
-  /// to time the reduce (DevTools journals the app's actions).
-  func instance(_ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource)
-    -> Bool
+  /// The instance is about to reduce `action` with `implementation` (the flight recorder
+  /// takes it down); whether to time the reduce (DevTools journals the app's actions).
+  func instance(
+    _ handle: FeatureHandle, willReduce action: [UInt8], from source: ActionSource,
+    by implementation: Implementation
+  ) -> Bool
   /// The instance reduced `action`, in `timing` when it was to be timed.
   func instance(
     _ handle: FeatureHandle, reduced action: [UInt8], from source: ActionSource,
