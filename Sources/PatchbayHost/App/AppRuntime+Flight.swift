@@ -17,19 +17,16 @@ extension AppRuntime {
       feature, .error, "its last actions up to this failure: \(kept) (patchbay repro \(kept))")
   }
 
-  /// Tells whoever watches, and the flight recorder, of a change. [app queue]
+  /// Tells whoever watches, and the flight recorder, of a change; a swap's is written where
+  /// it happens, on the app queue, in order with the actions. [app queue, but for a swap]
   func publish(_ change: AppChange) {
-    if let flight = self.flight {
-      switch change {
-      case .navigation(let action, _, let initial):
-        flight.write(.navigation(name: action.name, nodes: action.nodes, state: initial))
-      case .collection(let path, let id, let added, let state):
-        flight.write(.collection(path: path, id: id, added: added, state: state))
-      case .swap(let report):
-        flight.write(.swap(feature: report.featureID, plugin: report.to))
-      case .action, .failure:
-        break
-      }
+    switch change {
+    case .navigation(let action, _, let initial):
+      self.flight?.write(.navigation(name: action.name, nodes: action.nodes, state: initial))
+    case .collection(let path, let id, let added, let state):
+      self.flight?.write(.collection(path: path, id: id, added: added, state: state))
+    case .swap, .action, .failure:
+      break
     }
     self.changes.publish(change)
   }

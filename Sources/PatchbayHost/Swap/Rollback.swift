@@ -55,6 +55,7 @@ extension AppRuntime {
       return "It could not be rolled back to \(previous.plugin.path): \(error.reason)"
     }
     self.owned.features.replace(with: previous)
+    self.flight?.write(.swap(feature: feature.id, plugin: previous.plugin.path))
     self.functions.retarget(in: self.owned.features)
     for target in targets {
       do throws(AppError) {

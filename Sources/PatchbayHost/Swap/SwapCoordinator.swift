@@ -122,6 +122,7 @@ extension AppRuntime {
             feature: feature, plugin: prepared.plugin.path, reason: error.description))
       }
       self.owned.features.replace(with: replacement)
+      self.flight?.write(.swap(feature: id, plugin: prepared.plugin.path))
       self.functions.retarget(in: self.owned.features)
       if let previous, previous !== replacement { self.startProbation(replacement, from: previous) }
       let held = clock.now - holding
@@ -191,6 +192,7 @@ extension AppRuntime {
       }
       let holding = clock.now
       self.owned.features = next
+      self.flight?.write(.swap(feature: provider.id, plugin: loaded.path))
       self.functions.retarget(in: next)
       return clock.now - holding
     }
