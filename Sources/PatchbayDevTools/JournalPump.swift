@@ -122,14 +122,18 @@ final class JournalPump: @unchecked Sendable {
     let now = ReduceTiming.now
     let snapshot = quiet || settling || self.snapshotIsDue(at: now, waiting: waiting)
     let dirty = self.dirty
-    let (journal, snapshots) = app.perform {
-      () -> (Journal, [(path: InstancePath, state: [UInt8]?)]) in
+    let taken = app.perform {
+      () -> (Journal, [(path: InstancePath, state: [UInt8]?)])? in
       let began = ReduceTiming.now
       defer { spent += ReduceTiming.now - began }
+      // Stopped meanwhile: the app's journal may be the next feed's already (a detach, then an
+      // attach, a send, while this thread waited for its turn: DevToolsFeedTests, loaded).
+      guard !self.stopping.load(ordering: .acquiring) else { return nil }
       let journal = app.takeJournal(reusing: self.spare.take())
       guard snapshot else { return (journal, []) }
       return (journal, Self.snapshots(of: dirty + journal.touched))
     }
+    guard let (journal, snapshots) = taken else { return }
     let (entries, touched) = (journal.entries, snapshot ? [] : journal.touched)
     self.spare = journal
     self.spare?.empty()
