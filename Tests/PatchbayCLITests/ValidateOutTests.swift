@@ -58,4 +58,22 @@ import Testing
     let written = try FileManager.default.contentsOfDirectory(atPath: "\(out)/determinism")
     #expect(!written.contains { $0.hasSuffix(".swift") || $0.hasSuffix(".script") }, "\(written)")
   }
+
+  /// An --out that cannot be written (here a file, not a folder) is named with what to do;
+  /// validate's own result still stands.
+  @Test func anOutThatCannotBeWrittenIsNamed() async throws {
+    let plugin = try ValidateTests.flawed("crashes")
+    let folder = URL(fileURLWithPath: plugin).deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("taken").path
+    try "a file".write(toFile: out, atomically: true, encoding: .utf8)
+    let result = try await CLI.run(
+      "validate", plugin, "--seed", "3", "--only", "fuzz.actions", "--out", out)
+    #expect(result.exitCode == 1)
+    #expect(result.stdout.contains("reproduce: seed 3: add(n: 13)\n"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("fuzz.actions: not written as a test: "), "\(result.stdout)")
+    #expect(result.stdout.contains("name another folder with --out"), "\(result.stdout)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "a file")
+  }
 }
