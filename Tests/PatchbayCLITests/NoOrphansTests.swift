@@ -7,8 +7,8 @@ import Testing
 /// busy: the Flawed fixture's `resetspins` spins in its first `reset`, and the validator's
 /// watchdog is told to wait ten minutes.
 @Suite struct NoOrphansTests {
-  /// What one kill left: the processes below the command just before, and those of them
-  /// still running a second after.
+  /// What one kill left: the processes below the command when it was ready and just before the
+  /// kill, and those of them still running a second after.
   struct Killed {
     let below: [ProcessTree.Entry]
     let left: [ProcessTree.Entry]
@@ -81,7 +81,13 @@ import Testing
       ready(below),
       "never ready: \(below.map(\.command)); the command: \(String(describing: ProcessTree.entry(pid))), which said: \(saidSoFar)"
     )
-    below = ProcessTree.descendants(of: pid)
+    // Seen when ready, and any started since: a test child may end its test between the two
+    // reads and its successor not yet have its plugin's process, so neither read alone is
+    // what the kill must end.
+    let seen = below
+    below += ProcessTree.descendants(of: pid).filter { now in
+      !seen.contains { $0.pid == now.pid && $0.started == now.started }
+    }
     Foundation.kill(pid, signal)
     var left = below
     let killed = ContinuousClock.now
