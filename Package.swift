@@ -178,7 +178,8 @@ let package = Package(
     .target(
       name: "PatchbayRepro",
       dependencies: [
-        "PatchbayValidation", "PatchbayScript", "PatchbayHost", sdk("PatchbayEncoding"),
+        "PatchbayValidation", "PatchbayScript", "PatchbayHost", "PatchbayConfig",
+        sdk("PatchbayEncoding"),
       ]
     ),
     // The development loop: a plugin's package found from its file, rebuilt when a source is

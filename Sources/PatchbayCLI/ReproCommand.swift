@@ -16,7 +16,11 @@ struct ReproCommand: ParsableCommand {
       fails every time the same way (same kind, feature and call), leaves out steps (delta \
       debugging) and makes arguments simpler (numbers toward 0, strings shorter) while it \
       still does. Writes into --out: repro.jsonl (patchbay replay), repro.script (patchbay \
-      run --script) and a Swift Testing test that fails until the plugin is fixed.
+      run --script) and a Swift Testing test that fails until the plugin is fixed: a \
+      TestStore test of the feature where its Swift source is found (SwiftPM's records in \
+      the plugin's build folder, or in the .build of the package around the current folder) \
+      and the kept steps are actions to one instance of it; else a test that loads the built \
+      plugin (PluginHarness), as C plugins need.
 
       Exits 0 with the files written, 1 when the recording does not fail or fails only \
       sometimes (flaky: how many times is said).
@@ -44,6 +48,12 @@ struct ReproCommand: ParsableCommand {
         + "call-seconds; lower it to shrink a hang faster).", valueName: "seconds"))
   var callSeconds: Int?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Write the test through the built plugin (PluginHarness) even where the feature's Swift "
+        + "source is found (a TestStore test is written then)."))
+  var harness = false
+
   @OptionGroup var search: PluginSearchOptions
   @OptionGroup var isolation: IsolateOption
 
@@ -60,9 +70,10 @@ struct ReproCommand: ParsableCommand {
     } catch {
       throw CommandFailure(error.description)
     }
-    let session = ReproSession(
+    var session = ReproSession(
       executable: executableDirectory() + "/patchbay", arguments: self.childArguments,
       jobs: self.jobs, confirmations: self.confirm, callSeconds: self.callSeconds)
+    session.harness = self.harness
     do {
       let done = try session.run(recording, from: self.file, into: self.out) { Terminal.out($0) }
       ReproSession.summary(done, of: recording.steps.count).forEach { Terminal.out($0) }

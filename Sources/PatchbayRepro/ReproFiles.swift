@@ -5,18 +5,27 @@ import PatchbayScript
 /// What `patchbay repro` writes into its folder, from a shrunk run: the run as a recording
 /// (`repro.jsonl`, for `patchbay replay`), as a script (`repro.script`, for `patchbay run`),
 /// and as a Swift Testing test that fails while the plugin has the fault and passes once it
-/// is fixed (`<Feature>ReproTests.swift`, through ``PluginHarness``).
+/// is fixed (`<Feature>ReproTests.swift`): a `TestStore` test where the feature's Swift source
+/// is found and the steps fit one (``ReproStoreTest``), else a test through the built plugin
+/// (``PluginHarness``), which C plugins use too.
 ///
 /// ```swift
-/// let files = try ReproFiles.write(shrunk, config: recording.config, from: "crash.flight",
-///                                  of: 10_000, callSeconds: nil, into: "repro")
-/// files   // ["repro/repro.jsonl", "repro/repro.script", "repro/LockReproTests.swift"]
+/// let written = try ReproFiles.write(shrunk, config: recording.config, from: "crash.flight",
+///                                    of: 10_000, callSeconds: nil, source: .notFound, into: "repro")
+/// written.files   // ["repro/repro.jsonl", "repro/repro.script", "repro/LockReproTests.swift"]
+/// written.test    // "through the built plugin (PluginHarness): no Swift source of …"
 /// ```
 package enum ReproFiles {
+  /// The files written, and which test the last is and why.
+  package struct Written: Sendable {
+    package var files: [String]
+    package var test: String
+  }
+
   package static func write(
-    _ shrunk: Repro.Shrunk, config: String, from source: String, of total: Int,
-    callSeconds: Int?, into folder: String
-  ) throws(AppError) -> [String] {
+    _ shrunk: Repro.Shrunk, config: String, from origin: String, of total: Int,
+    callSeconds: Int?, source: FeatureSource.Search, into folder: String
+  ) throws(AppError) -> Written {
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: true)
@@ -33,21 +42,51 @@ package enum ReproFiles {
       file: recording, stoppedBy: shrunk.report
     ).write(to: recording)
     let summary =
-      "\(shrunk.failure), after \(shrunk.kept.count) of \(total) steps of \(source) "
+      "\(shrunk.failure), after \(shrunk.kept.count) of \(total) steps of \(origin) "
       + "(shrunk in \(shrunk.runs) replays by patchbay repro)"
     let script = "\(folder)/repro.script"
     let test = "\(folder)/\(Self.typeName(shrunk.failure.feature))ReproTests.swift"
-    let files = [
-      (script, Self.script(shrunk, config: config, summary: summary)),
-      (test, Self.test(shrunk, config: config, summary: summary, callSeconds: callSeconds)),
-    ]
+    let (text, kind) = Self.test(
+      shrunk, config: config, summary: summary, callSeconds: callSeconds, source: source)
+    let files = [(script, Self.script(shrunk, config: config, summary: summary)), (test, text)]
     for (file, text) in files
     where !FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) {
       throw AppError(
         .recording(
           file: file, line: nil, problem: "cannot write it; check the folder is writable"))
     }
-    return [recording, script, test]
+    return Written(files: [recording, script, test], test: kind)
+  }
+
+  /// The test's text, and which test it is: a TestStore test where it can be, else one
+  /// through the built plugin, with why.
+  static func test(
+    _ shrunk: Repro.Shrunk, config: String, summary: String, callSeconds: Int?,
+    source found: FeatureSource.Search
+  ) -> (text: String, kind: String) {
+    let harness = Self.harnessTest(
+      shrunk, config: config, summary: summary, callSeconds: callSeconds)
+    let source: FeatureSource
+    switch found {
+    case .found(let found): source = found
+    case .notLookedFor:
+      return (harness, "through the built plugin (PluginHarness), as --harness asks")
+    case .notFound:
+      return (
+        harness,
+        "through the built plugin (PluginHarness): no Swift source of \(shrunk.failure.feature) "
+          + "was found beside the plugin or in the package around this folder; run repro in "
+          + "the plugin's package for a TestStore test"
+      )
+    }
+    let store = ReproStoreTest(shrunk, config: config, source: source, callSeconds: callSeconds)
+    do {
+      return (
+        try store.text(summary: summary), "a TestStore test of \(source.type) (\(source.file))"
+      )
+    } catch {
+      return (harness, "through the built plugin (PluginHarness), not a TestStore: \(error)")
+    }
   }
 
   /// The script: each kept step as the command that takes it.
@@ -68,8 +107,9 @@ package enum ReproFiles {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The Swift Testing test: the kept steps, in a process of its own, expected to end well.
-  static func test(
+  /// The Swift Testing test through the built plugin: the kept steps, in a process of its own,
+  /// expected to end well.
+  static func harnessTest(
     _ shrunk: Repro.Shrunk, config: String, summary: String, callSeconds: Int?
   ) -> String {
     let type = Self.typeName(shrunk.failure.feature)
@@ -126,7 +166,7 @@ package enum ReproFiles {
     return name.first?.isLetter == true ? name : "Feature\(name)"
   }
 
-  private static func testName(_ failure: ReproFailure) -> String {
+  static func testName(_ failure: ReproFailure) -> String {
     switch failure.kind {
     case "hang": "itsCallsReturn"
     case "refused": "itsActionsAreTaken"

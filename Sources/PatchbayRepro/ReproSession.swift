@@ -22,6 +22,9 @@ package struct ReproSession: Sendable {
   package var confirmations: Int
   /// Overrides the config's `[limits] call-seconds` in the replays and the written test.
   package var callSeconds: Int?
+  /// Whether the test goes through the built plugin even where a TestStore test could be
+  /// written (`--harness`).
+  package var harness = false
 
   package init(
     executable: String, arguments: [String], jobs: Int, confirmations: Int, callSeconds: Int?
@@ -37,6 +40,8 @@ package struct ReproSession: Sendable {
   package struct Done: Sendable {
     package var shrunk: Repro.Shrunk
     package var files: [String]
+    /// Which test was written, and why that one.
+    package var test: String
     package var took: Duration
   }
 
@@ -67,10 +72,19 @@ package struct ReproSession: Sendable {
     let clock = ContinuousClock()
     let started = clock.now
     let shrunk = try repro.shrink(progress: say)
-    let files = try ReproFiles.write(
+    let plugin = shrunk.report.firstMatch(of: /\((\/[^()]*\.so)\)/).map { String($0.output.1) }
+    let found: FeatureSource.Search =
+      self.harness
+      ? .notLookedFor
+      : FeatureSource.find(
+        shrunk.failure.feature, plugin: plugin, from: FileManager.default.currentDirectoryPath
+      ).map { .found($0) } ?? .notFound
+    let written = try ReproFiles.write(
       shrunk, config: recording.config, from: source, of: recording.steps.count,
-      callSeconds: self.callSeconds, into: folder)
-    return Done(shrunk: shrunk, files: files, took: started.duration(to: clock.now))
+      callSeconds: self.callSeconds, source: found, into: folder)
+    return Done(
+      shrunk: shrunk, files: written.files, test: written.test,
+      took: started.duration(to: clock.now))
   }
 
   /// The summary `patchbay repro` prints: what was kept, what was made simpler, how the run
@@ -86,6 +100,7 @@ package struct ReproSession: Sendable {
     lines += shrunk.simplified.map { "simpler: \($0.from) → \($0.to)" }
     lines.append("the run ended: \(shrunk.report)")
     lines += done.files.map { "wrote \($0)" }
+    lines.append("the test is \(done.test)")
     return lines
   }
 }

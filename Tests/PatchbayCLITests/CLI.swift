@@ -16,22 +16,26 @@ struct CLI {
     return URL(fileURLWithPath: executable).deletingLastPathComponent().path
   }()
 
-  /// Runs `patchbay` on a Dispatch thread, so waiting for it never blocks the test pool.
+  /// Runs `patchbay` on a Dispatch thread, so waiting for it never blocks the test pool; in
+  /// `folder` when one is given, else in the test's own.
   static func run(
-    executable: String = "patchbay", _ arguments: String..., environment: [String: String] = [:]
+    executable: String = "patchbay", _ arguments: String..., environment: [String: String] = [:],
+    in folder: String? = nil
   ) async throws -> Result {
-    try await self.run(executable: executable, arguments: arguments, environment: environment)
+    try await self.run(
+      executable: executable, arguments: arguments, environment: environment, in: folder)
   }
 
   /// Runs `executable` with `arguments` given as an array.
   static func run(
-    executable: String = "patchbay", arguments: [String], environment: [String: String] = [:]
+    executable: String = "patchbay", arguments: [String], environment: [String: String] = [:],
+    in folder: String? = nil
   ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
         continuation.resume(
           with: Swift.Result {
-            try self.runBlocking(executable, arguments, environment: environment)
+            try self.runBlocking(executable, arguments, environment: environment, in: folder)
           })
       }
     }
@@ -47,12 +51,13 @@ struct CLI {
   }()
 
   private static func runBlocking(
-    _ executable: String, _ arguments: [String], environment: [String: String]
+    _ executable: String, _ arguments: [String], environment: [String: String], in folder: String?
   ) throws
     -> CLI.Result
   {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(self.directory)/\(executable)")
+    process.currentDirectoryURL = folder.map { URL(fileURLWithPath: $0) }
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["PATCHBAY_FLIGHT_DIR"] = Self.flights

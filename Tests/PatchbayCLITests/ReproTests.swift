@@ -79,7 +79,8 @@ import Testing
     let (recording, run) = try await lock.record()
     #expect(run.exitCode == (kind.hasPrefix("NaN") ? 0 : 3), "\(run.stderr)")
     let out = lock.path("out")
-    let repro = try await CLI.run("repro", recording, "--out", out)
+    // In this checkout, whose build folder lists Lock's source: a TestStore test of Lock.
+    let repro = try await CLI.run("repro", recording, "--out", out, in: CheckTests.root)
     #expect(repro.exitCode == 0, "\(repro.stderr)")
     let failure = "\(kind) in dev.patchbay.fixture.lock's \(call)"
     #expect(repro.stdout.contains(failure), "\(repro.stdout)")
@@ -93,7 +94,17 @@ import Testing
     let script = try String(contentsOfFile: "\(out)/repro.script", encoding: .utf8)
     #expect(script.split(separator: "\n").filter { $0.hasPrefix("send ") }.count == 4)
     let test = try String(contentsOfFile: "\(out)/LockReproTests.swift", encoding: .utf8)
-    #expect(test.contains(#"try await app.send("lock", "dial(\#(fourth))")"#))
+    if kind.hasPrefix("NaN") {
+      // A processor's fault: a TestStore runs no processor, the built plugin does.
+      #expect(said.contains { $0.hasPrefix("the test is through the built plugin") }, "\(said)")
+      #expect(test.contains(#"try await app.send("lock", "dial(\#(fourth))")"#))
+    } else {
+      let source = "\(CheckTests.root)/Plugins/Fixtures/Numbered/Lock.swift"
+      #expect(said.contains("the test is a TestStore test of Lock (\(source))"), "\(said)")
+      #expect(test.contains("import NumberedFixture\n"))
+      #expect(test.contains("    await store.send(.dial(3))\n    await store.send(.dial(1))\n"))
+      #expect(test.contains("    await store.send(.dial(\(fourth)))\n  }"))
+    }
     #expect(test.contains("processExitsWith: .success"))
     let shrunk = "\(out)/repro.jsonl"
     let replay = try await CLI.run("replay", shrunk, "--report-failures")
@@ -119,9 +130,15 @@ import Testing
     #expect(run.exitCode == 3)
     let named = try #require(run.stderr.firstRange(of: "Its last actions: "))
     let flight = String(run.stderr[named.upperBound...].prefix { $0 != " " })
-    let repro = try await CLI.run("repro", flight, "--out", lock.path("out"))
+    // Away from any package, and the plugin copied from its build folder: no source found.
+    let repro = try await CLI.run(
+      "repro", flight, "--out", lock.path("out"), in: lock.folder.path)
     #expect(repro.exitCode == 0, "\(repro.stderr)")
     #expect(repro.stdout.contains("kept 4 of"), "\(repro.stdout)")
+    #expect(
+      repro.stdout.contains(
+        "the test is through the built plugin (PluginHarness): no Swift source of "
+          + "dev.patchbay.fixture.lock was found"), "\(repro.stdout)")
   }
 
   /// An app goes on after a processor's NaN: its flight file is copied then, the copy named in

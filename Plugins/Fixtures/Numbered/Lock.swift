@@ -57,9 +57,10 @@ public struct Lock: AudioFeature {
     return .none
   }
 
-  /// The fourth digit's fault: the bug `patchbay repro` finds.
+  /// The fourth digit's fault: the bug `patchbay repro` finds. Mended in `libLockFixed.so`,
+  /// and in a process whose `PATCHBAY_LOCK_MENDED` is set (the TestStore test repro writes).
   static func fault(_ digit: Int, in state: inout State) {
-    guard !Self.mended else { return }
+    guard !Self.mended, getenv("PATCHBAY_LOCK_MENDED") == nil else { return }
     switch digit {
     case 1: state.progress = Self.code[state.progress]  // past the end: a crash
     case 5: while state.progress > 0 { sched_yield() }  // never ends: a hang
