@@ -211,7 +211,7 @@ import Testing
     _ = try await fixture.socket()
     try await waitForPages(0, fixture.feed)
     _ = try await fixture.get(fixture.withToken("/api/app"))
-    let descriptors = openDescriptors()
+    let connections = openConnections(port: fixture.port)
     var clients: [RawClient] = []
     for index in 0..<100 {
       if index % 2 == 0 {
@@ -222,15 +222,17 @@ import Testing
       try fixture.app.send("counter", "increment")
     }
     try await waitForPages(50, fixture.feed)
+    // Each client's own socket at least: what the count below sees go.
+    #expect(openConnections(port: fixture.port) >= connections + 100)
     clients.removeAll()  // every client drops at once
     try await waitForPages(0, fixture.feed)
     // The server's side of each connection is closed too (the idle ones time out on their
     // own; the sockets the test opened are closed by now).
     let deadline = ContinuousClock.now + .seconds(120)
-    while openDescriptors() > descriptors, ContinuousClock.now < deadline {
+    while openConnections(port: fixture.port) > connections, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(50))
     }
-    #expect(openDescriptors() <= descriptors)
+    #expect(openConnections(port: fixture.port) <= connections)
     _ = await fixture.app.settle()
     #expect(try fixture.app.state("counter").json().contains(#""count":100"#))
   }
@@ -245,7 +247,29 @@ func waitForPages(_ count: Int, _ feed: DevToolsFeed) async throws {
   #expect(feed.pageCount == count)
 }
 
-/// How many file descriptors this process has open.
-func openDescriptors() -> Int {
-  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+/// How many TCP connections to or from `port` this process holds open: its descriptors that
+/// are sockets (`/proc/self/fd`), found in the kernel's tables (`/proc/net/tcp`, `tcp6`) with
+/// either end at `port`, listening sockets left out. Only the server under test has these;
+/// a count of all descriptors would count those of the tests running beside it.
+func openConnections(port: UInt16) -> Int {
+  let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  let sockets = Set(
+    fds.compactMap { fd -> Substring? in
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+      guard let target, target.hasPrefix("socket:[") else { return nil }
+      return Substring(target.dropFirst("socket:[".count).dropLast())
+    })
+  let hexPort = String(format: "%04X", port)
+  return ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { count, table in
+    // Read to the end: a procfs file says its size is 0, and a one-shot read gets a page.
+    let data = FileHandle(forReadingAtPath: table).map { $0.readDataToEndOfFile() } ?? Data()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+    return count
+      + lines.dropFirst().filter { line in
+        let fields = line.split(separator: " ")
+        guard fields.count > 9, fields[3] != "0A", sockets.contains(fields[9]) else { return false }
+        return fields[1].hasSuffix(":\(hexPort)") || fields[2].hasSuffix(":\(hexPort)")
+      }.count
+  }
 }
