@@ -23,12 +23,15 @@ import PatchbayScript
 struct ReproStoreTest {
   let shrunk: Repro.Shrunk
   let config: String
+  /// The config read once: which feature a path runs, and how long a call may take.
+  let app: AppConfig?
   let source: FeatureSource
   let callSeconds: Int?
 
   init(_ shrunk: Repro.Shrunk, config: String, source: FeatureSource, callSeconds: Int?) {
     self.shrunk = shrunk
     self.config = config
+    self.app = try? AppConfig(contentsOf: config)
     self.source = source
     self.callSeconds = callSeconds
   }
@@ -106,7 +109,7 @@ struct ReproStoreTest {
   /// How long a reduce may take: the replays' own limit, else the config's.
   private var seconds: Int {
     self.callSeconds
-      ?? (try? AppConfig(contentsOf: self.config)).map { Int($0.limits.callSeconds) } ?? 10
+      ?? self.app.map { Int($0.limits.callSeconds) } ?? 10
   }
 
   /// The state the instance started from (nil: the feature's initial state) and the actions.
@@ -145,8 +148,7 @@ struct ReproStoreTest {
   /// Checks that the instance at `path` is of `feature`, as the config says.
   private func check(_ path: String, runs feature: String) throws(Unfit) {
     let key = path.split(separator: "/").last.map { String($0.prefix { $0 != "#" }) } ?? path
-    let config = try? AppConfig(contentsOf: self.config)
-    guard let node = config?.node(key), node.featureID == feature else {
+    guard let node = self.app?.node(key), node.featureID == feature else {
       throw Unfit(
         description: "the actions go to \(path), which the config \(self.config) does not say "
           + "runs \(feature)")
