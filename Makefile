@@ -8,7 +8,8 @@
 #   make test    install system packages if missing, build every product, run every test
 #   make test-under-load
 #                make test with every core kept busy by other processes
-#   make bench   run the benchmarks (Benchmarks/, release build)
+#   make bench   run the benchmarks (Benchmarks/, release build), then make growth
+#   make growth  the growth curves: measured, drawn and tabled in docs/BENCHMARKS.md
 #   make bench-smoke
 #                run every benchmark once, small, on the debug build (make test runs it)
 #   make fuzz    run each parser under libFuzzer for FUZZ_SECONDS (Tests/Fuzz)
@@ -29,7 +30,7 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 # chromium: DevTools' browser test (headless, driven through its DevTools protocol).
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev chromium libspng-dev
 
-.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench bench-smoke format clean
+.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench growth bench-smoke format clean
 
 all: build
 
@@ -176,14 +177,26 @@ import-swap-check: build
 	IMPORT_SWAP_SCRATCH=$(CURDIR)/.build bash Tests/ImportSwap/check.sh
 
 # The ABI and host benchmarks load the release builds of the plugins.
+# The growth curves are exported, drawn (docs/benchmarks/growth-*.png) and tabled in
+# docs/BENCHMARKS.md by GrowthReport.
+GROWTH_RESULTS := $(CURDIR)/.build/growth
 bench: deps
 	$(SWIFT) build -c release
-	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --skip-target GrowthBenchmarks
+	$(MAKE) growth
+
+# Only the growth curves: measured, drawn and tabled.
+growth: deps
+	$(SWIFT) build -c release
+	rm -rf $(GROWTH_RESULTS) && mkdir -p $(GROWTH_RESULTS)
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --target GrowthBenchmarks \
+	  --format histogramPercentiles --path $(GROWTH_RESULTS)
+	cd Benchmarks && $(SWIFT) run -c release GrowthReport $(GROWTH_RESULTS) $(CURDIR)/docs
 
 # Every benchmark once, with small workloads, against the debug build (Benchmarks/Support says
 # how): a benchmark that crashes, or throws, fails the run. Its figures are not judged. Each
 # executable's output goes to .build/bench-smoke-NAME.log.
-BENCH_TARGETS := CoreBenchmarks AudioBenchmarks SoundBenchmarks
+BENCH_TARGETS := CoreBenchmarks AudioBenchmarks SoundBenchmarks GrowthBenchmarks
 bench-smoke: build
 	@for target in $(BENCH_TARGETS); do \
 	  log=.build/bench-smoke-$$target.log; \

@@ -11,7 +11,7 @@ let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
-  "PatchbayRouting", "PatchbayFlight",
+  "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -32,7 +32,7 @@ let package = Package(
         "PatchbayAudioGraph",
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
-        "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight",
+        "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
       ]),
     // Tests of built plugins through the host (what `patchbay repro` writes its tests with).
     .library(name: "PatchbayHarness", targets: ["PatchbayHarness"]),
@@ -118,11 +118,15 @@ let package = Package(
     // the state of `persist = true` features, kept across runs;
     .target(
       name: "PatchbayPersistence", dependencies: ["PatchbayAppQueue", "PatchbayLoader"]),
+    // an app's live instances by path: found, added and removed at a cost that does not grow
+    // with the app;
+    .target(name: "PatchbayInstanceTree", dependencies: ["PatchbayConfig"]),
     // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
       name: "PatchbayHost",
       dependencies: [
         "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
+        "PatchbayInstanceTree",
         "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", "PatchbayRouting",
         "PatchbayFlight", sdk("Patchbay"),
         sdk("PatchbayABI"),
@@ -378,6 +382,7 @@ let package = Package(
     .testTarget(name: "CPatchbaySampleChecksTests", dependencies: ["CPatchbaySampleChecks"]),
     .testTarget(name: "PatchbayAudioDeviceTests", dependencies: ["PatchbayAudioDevice"]),
     .testTarget(name: "PatchbayPlotTests", dependencies: ["PatchbayPlot"]),
+    .testTarget(name: "PatchbayInstanceTreeTests", dependencies: ["PatchbayInstanceTree"]),
     .testTarget(
       name: "PatchbayMIDITests", dependencies: ["PatchbayMIDI", "PatchbayRealtime", "CALSA"]),
   ],

@@ -23,7 +23,7 @@ let package = Package(
     // Where the root's build is, workload sizes, and the smoke run `make test` makes.
     .target(
       name: "BenchmarkSupport",
-      dependencies: [.product(name: "Benchmark", package: "benchmark")],
+      dependencies: ["References", .product(name: "Benchmark", package: "benchmark")],
       path: "Support"
     ),
     // jack_ringbuffer, boost::lockfree::spsc_queue and ALSA's MIDI encoder, for comparison
@@ -69,6 +69,24 @@ let package = Package(
       ],
       path: "Benchmarks/SoundBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    // How each cost grows with the app: rows, effects, … (docs/BENCHMARKS.md, "Growth").
+    .executableTarget(
+      name: "GrowthBenchmarks",
+      dependencies: [
+        "BenchmarkSupport",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "Patchbay", package: "PatchbaySDK"),
+        .product(name: "PatchbayHost", package: root),
+      ],
+      path: "Benchmarks/GrowthBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    // The growth curves of a run drawn, and their table written into docs/BENCHMARKS.md.
+    .executableTarget(
+      name: "GrowthReport",
+      dependencies: [.product(name: "PatchbayHost", package: root)],
+      path: "GrowthReport"
     ),
   ],
   swiftLanguageModes: [.v6],

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -35,6 +36,11 @@ struct AlignedBlock {
   ~AlignedBlock() { free(pointer); }
   float *data() { return pointer; }
 };
+
+size_t reference_heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
 
 void reference_pin_current_thread(int cpu) {
   cpu_set_t set;

@@ -3,9 +3,9 @@ import Synchronization
 
 /// The app's flight recorder, always on (docs/DEBUGGING.md, "From a crash to a test"): each
 /// action is written to a ``FlightWriter`` before it is reduced, and every half
-/// `[limits] flight-actions` actions a checkpoint of the whole app (its swaps, screens,
-/// collections and every instance's state), so the file always holds the last
-/// `flight-actions` or more from a checkpoint on. A crash, a hang or a kill leaves it behind;
+/// `[limits] flight-actions` actions (or 16 an instance, when that is more) a checkpoint of
+/// the whole app (its swaps, screens, collections and every instance's state), so the file
+/// always holds the last `flight-actions` or more from a checkpoint on. A crash, a hang or a kill leaves it behind;
 /// an app that goes removes it. [app queue]
 ///
 /// ```swift

@@ -30,6 +30,9 @@ public final class FlightWriter: @unchecked Sendable {
   private var number: UInt64 = 0
   private var offset = 0
   private var actionsInSegment = 0
+  /// The actions the active segment holds before the next checkpoint: ``actionsPerSegment``,
+  /// or ``actionsPerCheckpointRecord`` for each record of its checkpoint when that is more.
+  private var segmentActions: Int
   /// Every action so far, in the whole run.
   public private(set) var actions: UInt64 = 0
   /// The sites of the active segment, by the object that identifies them (held, so that its
@@ -43,6 +46,7 @@ public final class FlightWriter: @unchecked Sendable {
   {
     self.file = file
     self.actionsPerSegment = max(1, (actions + 1) / 2)
+    self.segmentActions = self.actionsPerSegment
     self.segmentSize = max(64 << 10, segmentBytes)
     let descriptor = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
@@ -83,12 +87,21 @@ public final class FlightWriter: @unchecked Sendable {
   private let exitEntry: UnsafeMutablePointer<FilesRemovedAtExit.Entry>
 
   /// Whether a checkpoint should come before an action of `count` bytes: none was written yet,
-  /// or the segment has held its share of actions, or has no room left for it.
+  /// or the segment has held its share of actions (``segmentActions``), or has no room left
+  /// for it and cannot grow. A segment out of room before its share grows instead (a big
+  /// app's checkpoint fills most of a segment, and must not be taken again at once).
   @inline(__always)
   public func needsCheckpoint(forAction count: Int) -> Bool {
-    self.number == 0 || self.actionsInSegment >= self.actionsPerSegment
-      || self.offset + FlightLayout.recordHeader + 3 + count > self.segmentSize
+    if self.number == 0 || self.actionsInSegment >= self.segmentActions { return true }
+    let needed = self.offset + FlightLayout.recordHeader + 3 + count
+    return needed > self.segmentSize && !self.grow(toFit: max(needed, 2 * self.segmentSize))
   }
+
+  /// The actions a segment holds, at least, for each record of its checkpoint. A checkpoint
+  /// takes a snapshot of every instance; with 16 actions a record, it costs each action a
+  /// sixteenth of a snapshot at most, however many instances the app has (docs/BENCHMARKS.md,
+  /// "Growth").
+  public static let actionsPerCheckpointRecord = 16
 
   /// The number of the site `key` (the identity of an instance's code, one object per
   /// generation), defining it in the segment first if it is new there: `describe` gives that
@@ -171,6 +184,8 @@ public final class FlightWriter: @unchecked Sendable {
     self.active = next
     self.offset = 0
     self.actionsInSegment = 0
+    self.segmentActions = max(
+      self.actionsPerSegment, Self.actionsPerCheckpointRecord * checkpoint.count)
     self.sites.removeAll(keepingCapacity: true)
     self.lastSite = (nil, 0)
     self.write(.checkpoint(actions: self.actions))

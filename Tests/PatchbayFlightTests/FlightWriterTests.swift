@@ -80,21 +80,52 @@ import Testing
   @Test func aCheckpointLargerThanASegmentGrowsIt() throws {
     let file = Self.temporary()
     defer { unlink(file) }
-    let flight = try FlightWriter(file: file, config: "app.toml", actions: 20, segmentBytes: 0)
+    // Segments of 20 actions (more than 16 for a checkpoint of one record).
+    let flight = try FlightWriter(file: file, config: "app.toml", actions: 40, segmentBytes: 0)
     Self.run(flight, actions: 15)
     let big = [UInt8](repeating: 7, count: 200_000)
     flight.begin(checkpoint: [.kept(path: "big", state: big)])
     Self.run(flight, actions: 3, from: 15)
     // The older segment moved whole when the file grew.
     let before = try FlightLog(file: file)
-    #expect(before.history.first == .checkpoint(actions: 10))
-    #expect(Self.actions(before.history) == Array(10..<18))
-    // Once the next begins, the big checkpoint is the history's.
-    Self.run(flight, actions: 9, from: 18)
+    #expect(before.history.first == .checkpoint(actions: 0))
+    #expect(Self.actions(before.history) == Array(0..<18))
+    // Once the next begins (at action 35), the big checkpoint is the history's.
+    Self.run(flight, actions: 19, from: 18)
     let after = try FlightLog(file: file)
     #expect(after.history.first == .checkpoint(actions: 15))
     #expect(after.history.dropFirst().first == .kept(path: "big", state: big))
-    #expect(Self.actions(after.history) == Array(15..<27))
+    #expect(Self.actions(after.history) == Array(15..<37))
+  }
+
+  /// A checkpoint of many instances makes its segment hold 16 actions for each before the
+  /// next, growing the segment when the actions outgrow it instead of checkpointing early: a
+  /// big app's checkpoints cost each action the same as a small app's.
+  @Test func aBigAppsCheckpointIsTakenSeldomEnough() throws {
+    let file = Self.temporary()
+    defer { unlink(file) }
+    let flight = try FlightWriter(file: file, config: "app.toml", actions: 20, segmentBytes: 0)
+    let instances = (0..<200).map { FlightRecord.kept(path: "rows#\($0)", state: [1]) }
+    flight.begin(checkpoint: instances)
+    // 3,200 actions of 100 bytes: five times the segment's first 64 KiB.
+    let generation = Generation()
+    var checkpoints = 0
+    for n in 0..<3_200 {
+      let bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: n), count: 100)
+      if flight.needsCheckpoint(forAction: bytes.count) {
+        checkpoints += 1
+        flight.begin(checkpoint: instances)
+      }
+      let site = flight.site(for: ObjectIdentifier(generation)) {
+        (generation, "rows#0", "dev.patchbay.counter", "/plugins/libCounter.so")
+      }
+      bytes.withUnsafeBytes { flight.action(site: site, source: 0, bytes: $0) }
+    }
+    #expect(checkpoints == 0)
+    #expect(flight.needsCheckpoint(forAction: 100))  // its share held: the next is due
+    let log = try FlightLog(file: file)
+    #expect(log.history.first == .checkpoint(actions: 0))
+    #expect(log.history.filter { if case .action = $0 { true } else { false } }.count == 3_200)
   }
 
   /// The run stopped while writing a checkpoint: the older segment is the history.

@@ -45,6 +45,18 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(state)
   }
 
+  // What any store that may be sent to from several threads pays at least: the reduce under
+  // an uncontended lock (LockedValue, the store's own lock), no queue, no effects.
+  Benchmark("baseline: direct reduce under a lock (Counter)", configuration: perAction) {
+    benchmark in
+    let state = LockedValue(Counter.State())
+    let reducer = Counter()
+    for _ in benchmark.scaledIterations {
+      state.withValue { blackHole(reducer.reduce(into: &$0, action: .increment)) }
+    }
+    blackHole(state)
+  }
+
   Benchmark("Store.send (Counter)", configuration: perAction) { benchmark in
     let store = Store(initialState: Counter.State()) { Counter() }
     for _ in benchmark.scaledIterations {

@@ -68,13 +68,6 @@ func microseconds(_ duration: Duration) -> Int {
     + Int(duration.components.attoseconds / 1_000_000_000_000)
 }
 
-/// This process's resident memory, from /proc/self/statm.
-func residentBytes() -> Int {
-  let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-  let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 let swapBenchmarks: @Sendable () -> Void = {
   let rootBuild = BenchmarkRun.rootBuild
 

@@ -20,6 +20,11 @@ uint64_t reference_boost_blocks(size_t total, size_t block, size_t capacity);
 /* Moves `count` 8-byte events one at a time through a queue of `capacity`. Returns ns. */
 uint64_t reference_boost_events(size_t count, size_t capacity);
 
+/* The bytes the heap has handed out and not had back (glibc's mallinfo2: small blocks and
+ * mapped large ones), for what a thing costs in memory: the change in it, whatever blocks
+ * earlier work freed for reuse. (Swift's Glibc module leaves malloc.h out.) */
+size_t reference_heap_in_use(void);
+
 /* Pins the calling thread to CPU `cpu` (or, with -1, lets it run anywhere again). The ring
  * benchmarks pin producer and consumer to different cores, for Patchbay and the references
  * alike, so a run does not depend on where the scheduler happened to put them. */

@@ -67,21 +67,24 @@ package final class StoreCore<State, Action>: @unchecked Sendable {
   }
 
   /// Queues `action`, and drains the queue unless another send already does.
+  ///
+  /// The common send — nothing draining, no effect, nobody watching — takes the lock once:
+  /// the action is reduced in the same critical section that finds the queue idle.
   @inlinable
   package func send(_ action: Action) {
-    let first: Action? = self.inbox.withValue { inbox in
+    let watching = self.observers.isActive
+    var step = self.inbox.withValue { inbox -> Step in
       if inbox.isDraining {
         inbox.queue.append(action)
-        return nil
+        return .done
       }
       inbox.isDraining = true
-      return action
+      return self.reduce(action, in: &inbox, watching: watching)
     }
-    guard var action = first else { return }
     while true {
-      switch self.reduceOne(action) {
+      switch step {
       case .next(let next):
-        action = next
+        step = self.reduceOne(next)
       case .done:
         return
       case .effect(let effect, let changed):
@@ -98,37 +101,41 @@ package final class StoreCore<State, Action>: @unchecked Sendable {
           return nil
         }
         guard let next else { return }
-        action = next
+        step = self.reduceOne(next)
       }
     }
   }
 
-  /// Reduces one action under the lock; when nothing follows from it, also takes the next
-  /// queued action in the same critical section.
+  /// Reduces one action under the lock, for the thread draining the queue.
   @inlinable
   func reduceOne(_ action: Action) -> Step {
     let watching = self.observers.isActive
-    return self.inbox.withValue { inbox -> Step in
-      let before: State? = watching ? inbox.state : nil
-      let effect: Effect<Action>
-      if let dependencies = self.dependencies {
-        effect = DependencyValues.$_current.withValue(dependencies) {
-          self.reducer.reduce(into: &inbox.state, action: action)
-        }
-      } else {
-        effect = self.reducer.reduce(into: &inbox.state, action: action)
+    return self.inbox.withValue { inbox in self.reduce(action, in: &inbox, watching: watching) }
+  }
+
+  /// Reduces `action` into the inbox's state (its lock held); when nothing follows from it,
+  /// also takes the next queued action, or marks the queue idle.
+  @inlinable
+  func reduce(_ action: Action, in inbox: inout Inbox, watching: Bool) -> Step {
+    let before: State? = watching ? inbox.state : nil
+    let effect: Effect<Action>
+    if let dependencies = self.dependencies {
+      effect = DependencyValues.$_current.withValue(dependencies) {
+        self.reducer.reduce(into: &inbox.state, action: action)
       }
-      var changed: State?
-      if let before, !(self.isEqual?(before, inbox.state) ?? false) {
-        changed = inbox.state
-      }
-      if case .none = effect.operation, changed == nil {
-        if let next = inbox.queue.popFirst() { return .next(next) }
-        inbox.isDraining = false
-        return .done
-      }
-      return .effect(effect, changed: changed)
+    } else {
+      effect = self.reducer.reduce(into: &inbox.state, action: action)
     }
+    var changed: State?
+    if let before, !(self.isEqual?(before, inbox.state) ?? false) {
+      changed = inbox.state
+    }
+    if case .none = effect.operation, changed == nil {
+      if let next = inbox.queue.popFirst() { return .next(next) }
+      inbox.isDraining = false
+      return .done
+    }
+    return .effect(effect, changed: changed)
   }
 }
 

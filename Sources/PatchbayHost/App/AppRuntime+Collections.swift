@@ -41,7 +41,7 @@ extension AppRuntime {
         let ids = self.owned.instances.ids(inCollection: node.key, under: parent)
         throw AppError(.noSuchID(collection: collection, id: id, ids: ids))
       }
-      let removed = self.owned.instances.removeSubtree(at: instancePath)
+      let removed = self.owned.instances.detachSubtree(at: instancePath)
       self.attachedPlayer.player?.stop(removed)
       for handle in removed.reversed() { handle.cancelEffects() }
       self.publish(.collection(path: collection, id: id, added: false, state: nil))
@@ -69,8 +69,8 @@ extension AppRuntime {
     }
     // `home/tallies`: the parent is named in (short or full) form; `tallies`: any live
     // instance of the parent node.
-    let parents = self.owned.instances.paths.filter { live in
-      query.parent.map { live.matches($0) } ?? (live.last.key == parentKey)
+    let parents = self.owned.instances.instances(ofNode: parentKey).map(\.path).filter { live in
+      query.parent.map { live.matches($0) } ?? true
     }
     guard parents.count == 1 else {
       throw AppError(

@@ -108,7 +108,8 @@ extension AppRuntime {
     // parent node below it.
     let parentPath =
       path.parent
-      ?? self.owned.instances.paths.last { $0.matches(InstancePath(root: parentKey)) }
+      ?? self.owned.instances.instances(ofNode: parentKey).last { $0.path.segments.count == 1 }?
+      .path
     guard let parentPath, let parent = self.owned.instances[parentPath] else { return }
     var wrapped = action
     if node.kind == .collection, let id = path.last.instance {

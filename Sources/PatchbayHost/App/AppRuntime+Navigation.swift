@@ -53,7 +53,7 @@ extension AppRuntime {
     }
     self.owned.navigation = plan.next
     for case .destroy(let route) in plan.steps {
-      removed += self.owned.instances.removeSubtree(at: route.path)
+      removed += self.owned.instances.detachSubtree(at: route.path)
     }
     self.attachedPlayer.player?.stop(removed)
     for handle in removed.reversed() { handle.cancelEffects() }
@@ -69,7 +69,7 @@ extension AppRuntime {
       try body()
     } catch {
       self.attachedPlayer.player?.stop(Array(self.owned.instances.handles[count...]))
-      self.owned.instances.truncate(to: count)
+      self.owned.instances.detach(after: count)
       throw error
     }
   }

@@ -13,8 +13,10 @@ extension AppRuntime {
   /// changed it); a new reader or holder gets the current value. A replay feeds the recorded
   /// actions instead.
   func applyShared(of handle: FeatureHandle, at path: InstancePath) {
+    let requests = handle.owned.implementation.context.takeShared()
+    guard !requests.isEmpty else { return }  // most sends: no path made into text
     let here = path.description
-    for request in handle.owned.implementation.context.takeShared() {
+    for request in requests {
       let outcome: SharedBoard<FeatureHandle>.Outcome
       switch request {
       case .publish(let name, let value):

@@ -5,6 +5,7 @@ import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayFlight
+import PatchbayInstanceTree
 import PatchbayLoader
 import PatchbayPersistence
 import PatchbaySharedBoard
@@ -42,7 +43,7 @@ public final class AppRuntime: @unchecked Sendable {
     /// The features new instances are created from; a swap replaces one.
     package var features: FeatureRegistry
     package var navigation = NavigationState()
-    package var instances = InstanceTree()
+    package var instances = InstanceTree<FeatureHandle>()
     /// Navigation requests made during the current job, applied when its action is done.
     var pendingNavigation: [(request: NavigationRequest, path: InstancePath)] = []
     /// The failures of the command running now; nil outside commands.
@@ -142,7 +143,7 @@ public final class AppRuntime: @unchecked Sendable {
   deinit {
     self.stateKeeper?.flush()
     // Handles that outlive the app (a caller kept one) no longer tell it anything.
-    _ = self.executor.sync { self.owned.instances.removeAll() }
+    _ = self.executor.sync { self.owned.instances.detachAll() }
     self.executor.stop()
     // Plugins may still hold pointers to functions they resolved here: from now on those
     // return zero and say so (docs/ARCHITECTURE.md, "Functions").

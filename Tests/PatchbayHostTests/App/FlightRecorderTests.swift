@@ -57,17 +57,20 @@ import Testing
       ])
   }
 
-  /// Past half its length the recorder checkpoints: the screens, the swaps and the states as
-  /// they are then, so the history starts there.
+  /// Past its share of actions the recorder checkpoints: the screens, the swaps and the
+  /// states as they are then, so the history starts there.
   @Test func aCheckpointHoldsTheScreensSwapsAndStates() throws {
     let app = try Self.app(flightActions: 4)
     let file = try #require(app.flightFile)
     try app.navigate(.push(node: "echo"))
     try app.swap("counter", to: "CounterAlt")
-    for _ in 0..<5 { try app.send("counter", "increment") }
+    for _ in 0..<131 { try app.send("counter", "increment") }
     let history = try FlightLog(file: file).history
-    // Segments of 2 actions: the older began before the 5th increment's predecessor.
-    #expect(history.first == .checkpoint(actions: 2))
+    // A checkpoint of 4 records (the swap, the routes, two states) makes a segment hold 64
+    // actions (16 a record, more than half the recorder's 4): checkpoints at 0, 64 and 128;
+    // the older segment kept began at 64.
+    #expect(FlightWriter.actionsPerCheckpointRecord == 16)
+    #expect(history.first == .checkpoint(actions: 64))
     let checkpoint = history.prefix { $0 != .checkpointEnd }
     #expect(
       checkpoint.contains(
@@ -75,7 +78,8 @@ import Testing
       ), "\(checkpoint)")
     #expect(checkpoint.contains(.routes(stack: ["echo#1"], presented: nil, next: 2)))
     #expect(checkpoint.contains { if case .kept("echo#1", _) = $0 { true } else { false } })
-    #expect(Self.actions(history).count == 3)
+    #expect(checkpoint.count == 5)  // the checkpoint's own record, and its 4
+    #expect(Self.actions(history).count == 67)
   }
 
   @Test func aRefusedActionIsMarkedFailedWithWhy() async throws {
