@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -19,30 +20,54 @@
 #define KEPT 8192
 static char kept[KEPT];
 static volatile size_t kept_total; /* bytes ever kept; the newest end at kept_total % KEPT */
-static volatile int copying;       /* the reader thread is copying into `kept` */
+static volatile int draining;      /* held by whoever takes bytes out of the pipe */
 static volatile int original = -1; /* the real stderr, while captured */
 static int pipe_read = -1;
 static pthread_t reader;
 
 static void keep(const char *bytes, size_t length) {
-  copying = 1;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   for (size_t i = 0; i < length; i++) kept[(kept_total + i) % KEPT] = bytes[i];
   __atomic_store_n(&kept_total, kept_total + length, __ATOMIC_RELEASE);
-  copying = 0;
 }
 
-/* Until the pipe ends or, once the capture ended, has nothing more (it is non-blocking then). */
-static void *read_pipe(void *unused) {
-  (void)unused;
+/*
+ * Takes what the pipe holds now into `kept` (the pipe is non-blocking), holding `draining`:
+ * bytes are in the pipe or in `kept`, never in between where a crash report would miss them
+ * (the reader only waits for the pipe in poll, outside it). `patient`: wait up to 200 ms for
+ * the reader to let go (a signal handler); else give up at once. Async-signal-safe.
+ */
+static int drain(int patient) {
+  struct timespec pause = {0, 1000000};
+  for (int waited = 0; __atomic_exchange_n(&draining, 1, __ATOMIC_ACQUIRE); waited++) {
+    if (!patient || waited >= 200) return 0;
+    nanosleep(&pause, NULL);
+  }
   char buffer[1024];
+  ssize_t length;
+  int ended = 0;
   for (;;) {
-    ssize_t length = read(pipe_read, buffer, sizeof buffer);
+    length = read(pipe_read, buffer, sizeof buffer);
     if (length > 0) {
       keep(buffer, (size_t)length);
-    } else if (length == 0 || errno != EINTR) {
-      return NULL;
+      continue;
     }
+    if (length < 0 && errno == EINTR) continue;
+    ended = length == 0 || errno != EAGAIN;  /* no writer left, or the pipe is gone */
+    break;
+  }
+  __atomic_store_n(&draining, 0, __ATOMIC_RELEASE);
+  return ended ? -1 : 1;
+}
+
+/* Until the pipe ends, or the capture ended and the pipe is empty. */
+static void *read_pipe(void *unused) {
+  (void)unused;
+  struct pollfd ready = {pipe_read, POLLIN, 0};
+  for (;;) {
+    int polled = poll(&ready, 1, 100);
+    if (polled < 0 && errno != EINTR) return NULL;
+    if (drain(1) < 0) return NULL;
+    if (original < 0 && polled == 0) return NULL;
   }
 }
 
@@ -50,6 +75,7 @@ int pb_crash_capture_stderr(void) {
   if (original >= 0) return 0;
   int ends[2];
   if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+  fcntl(ends[0], F_SETFL, O_NONBLOCK);
   int saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
   if (saved < 0 || dup2(ends[1], STDERR_FILENO) < 0) {
     close(ends[0]);
@@ -102,12 +128,7 @@ int pb_crash_reclaim_stderr(void) {
   if (saved < 0) return 0;
   original = -1;
   /* What is still in the pipe (the runtime's line, written just before the trap). */
-  fcntl(pipe_read, F_SETFL, O_NONBLOCK);
-  struct timespec pause = {0, 1000000};
-  for (int waited = 0; copying && waited < 100; waited++) nanosleep(&pause, NULL);
-  char buffer[1024];
-  ssize_t length;
-  while ((length = read(pipe_read, buffer, sizeof buffer)) > 0) keep(buffer, (size_t)length);
+  drain(1);
   dup2(saved, STDERR_FILENO);
   return 1;
 }
