@@ -5,8 +5,8 @@ import Synchronization
 /// action is written to a ``FlightWriter`` before it is reduced, and every half
 /// `[limits] flight-actions` actions (or 16 an instance, when that is more) a checkpoint of
 /// the whole app (its swaps, screens, collections and every instance's state), so the file
-/// always holds the last `flight-actions` or more from a checkpoint on. A crash, a hang or a kill leaves it behind;
-/// an app that goes removes it. [app queue]
+/// always holds the last `flight-actions` or more from a checkpoint on. A crash, a hang or a
+/// kill leaves it behind; an app that goes removes it. [app queue]
 ///
 /// ```swift
 /// let flight = FlightRecorder(app: "Counter", config: "/…/app.toml", actions: 10_000,

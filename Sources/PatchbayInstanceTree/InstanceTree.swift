@@ -77,6 +77,11 @@ package struct InstanceTree<Handle: AnyObject> {
     (self.slotsByKey[key] ?? []).sorted().compactMap { self.slots[$0] }
   }
 
+  /// The newest live top-level instance of the node `key`: the screen pushed last (`echo#3`).
+  package func newestScreen(ofNode key: String) -> Entry? {
+    self.instances(ofNode: key).last { $0.path.segments.count == 1 }
+  }
+
   /// Everything under `path`, not `path` itself, in creation order.
   package func descendants(of path: InstancePath) -> [Entry] {
     guard self.childCount[path.description] != nil else { return [] }

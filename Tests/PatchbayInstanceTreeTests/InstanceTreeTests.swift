@@ -34,6 +34,8 @@ import Testing
     #expect(tree.find("tallies") == nil)  // three of them
     #expect(tree.find("nowhere") == nil && tree.find("a//b") == nil)
     #expect(!tree.contains(self.path("home/tallies#9")))
+    #expect(tree.newestScreen(ofNode: "echo")?.text == "echo#1")
+    #expect(tree.newestScreen(ofNode: "tallies") == nil)  // rows, not screens
   }
 
   @Test func removingARowLeavesTheOthersInCreationOrder() {

@@ -106,10 +106,7 @@ extension AppRuntime {
     else { return }
     // A child's parent is the path above it; a screen's is the nearest live instance of the
     // parent node below it.
-    let parentPath =
-      path.parent
-      ?? self.owned.instances.instances(ofNode: parentKey).last { $0.path.segments.count == 1 }?
-      .path
+    let parentPath = path.parent ?? self.owned.instances.newestScreen(ofNode: parentKey)?.path
     guard let parentPath, let parent = self.owned.instances[parentPath] else { return }
     var wrapped = action
     if node.kind == .collection, let id = path.last.instance {
