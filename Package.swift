@@ -11,7 +11,7 @@ let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
-  "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
+  "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -33,6 +33,7 @@ let package = Package(
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
         "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
+        "PatchbayAppError",
       ]),
     // Tests of built plugins through the host (what `patchbay repro` writes its tests with).
     .library(name: "PatchbayHarness", targets: ["PatchbayHarness"]),
@@ -121,12 +122,14 @@ let package = Package(
     // an app's live instances by path: found, added and removed at a cost that does not grow
     // with the app;
     .target(name: "PatchbayInstanceTree", dependencies: ["PatchbayConfig"]),
+    // what a running app refused, why, and what to do (every command's error);
+    .target(name: "PatchbayAppError", dependencies: ["PatchbayConfig", "PatchbayFunctions"]),
     // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
       name: "PatchbayHost",
       dependencies: [
         "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
-        "PatchbayInstanceTree",
+        "PatchbayInstanceTree", "PatchbayAppError",
         "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", "PatchbayRouting",
         "PatchbayFlight", sdk("Patchbay"),
         sdk("PatchbayABI"),

@@ -10,7 +10,7 @@ import Testing
     "PatchbayIsolation", "PatchbayStateDiff", "PatchbayPersistence", "PatchbayHost",
     "PatchbayWatch", "PatchbayAudioGraph", "PatchbayScript", "PatchbayAudioDevice", "PatchbayMIDI",
     "PatchbayRealtime", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
-    "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
+    "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
   ]
 
   /// Every Swift file of the host's targets: its target, its path in the target, its text.
