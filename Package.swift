@@ -12,6 +12,7 @@ let host: [Target.Dependency] = [
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
   "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
+  "PatchbayFunctionTable",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -33,7 +34,7 @@ let package = Package(
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
         "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
-        "PatchbayAppError",
+        "PatchbayAppError", "PatchbayFunctionTable",
       ]),
     // Tests of built plugins through the host (what `patchbay repro` writes its tests with).
     .library(name: "PatchbayHarness", targets: ["PatchbayHarness"]),
@@ -124,12 +125,20 @@ let package = Package(
     .target(name: "PatchbayInstanceTree", dependencies: ["PatchbayConfig"]),
     // what a running app refused, why, and what to do (every command's error);
     .target(name: "PatchbayAppError", dependencies: ["PatchbayConfig", "PatchbayFunctions"]),
+    // the functions plugins resolved from each other in one app, each behind a trampoline
+    // that a swap of its provider points at the new code;
+    .target(
+      name: "PatchbayFunctionTable",
+      dependencies: [
+        "PatchbayAppError", "PatchbayFunctions", "PatchbayLoader", sdk("Patchbay"),
+        sdk("PatchbayEncoding"),
+      ]),
     // the app: its instances, each owned by the app queue, navigation, swaps, changes;
     .target(
       name: "PatchbayHost",
       dependencies: [
         "PatchbayAppQueue", "PatchbayLoader", "PatchbayConfig", "PatchbayFunctions",
-        "PatchbayInstanceTree", "PatchbayAppError",
+        "PatchbayInstanceTree", "PatchbayAppError", "PatchbayFunctionTable",
         "PatchbayPersistence", "PatchbayStateDiff", "PatchbaySharedBoard", "PatchbayRouting",
         "PatchbayFlight", sdk("Patchbay"),
         sdk("PatchbayABI"),

@@ -34,6 +34,9 @@ package struct InstanceTree<Handle: AnyObject> {
   /// How many live instances have each path (as text) as their parent; none: no entry.
   private var childCount: [String: Int] = [:]
 
+  /// Moves on at every insert and removal: the same number means the same live instances.
+  package private(set) var version = 0
+
   package init() {}
 
   /// Every live instance, in creation order.
@@ -121,11 +124,17 @@ package struct InstanceTree<Handle: AnyObject> {
 
   /// Everything, for an app that goes.
   package mutating func removeAll() -> [Entry] {
-    defer { self = Self() }
+    defer { self = Self(after: self) }
     return self.entries
   }
 
+  /// An empty tree whose version is past `tree`'s.
+  private init(after tree: Self) {
+    self.version = tree.version + 1
+  }
+
   private mutating func index(_ entry: Entry, at slot: Int) {
+    self.version += 1
     self.slotByText[entry.text] = slot
     self.slotsByKey[entry.path.last.key, default: []].insert(slot)
     if let parent = entry.path.parent { self.childCount[parent.description, default: 0] += 1 }
@@ -134,6 +143,7 @@ package struct InstanceTree<Handle: AnyObject> {
   /// Takes `entry` out of the indexes and leaves a hole where it was.
   private mutating func remove(_ entry: Entry) {
     guard let slot = self.slotByText.removeValue(forKey: entry.text) else { return }
+    self.version += 1
     self.slots[slot] = nil
     self.holes += 1
     self.slotsByKey[entry.path.last.key]?.remove(slot)
@@ -150,7 +160,7 @@ package struct InstanceTree<Handle: AnyObject> {
   private mutating func closeHoles() {
     guard self.holes > 32, 2 * self.holes > self.slots.count else { return }
     let live = self.entries
-    self = Self()
+    self = Self(after: self)
     for entry in live {
       self.index(entry, at: self.slots.count)
       self.slots.append(entry)

@@ -100,4 +100,27 @@ import Testing
     #expect(tree.descendants(of: self.path("home/tallies#x")).isEmpty)
     #expect(tree.removeAll().count == before - 1 && tree.count == 0)
   }
+
+  /// A swap keeps the instances it made successors for while the version stays: every
+  /// insert and removal moves it on, and no pass or reset brings it back to an earlier one.
+  @Test func theVersionMovesOnAtEveryChangeAndNeverRepeats() {
+    var tree = self.tree(rows: 100)
+    var seen: Set<Int> = [tree.version]
+    func changed() { #expect(seen.insert(tree.version).inserted) }
+    _ = tree.instances(ofNode: "tallies")
+    _ = tree.exactly("home/tallies#3")
+    #expect(seen.contains(tree.version))  // reading changes nothing
+    tree.insert(Handle("x"), at: self.path("home/tallies#x"))
+    changed()
+    for row in 0..<90 {  // passes that close the holes run in between
+      _ = tree.removeSubtree(at: self.path("home/tallies#\(row)"))
+      changed()
+    }
+    _ = tree.truncate(to: tree.count - 1)
+    changed()
+    _ = tree.removeAll()
+    changed()
+    tree.insert(Handle("home"), at: self.path("home"))
+    changed()
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayEncoding
+import PatchbayFunctionTable
 import PatchbayFunctions
 import PatchbayLoader
 
@@ -79,13 +80,5 @@ extension AppRuntime {
       }
       return try self.resolve(provider, name, signature)
     }
-  }
-}
-
-extension FeatureRegistry {
-  /// The newest generation of each plugin id, in load order.
-  public var currentPlugins: [LoadedPlugin] {
-    var seen: Set<String> = []
-    return self.plugins.reversed().filter { seen.insert($0.id).inserted }.reversed()
   }
 }

@@ -5,6 +5,7 @@ import PatchbayAppQueue
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayFlight
+import PatchbayFunctionTable
 import PatchbayInstanceTree
 import PatchbayLoader
 import PatchbayPersistence

@@ -106,10 +106,12 @@ package final class Implementation {
     return try Implementation(feature: feature, restoring: state, context: context, label: label)
   }
 
-  /// Whether this instance may go on running its effects after `next` replaced it: it runs
-  /// some, and both can cancel by key (so the new code's cancellations reach it).
+  /// Whether this instance may go on running its effects after `next` replaced it: both can
+  /// cancel by key, so the new code's cancellations reach it. (Whether it runs any is asked
+  /// later, by ``FeatureHandle/reapRetired()``: a call into each plugin instance is what a
+  /// swap's hold can least afford.)
   func canRetire(for next: Implementation) -> Bool {
-    self.instance.cancelsByKey && next.instance.cancelsByKey && self.instance.runningEffects > 0
+    self.instance.cancelsByKey && next.instance.cancelsByKey
   }
 
   /// Cancels the instance's effects and frees it; its late sends are dropped. Once.

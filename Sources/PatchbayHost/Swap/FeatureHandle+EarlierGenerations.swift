@@ -61,6 +61,11 @@ extension FeatureHandle {
       old.destroy()
       return true
     }
+    self.countGenerations()
+  }
+
+  /// Tells every context how many generations run. [executor]
+  func countGenerations() {
     let count = UInt32(self.owned.retired.count + 1)
     self.owned.implementation.context.generations.store(count, ordering: .relaxed)
     for old in self.owned.retired { old.context.generations.store(count, ordering: .relaxed) }

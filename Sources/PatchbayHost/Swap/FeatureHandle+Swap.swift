@@ -14,8 +14,9 @@ extension FeatureHandle {
   /// try app.perform { try FeatureHandle.swap([counter], to: alt) }  // count kept, new code runs
   /// ```
   ///
-  /// It runs as one job: no action reduces while it does (effects' actions wait their turn).
-  /// For each instance: snapshot → `migrate` when the schemas differ → `create` the new
+  /// It runs as one job, as a rollback does: no action reduces meanwhile. (An app's swap makes
+  /// the successors first, in jobs between which actions reduce, and holds them only to
+  /// switch: ``SwapSuccessors``.) For each instance: snapshot → `migrate` when the schemas differ → `create` the new
   /// instance from that state. Only when every instance has its new one does the new code
   /// run. On a failure the new instances are destroyed and the old ones go on as if nothing
   /// happened, effects included.
@@ -28,21 +29,20 @@ extension FeatureHandle {
   static func swap(_ handles: [FeatureHandle], to feature: LoadedFeature)
     throws(FeatureCallError)
   {
-    var created: [Implementation] = []
+    let successors = SwapSuccessors(to: feature)
     do throws(FeatureCallError) {
-      for handle in handles {
-        created.append(
-          try handle.owned.implementation.successor(
-            feature, limit: handle.limits.stateBytes, label: handle.label))
-      }
+      try successors.make(for: handles)
+      try successors.switchAll(handles).forEach { $0.destroy() }
+      handles.forEach { $0.reapRetired() }
     } catch {
-      created.forEach { $0.destroy() }
+      successors.discard()
       throw error
     }
-    for (handle, next) in zip(handles, created) {
-      handle.replace(with: next, keepingEffects: true)
-    }
   }
+
+  /// How many reduces the instance has run: each one counts in ``reducedCount`` or adds a
+  /// failure. A swap's successor made at one version holds the state of that version. [executor]
+  var stateVersion: UInt64 { self.reducedCount + UInt64(self.owned.failures.count) }
 
   /// Replaces the instance with one of the same code created from `state` (its schema's
   /// bytes); on a refusal the old one goes on. The old state's effects are cancelled. [executor]
@@ -51,32 +51,32 @@ extension FeatureHandle {
     let context = HostContext(
       executor: current.context.executor, log: current.context.log,
       functions: current.context.resolveFunction)
-    self.replace(
-      with: try Implementation(
-        feature: current.feature, restoring: state, context: context, label: self.label),
-      keepingEffects: false)
+    let next = try Implementation(
+      feature: current.feature, restoring: state, context: context, label: self.label)
+    next.context.owned.inbox = self
+    self.replace(with: next, keepingEffects: false)?.destroy()
   }
 
-  /// Runs `next` from now on. The old implementation is destroyed, or, with
-  /// `keepingEffects`, kept while its effects run (``Owned/retired``) unless `next` restarts
-  /// them itself. [executor]
-  private func replace(with next: Implementation, keepingEffects: Bool) {
+  /// Runs `next` (its context's inbox already this handle) from now on. Returns the old
+  /// implementation for the caller to destroy, or, with `keepingEffects`, nil: it is kept
+  /// while its effects run (``Owned/retired``) unless `next` restarts them itself; call
+  /// ``reapRetired()`` after. [executor]
+  func replace(with next: Implementation, keepingEffects: Bool) -> Implementation? {
     let old = self.owned.implementation
-    next.context.owned.inbox = self
     self.owned.implementation = next
-    self.owned.parsedActions.removeAll()
-    self.owned.carriedActions.removeAll()
+    if self.owned.parsedActions.count > 0 { self.owned.parsedActions.removeAll() }
+    if !self.owned.carriedActions.isEmpty { self.owned.carriedActions.removeAll() }
     var resumed = false
     self.holdingSends { resumed = next.instance.resumeEffects() == PB_OK }
-    if keepingEffects, !resumed, old.canRetire(for: next) {
-      self.owned.retired.append(old)
-    } else {
-      old.destroy()
-    }
     if resumed || !keepingEffects {
       self.owned.retired.forEach { $0.destroy() }
       self.owned.retired.removeAll()
     }
-    self.reapRetired()
+    // Whether it runs an effect is asked at the next reap (after a swap's hold, or at the
+    // next action): one that runs none is destroyed then.
+    let retiring = keepingEffects && !resumed && old.canRetire(for: next)
+    if retiring { self.owned.retired.append(old) }
+    self.countGenerations()
+    return retiring ? nil : old
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayFunctionTable
 import PatchbayLoader
 
 /// A feature swapped in recently: if its code crashes or hangs within its first

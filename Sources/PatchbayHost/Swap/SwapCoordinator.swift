@@ -3,6 +3,8 @@ import Patchbay
 import PatchbayABI
 import PatchbayConfig
 import PatchbayEncoding
+import PatchbayFunctionTable
+import PatchbayInstanceTree
 import PatchbayLoader
 
 /// A swap in two halves (docs/ARCHITECTURE.md, "Swapping a feature"): ``prepare(_:to:)``
@@ -100,23 +102,31 @@ extension AppRuntime {
     let coordinator = SwapCoordinator(config: self.config, loader: self.loader)
     let prepared = try coordinator.prepare(feature, to: plugin, registry: self.registry)
     let (id, replacement) = (prepared.featureID, prepared.replacement)
-    let (previous, swapped, held) = try self.executor.sync {
-      () throws(AppError) -> (LoadedFeature?, [InstancePath], Duration) in
+    let (successors, made) = try self.makeSuccessors(
+      id, to: replacement, feature: feature, plugin: prepared)
+    let (previous, swapped, held, old) = try self.executor.sync {
+      () throws(AppError) -> (
+        LoadedFeature?, [InstanceTree<FeatureHandle>.Entry], Duration, [Implementation]
+      ) in
+      let holding = clock.now
       let previous = self.owned.features[id]
-      let targets = self.owned.instances.entries.filter {
-        $0.handle.feature.id == id && $0.handle.feature !== replacement
-      }
+      // The instances the successors were made for, unless one came or went since.
+      let targets =
+        made.version == self.owned.instances.version
+        ? made.targets : self.swapTargets(id, to: replacement)
       // A resolved function must survive the swap with its signature.
       var next = self.owned.features
       next.replace(with: replacement)
       if let refusal = self.functions.refusal(in: next) {
+        successors.discard()
         throw AppError(
           .swapRefused(feature: feature, plugin: prepared.plugin.path, reason: refusal.description))
       }
-      let holding = clock.now
+      let old: [Implementation]
       do throws(FeatureCallError) {
-        try FeatureHandle.swap(targets.map(\.handle), to: replacement)
+        old = try successors.switchAll(targets.map(\.handle))
       } catch {
+        successors.discard()
         throw AppError(
           .swapRefused(
             feature: feature, plugin: prepared.plugin.path, reason: error.description))
@@ -125,31 +135,87 @@ extension AppRuntime {
       self.flight?.write(.swap(feature: id, plugin: prepared.plugin.path))
       self.functions.retarget(in: self.owned.features)
       if let previous, previous !== replacement { self.startProbation(replacement, from: previous) }
-      let held = clock.now - holding
-      // The new code's processors play from the next period; the old ones are freed once
-      // the audio thread has let go of them.
-      for target in targets {
-        do throws(AppError) {
-          try self.attachedPlayer.player?.play(target.handle, at: target.path)
-        } catch {
-          self.fail(error)
+      // Each a pass over the instances only when there is something to do: the new code's
+      // processors play from the next period (the old ones are freed once the audio thread
+      // has let go of them); diffs start again from the new schema; shared values the new
+      // instances asked for are applied.
+      if let player = self.attachedPlayer.player {
+        for target in targets {
+          do throws(AppError) {
+            try player.play(target.handle, at: target.path)
+          } catch {
+            self.fail(error)
+          }
         }
       }
-      // Diffs start again from the new schema.
-      for target in targets {
-        self.changes.states.track(target.path, state: try? target.handle.snapshot())
-        self.applyShared(of: target.handle, at: target.path)
+      if self.changes.states.isTracking {
+        for target in targets {
+          self.changes.states.track(target.path, state: try? target.handle.snapshot())
+        }
       }
-      return (previous, targets.map(\.path), held)
+      if successors.askedForShared {
+        targets.forEach { self.applyShared(of: $0.handle, at: $0.path) }
+      }
+      return (previous, targets, clock.now - holding, old)
+    }
+    // After the hold, a batch a job: the replaced code is freed, and kept only where it
+    // runs an effect.
+    for start in stride(from: 0, to: old.count, by: SwapSuccessors.batch) {
+      let batch = old[start..<min(start + SwapSuccessors.batch, old.count)]
+      self.executor.sync { batch.forEach { $0.destroy() } }
+    }
+    for start in stride(from: 0, to: swapped.count, by: SwapSuccessors.batch) {
+      let batch = swapped[start..<min(start + SwapSuccessors.batch, swapped.count)]
+      self.executor.sync { batch.forEach { $0.handle.reapRetired() } }
     }
     let report = SwapReport(
       featureID: id, from: previous?.plugin.path ?? "", to: prepared.plugin.path,
       generation: prepared.plugin.generation,
       fromSchema: previous?.schemaVersion ?? replacement.schemaVersion,
-      toSchema: replacement.schemaVersion, instances: swapped.map(\.description),
+      toSchema: replacement.schemaVersion, instances: swapped.map(\.path.description),
       duration: clock.now - start, held: held)
     self.publish(.swap(report))
     return report
+  }
+}
+
+extension AppRuntime {
+  /// The live instances a swap of feature `id` to `replacement` switches. [app queue]
+  func swapTargets(_ id: String, to replacement: LoadedFeature) -> [InstanceTree<FeatureHandle>
+    .Entry]
+  {
+    self.owned.instances.entries.filter {
+      let running = $0.handle.owned.implementation.feature
+      return running.id == id && running !== replacement
+    }
+  }
+
+  /// The first half of a swap: a successor for each instance the swap will switch, made in
+  /// jobs of ``SwapSuccessors/batch`` instances between which actions reduce as usual. On a
+  /// refusal, what was made is destroyed and nothing changed. Returns them, with the
+  /// instances they were made for and the instance tree's version then.
+  private func makeSuccessors(
+    _ id: String, to replacement: LoadedFeature, feature: String,
+    plugin prepared: SwapCoordinator.Prepared
+  ) throws(AppError) -> (
+    SwapSuccessors, (targets: [InstanceTree<FeatureHandle>.Entry], version: Int)
+  ) {
+    let successors = SwapSuccessors(to: replacement)
+    let made = self.executor.sync {
+      (targets: self.swapTargets(id, to: replacement), version: self.owned.instances.version)
+    }
+    let handles = made.targets.map(\.handle)
+    for start in stride(from: 0, to: handles.count, by: SwapSuccessors.batch) {
+      let batch = handles[start..<min(start + SwapSuccessors.batch, handles.count)]
+      do throws(FeatureCallError) {
+        try self.executor.sync { () throws(FeatureCallError) in try successors.make(for: batch) }
+      } catch {
+        self.executor.sync { successors.discard() }
+        throw AppError(
+          .swapRefused(feature: feature, plugin: prepared.plugin.path, reason: error.description))
+      }
+    }
+    return (successors, made)
   }
 }
 

@@ -37,6 +37,12 @@ public struct FeatureRegistry: Sendable {
     self.byID[feature.id] = feature
   }
 
+  /// The newest generation of each plugin id, in load order.
+  public var currentPlugins: [LoadedPlugin] {
+    var seen: Set<String> = []
+    return self.plugins.reversed().filter { seen.insert($0.id).inserted }.reversed()
+  }
+
   /// The plugin whose functions `provider` names now: a plugin id or name (its newest
   /// generation here), or a feature id (the plugin implementing it).
   public func provider(_ provider: String) -> LoadedPlugin? {

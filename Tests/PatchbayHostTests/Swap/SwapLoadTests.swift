@@ -49,6 +49,38 @@ import Testing
     #expect(reports.allSatisfy { $0.instances == ["counter"] })
   }
 
+  /// A swap of 100 instances makes their successors in batches, between which actions
+  /// reduce: 20,000 increments to rows in the middle and at the end, from another thread,
+  /// across 20 swaps, all reduced, by whichever code ran when each arrived.
+  @Test func actionsBetweenASwapsBatchesAreAllReduced() async throws {
+    let app = try makeFullDemoApp()
+    for id in 0..<98 { try app.add(to: "home/tallies", id: "\(id)") }
+    let rows = try ["tallies#49", "tallies#97"].map { try app.instance($0) }
+    let increment = try rows[0].parseAction("increment")
+    let count = 10_000
+    let sent = Atomic<Int>(0)
+    Thread.detachNewThread {
+      for index in 0..<count {
+        rows.forEach { $0.send(increment) }
+        sent.store(index + 1, ordering: .releasing)
+      }
+    }
+    for swap in 0..<20 {
+      while sent.load(ordering: .acquiring) < swap * count / 20 {
+        try await Task.sleep(for: .microseconds(200))
+      }
+      let report = try app.swap("counter", to: swap.isMultiple(of: 2) ? "CounterAlt" : "Counter")
+      #expect(report.instances.count == 100)
+    }
+    while sent.load(ordering: .acquiring) < count { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(await app.settle(timeout: .seconds(300)))
+    // 20 swaps: Counter again.
+    for row in ["tallies#49", "tallies#97"] {
+      #expect(try app.state(row)[field: "count"] == .int(Int64(count)))
+    }
+    #expect(rows.allSatisfy { $0.reducedCount == UInt64(count) && $0.failures.isEmpty })
+  }
+
   /// 100 new generations (each swap loads a file that changed), state carried through all.
   @Test func aHundredGenerationsInOneProcess() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)

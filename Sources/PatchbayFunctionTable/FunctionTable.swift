@@ -1,5 +1,6 @@
 import Foundation
 import Patchbay
+import PatchbayAppError
 import PatchbayEncoding
 import PatchbayFunctions
 import PatchbayLoader
@@ -15,22 +16,24 @@ import PatchbayLoader
 /// let f = unsafeBitCast(pointer, to: (@convention(c) (Int32, Double) -> Double).self)
 /// f(69, 440)   // 440.0, through whichever Theory generation is current
 /// ```
-final class FunctionTable {
-  struct Entry {
-    let provider: String
-    let name: String
-    let signature: FunctionSignature
-    let trampoline: StableTrampoline
-    var function: LoadedFunction
+package final class FunctionTable {
+  package struct Entry {
+    package let provider: String
+    package let name: String
+    package let signature: FunctionSignature
+    package let trampoline: StableTrampoline
+    package var function: LoadedFunction
   }
 
-  private(set) var entries: [Entry] = []
+  package init() {}
+
+  package private(set) var entries: [Entry] = []
   /// How new trampolines forward (tests and benchmarks make both).
-  var kind = StableTrampoline.Kind.default
+  package var kind = StableTrampoline.Kind.default
 
   /// The function `name` of `provider` (a plugin id or name, or a feature id) as `registry`
   /// has it now.
-  static func find(_ provider: String, _ name: String, in registry: FeatureRegistry)
+  package static func find(_ provider: String, _ name: String, in registry: FeatureRegistry)
     throws(AppError) -> LoadedFunction
   {
     guard let plugin = registry.provider(provider) else {
@@ -66,7 +69,7 @@ final class FunctionTable {
   }
 
   /// ``find(_:_:in:)``, checked against `signature`.
-  static func lookup(
+  package static func lookup(
     _ provider: String, _ name: String, _ signature: FunctionSignature,
     in registry: FeatureRegistry
   ) throws(AppError) -> LoadedFunction {
@@ -81,7 +84,7 @@ final class FunctionTable {
   }
 
   /// A stable pointer to `name` of `provider`, made once per (provider, name, signature).
-  func resolve(
+  package func resolve(
     _ provider: String, _ name: String, _ signatureText: String, in registry: FeatureRegistry
   ) throws(AppError) -> UnsafeRawPointer {
     let signature: FunctionSignature
@@ -112,7 +115,7 @@ final class FunctionTable {
 
   /// Why `registry` (after a swap) would leave a resolved function without its code; nil when
   /// every one is still there with its signature.
-  func refusal(in registry: FeatureRegistry) -> AppError? {
+  package func refusal(in registry: FeatureRegistry) -> AppError? {
     for entry in self.entries {
       do throws(AppError) {
         _ = try Self.lookup(entry.provider, entry.name, entry.signature, in: registry)
@@ -130,7 +133,7 @@ final class FunctionTable {
 
   /// Points every trampoline at its function in `registry`; returns how many moved.
   @discardableResult
-  func retarget(in registry: FeatureRegistry) -> Int {
+  package func retarget(in registry: FeatureRegistry) -> Int {
     var moved = 0
     for index in self.entries.indices {
       let entry = self.entries[index]
@@ -146,7 +149,7 @@ final class FunctionTable {
   }
 
   /// The app is going away: every trampoline from now on returns zero and logs through `log`.
-  func abandon(log: @escaping @Sendable (String) -> Void) {
+  package func abandon(log: @escaping @Sendable (String) -> Void) {
     for entry in self.entries {
       let message =
         "\(entry.provider).\(entry.name) was called after its app closed; it returned zero. "

@@ -1,0 +1,129 @@
+import PatchbayLoader
+
+/// A swap's new implementations, made before the swap holds the app's actions (docs/SWAP.md,
+/// "What a swap holds"). Making one — snapshot, `migrate`, `create` — costs tens of
+/// microseconds, so they are made in jobs of a few instances, between which actions reduce as
+/// usual. The held job then only switches each instance to its successor; it makes again only
+/// the successors of instances that reduced an action (or were swapped or restored) since.
+///
+/// ```swift
+/// let successors = SwapSuccessors(to: alt)
+/// for batch in batches { try app.perform { try successors.make(for: batch) } }  // actions go on
+/// let old = try app.perform { try successors.switchAll(counters) }   // held: a few moves each
+/// app.perform { old.forEach { $0.destroy() } }                        // after the hold
+/// ```
+///
+/// On a failure nothing has switched: ``discard()`` destroys what was made. [executor]
+final class SwapSuccessors {
+  /// A successor and what it was made from: valid while its instance still runs `base` and
+  /// has reduced nothing since (`version`).
+  ///
+  /// The handle is known by identity only: the caller holds the handles, and counting
+  /// references to each of 10,000 (their weak references make each count a slow one) is a
+  /// cost the hold need not pay. `base` is held, so no other handle can be running it.
+  private struct Made {
+    let handle: ObjectIdentifier
+    let base: Implementation
+    let version: UInt64
+    let next: Implementation
+
+    func isCurrent(for handle: FeatureHandle) -> Bool {
+      self.base === handle.owned.implementation && self.version == handle.stateVersion
+    }
+  }
+
+  /// How many instances one job makes successors for: about a millisecond of work, so an
+  /// action sent meanwhile waits no longer than that.
+  static let batch = 32
+
+  let feature: LoadedFeature
+  /// In the order made: most swaps switch the same instances in the same order.
+  private var made: [Made] = []
+  /// Whether a successor's `create` asked for shared state ("patchbay.shared/1"), which the
+  /// app applies once it switched to them.
+  private(set) var askedForShared = false
+
+  init(to feature: LoadedFeature) {
+    self.feature = feature
+  }
+
+  /// Makes a successor for each of `handles` from its state now. Throws the first instance's
+  /// refusal (the successors made so far stay, for ``discard()``). [executor]
+  func make(for handles: some Sequence<FeatureHandle>) throws(FeatureCallError) {
+    for handle in handles {
+      self.made.append(try self.successor(of: handle))
+    }
+  }
+
+  private func successor(of handle: FeatureHandle) throws(FeatureCallError) -> Made {
+    let base = handle.owned.implementation
+    let next = try base.successor(
+      self.feature, limit: handle.limits.stateBytes, label: handle.label)
+    // Its sends go to the handle from the start: none comes before the switch (its effects
+    // start from a reduce, or from `resume_effects` at the switch), and a successor not
+    // switched to is destroyed, which takes the handle away again.
+    next.context.owned.inbox = handle
+    if !next.context.owned.shared.isEmpty { self.askedForShared = true }
+    return Made(
+      handle: ObjectIdentifier(handle), base: base, version: handle.stateVersion, next: next)
+  }
+
+  /// Switches every one of `handles` to its successor — all of them, or on a failure none —
+  /// making again those whose instance changed since. Returns the implementations to destroy
+  /// once the hold ends: the replaced ones that run no effect to keep, and successors no
+  /// instance took. [executor]
+  func switchAll(_ handles: [FeatureHandle]) throws(FeatureCallError) -> [Implementation] {
+    var unused: [Implementation] = []
+    var chosen: [Made] = []
+    chosen.reserveCapacity(handles.count)
+    do throws(FeatureCallError) {
+      if self.made.count == handles.count,
+        zip(self.made, handles).allSatisfy({ $0.handle == ObjectIdentifier($1) })
+      {
+        for (made, handle) in zip(self.made, handles) {
+          if made.isCurrent(for: handle) {
+            chosen.append(made)
+          } else {
+            unused.append(made.next)
+            chosen.append(try self.successor(of: handle))
+          }
+        }
+      } else {
+        var byHandle = Dictionary(self.made.map { ($0.handle, $0) }, uniquingKeysWith: { $1 })
+        for handle in handles {
+          if let made = byHandle.removeValue(forKey: ObjectIdentifier(handle)),
+            made.isCurrent(for: handle)
+          {
+            chosen.append(made)
+          } else {
+            chosen.append(try self.successor(of: handle))
+          }
+        }
+        let taken = Set(chosen.map { ObjectIdentifier($0.next) })
+        unused += self.made.map(\.next).filter { !taken.contains(ObjectIdentifier($0)) }
+      }
+    } catch {
+      // Every successor, made before or now, goes; none was switched to.
+      self.made += chosen
+      self.discard()
+      throw error
+    }
+    self.made.removeAll()
+    var old = unused
+    for (made, handle) in zip(chosen, handles) {
+      if let replaced = handle.replace(with: made.next, keepingEffects: true) {
+        old.append(replaced)
+      }
+    }
+    return old
+  }
+
+  /// Destroys every successor made and not switched to. [executor]
+  func discard() {
+    var destroyed = Set<ObjectIdentifier>()
+    for made in self.made where destroyed.insert(ObjectIdentifier(made.next)).inserted {
+      made.next.destroy()
+    }
+    self.made.removeAll()
+  }
+}
