@@ -74,48 +74,54 @@ final class SwapSuccessors {
   /// instance took. [executor]
   func switchAll(_ handles: [FeatureHandle]) throws(FeatureCallError) -> [Implementation] {
     var unused: [Implementation] = []
-    var chosen: [Made] = []
-    chosen.reserveCapacity(handles.count)
     do throws(FeatureCallError) {
-      if self.made.count == handles.count,
-        zip(self.made, handles).allSatisfy({ $0.handle == ObjectIdentifier($1) })
+      if !(self.made.count == handles.count
+        && zip(self.made, handles).allSatisfy({ $0.handle == ObjectIdentifier($1) }))
       {
-        for (made, handle) in zip(self.made, handles) {
-          if made.isCurrent(for: handle) {
-            chosen.append(made)
-          } else {
-            unused.append(made.next)
-            chosen.append(try self.successor(of: handle))
-          }
-        }
-      } else {
-        var byHandle = Dictionary(self.made.map { ($0.handle, $0) }, uniquingKeysWith: { $1 })
-        for handle in handles {
-          if let made = byHandle.removeValue(forKey: ObjectIdentifier(handle)),
-            made.isCurrent(for: handle)
-          {
-            chosen.append(made)
-          } else {
-            chosen.append(try self.successor(of: handle))
-          }
-        }
-        let taken = Set(chosen.map { ObjectIdentifier($0.next) })
-        unused += self.made.map(\.next).filter { !taken.contains(ObjectIdentifier($0)) }
+        unused = try self.align(to: handles)
+      }
+      // In place: most swaps make nothing again, and copy nothing.
+      for index in handles.indices where !self.made[index].isCurrent(for: handles[index]) {
+        let fresh = try self.successor(of: handles[index])
+        unused.append(self.made[index].next)
+        self.made[index] = fresh
       }
     } catch {
-      // Every successor, made before or now, goes; none was switched to.
-      self.made += chosen
+      // None was switched to: every successor goes, the stale ones too.
+      unused.forEach { $0.destroy() }
       self.discard()
       throw error
     }
-    self.made.removeAll()
     var old = unused
-    for (made, handle) in zip(chosen, handles) {
-      if let replaced = handle.replace(with: made.next, keepingEffects: true) {
+    for index in handles.indices {
+      if let replaced = handles[index].replace(with: self.made[index].next, keepingEffects: true) {
         old.append(replaced)
       }
     }
+    self.made.removeAll()
     return old
+  }
+
+  /// Puts the successors in the order of `handles` (instances came or went since they were
+  /// made), making those missing. Returns the ones no handle takes. [executor]
+  private func align(to handles: [FeatureHandle]) throws(FeatureCallError) -> [Implementation] {
+    var byHandle = Dictionary(self.made.map { ($0.handle, $0) }, uniquingKeysWith: { $1 })
+    var aligned: [Made] = []
+    aligned.reserveCapacity(handles.count)
+    do throws(FeatureCallError) {
+      for handle in handles {
+        if let made = byHandle.removeValue(forKey: ObjectIdentifier(handle)) {
+          aligned.append(made)
+        } else {
+          aligned.append(try self.successor(of: handle))
+        }
+      }
+    } catch {
+      self.made = aligned + byHandle.values
+      throw error
+    }
+    self.made = aligned
+    return byHandle.values.map(\.next)
   }
 
   /// Destroys every successor made and not switched to. [executor]
