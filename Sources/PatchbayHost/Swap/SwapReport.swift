@@ -17,8 +17,9 @@ public struct SwapReport: Sendable, Equatable, CustomStringConvertible {
   public let instances: [String]
   /// The whole swap, loading the plugin included.
   public let duration: Duration
-  /// How long the instances held their actions (snapshot → migrate → create): the pause
-  /// the app sees. Loading happens before, while the old code still runs.
+  /// How long the app held its actions: the one job that switches every instance to its
+  /// successor, the pause the app sees. Loading, and making the successors (snapshot →
+  /// migrate → create), happen before, while the old code still runs (docs/SWAP.md).
   public let held: Duration
   /// Whether the app swapped back to the code before, the new code having failed on
   /// probation (`[limits] rollback-actions`, `rollback-seconds`).
