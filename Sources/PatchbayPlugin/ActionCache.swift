@@ -4,6 +4,8 @@
 /// microseconds; hosts send the same few actions over and over (`increment`, `tick`, a MIDI
 /// note). Decoding is a pure function of the bytes, so caching changes nothing but speed.
 /// Direct-mapped: a slot per hash bucket, replaced on collision; only small actions are kept.
+/// Every instance has one, so it is small and made at the first action: a row of 100,000 that
+/// is never sent an action holds no slot (docs/BENCHMARKS.md, "Growth").
 @usableFromInline
 struct ActionCache<Action> {
   @usableFromInline
@@ -17,17 +19,20 @@ struct ActionCache<Action> {
     }
   }
 
-  @inlinable static var slotCount: Int { 64 }
+  @inlinable static var slotCount: Int { 16 }
   @inlinable static var maximumSize: Int { 128 }
 
-  @usableFromInline var slots: [Entry?] = Array(repeating: nil, count: Self.slotCount)
+  /// Empty until the first action is stored, then `slotCount` slots.
+  @usableFromInline var slots: [Entry?] = []
 
   @inlinable init() {}
 
   /// The cached action for `bytes`, if any.
   @inlinable
   func action(for bytes: UnsafeRawBufferPointer) -> Action? {
-    guard bytes.count <= Self.maximumSize, let entry = self.slots[Self.slot(bytes)] else {
+    guard bytes.count <= Self.maximumSize, !self.slots.isEmpty,
+      let entry = self.slots[Self.slot(bytes)]
+    else {
       return nil
     }
     guard entry.bytes.count == bytes.count else { return nil }
@@ -41,6 +46,7 @@ struct ActionCache<Action> {
   @inlinable
   mutating func store(_ action: Action, for bytes: UnsafeRawBufferPointer) {
     guard bytes.count <= Self.maximumSize else { return }
+    if self.slots.isEmpty { self.slots = Array(repeating: nil, count: Self.slotCount) }
     self.slots[Self.slot(bytes)] = Entry(bytes: Array(bytes), action: action)
   }
 
