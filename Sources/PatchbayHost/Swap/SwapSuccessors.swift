@@ -10,7 +10,10 @@ import PatchbayLoader
 /// let successors = SwapSuccessors(to: alt)
 /// for batch in batches { try app.perform { try successors.make(for: batch) } }  // actions go on
 /// let old = try app.perform { try successors.switchAll(counters) }   // held: a few moves each
-/// app.perform { old.forEach { $0.destroy() } }                        // after the hold
+/// app.perform {                                                       // after the hold
+///   old.forEach { $0.destroy() }
+///   counters.forEach { $0.reapRetired() }   // replaced code kept only if it runs an effect
+/// }
 /// ```
 ///
 /// On a failure nothing has switched: ``discard()`` destroys what was made. [executor]
@@ -70,8 +73,8 @@ final class SwapSuccessors {
 
   /// Switches every one of `handles` to its successor — all of them, or on a failure none —
   /// making again those whose instance changed since. Returns the implementations to destroy
-  /// once the hold ends: the replaced ones that run no effect to keep, and successors no
-  /// instance took. [executor]
+  /// once the hold ends: the replaced ones that cannot carry their effects over (the others
+  /// are retired: reap each handle after), and successors no instance took. [executor]
   func switchAll(_ handles: [FeatureHandle]) throws(FeatureCallError) -> [Implementation] {
     var unused: [Implementation] = []
     do throws(FeatureCallError) {
