@@ -129,10 +129,7 @@ final class SwapSuccessors {
 
   /// Destroys every successor made and not switched to. [executor]
   func discard() {
-    var destroyed = Set<ObjectIdentifier>()
-    for made in self.made where destroyed.insert(ObjectIdentifier(made.next)).inserted {
-      made.next.destroy()
-    }
+    self.made.forEach { $0.next.destroy() }
     self.made.removeAll()
   }
 }
