@@ -78,6 +78,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "Patchbay", package: "PatchbaySDK"),
         .product(name: "PatchbayHost", package: root),
+        .product(name: "PatchbayAudioDevice", package: root),
       ],
       path: "Benchmarks/GrowthBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

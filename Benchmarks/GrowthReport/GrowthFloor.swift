@@ -17,9 +17,13 @@ enum GrowthFloor {
   static func of(_ curve: GrowthCurve) -> GrowthFloor? {
     switch curve.title {
     case "rows: send to one row, in process", "rows: send to one row, through the host",
-      "effects: send while effects are in flight, in process":
+      "effects: send while effects are in flight, in process",
+      "plugins: send to one feature, Swift plugins loaded":
       .flat(within: 1.5)
     case "rows: remove and add a row, through the host": .slope(atMost: 0.1)
+    case "state: send a one-field change, changes printed",
+      "state: send a one-field change, recorded":
+      .flat(within: 2)
     case "rows: heap per row, through the host": .atMost(2_000)
     case "swap: counter to counter-alt or back: actions held": .atMost(10_000_000)
     default: nil

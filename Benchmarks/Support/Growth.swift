@@ -95,9 +95,10 @@ final class SubjectBox<Subject>: @unchecked Sendable {
   var subject: Subject?
 }
 
-struct GrowthError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+/// What a growth benchmark's setup or figure found wrong: it fails the run.
+public struct GrowthError: Error, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// The bytes this process's heap has handed out and not had back (`reference_heap_in_use`):
@@ -106,9 +107,7 @@ public func heapBytesInUse() -> Int {
   Int(reference_heap_in_use())
 }
 
-/// This process's resident memory, from /proc/self/statm.
+/// This process's resident memory, from /proc/<pid>/statm.
 public func residentBytes() -> Int {
-  let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-  let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  BenchmarkRun.residentBytes(of: getpid())
 }

@@ -94,7 +94,11 @@ where State: Codable, Action: Codable & SendableMetatype {
 }
 
 extension PluginFeature {
-  public static var name: String { String(describing: Self.self) }
+  /// The type's name. `_typeName` reads it from the type's metadata; `String(describing:)`
+  /// would first ask the runtime whether the metatype is printable in other ways, and each
+  /// of those failed casts scans the conformances of every loaded image, so a host loading P
+  /// plugins paid O(P) a plugin, O(P²) in all (docs/BENCHMARKS.md, "Growth").
+  public static var name: String { _typeName(Self.self, qualified: false) }
   public static var summary: String { "" }
   public static var schemaVersion: UInt32 { 1 }
   public static var migrates: Bool { false }

@@ -34,26 +34,8 @@ func isolationApp(
   }
 }
 
-/// The processes this one started from `patchbay-isolated`.
-func isolatedChildren() -> [pid_t] {
-  let me = getpid()
-  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-  return entries.compactMap { Int32($0) }.filter { pid in
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return false }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    return fields.count > 2 && Int32(fields[1]) == me && stat.contains("(patchbay-isolat")
-  }
-}
-
 let isolationBenchmarks: @Sendable () -> Void = {
-  // The child executable is in the root's build, not beside this one; and it must not run
-  // under this process's malloc interposer.
-  setenv(
-    "PATCHBAY_ISOLATED_CHILD",
-    BenchmarkRun.rootBuild.appendingPathComponent("patchbay-isolated").path, 1)
-  unsetenv("LD_PRELOAD")
+  BenchmarkRun.useRootIsolatedChild()
   let roundTrip = Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 200,
     maxDuration: .seconds(3), maxIterations: BenchmarkRun.workload(100_000, smoke: 1),
@@ -153,7 +135,7 @@ let isolationBenchmarks: @Sendable () -> Void = {
       maxIterations: BenchmarkRun.workload(40, smoke: 1), teardown: { held.removeAll() })
   ) { (benchmark: Benchmark, handle: FeatureHandle) in
     let action = try? handle.parseAction("increment")
-    let children = isolatedChildren()
+    let children = BenchmarkRun.isolatedChildren()
     let start = DispatchTime.now().uptimeNanoseconds
     for child in children { kill(child, SIGKILL) }
     handle.send(action ?? [])  // refused: the process is gone; it starts again

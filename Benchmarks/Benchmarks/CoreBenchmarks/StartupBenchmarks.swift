@@ -20,7 +20,7 @@ func startupApp(from build: URL, label: String) -> (config: String, script: Stri
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try linkSDK(into: folder, from: rootBuild)
+    try BenchmarkRun.linkSDK(into: folder)
     var config = """
       [app]
       root = "f0"
@@ -64,36 +64,6 @@ func startupApp(from build: URL, label: String) -> (config: String, script: Stri
 /// The startup app of this checkout's build, for its demo.toml.
 let rootStartupApp = startupApp(from: BenchmarkRun.rootBuild, label: "demo")
 
-/// This process's environment without `LD_PRELOAD`: the benchmark runs under the malloc
-/// interposer, the `patchbay` it measures must not. Made once, then only read.
-nonisolated(unsafe) let childEnvironment: [UnsafeMutablePointer<CChar>?] =
-  ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
-  .map { strdup("\($0.key)=\($0.value)") } + [nil]
-
-/// Runs `patchbay ARGUMENTS` (the root's build) to its exit, output discarded (its errors are
-/// not).
-func runPatchbay(_ arguments: [String]) {
-  let executable = BenchmarkRun.rootBuild.appendingPathComponent("patchbay").path
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-  defer { argv.forEach { free($0) } }
-  var pid: pid_t = 0
-  let spawned = childEnvironment.withUnsafeBufferPointer {
-    posix_spawn(&pid, executable, &actions, nil, argv, $0.baseAddress)
-  }
-  guard spawned == 0 else {
-    fatalError("cannot run \(executable) — \(BenchmarkRun.buildHint)")
-  }
-  var status: Int32 = 0
-  waitpid(pid, &status, 0)
-  guard status == 0 else {
-    fatalError("patchbay \(arguments.joined(separator: " ")) failed (\(status))")
-  }
-}
-
 let startupBenchmarks: @Sendable () -> Void = {
   for build in pluginBuilds {
     // Made here, before the measurements: copying the plugins is not what they measure.
@@ -106,7 +76,7 @@ let startupBenchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(20), maxIterations: 40)
     ) { benchmark in
       for _ in benchmark.scaledIterations {
-        runPatchbay(["run", app.config, "--script", app.script])
+        BenchmarkRun.runPatchbay(["run", app.config, "--script", app.script])
       }
     }
   }
@@ -122,7 +92,7 @@ let startupBenchmarks: @Sendable () -> Void = {
       "demo.toml"
     ).path
     for _ in benchmark.scaledIterations {
-      runPatchbay(["run", demo, "--script", app.script])
+      BenchmarkRun.runPatchbay(["run", demo, "--script", app.script])
     }
   }
 }

@@ -36,13 +36,12 @@ let pluginBuilds: [(name: String, folder: URL)] = {
 /// Copies of `build`'s Counter and CounterAlt whose modification time the benchmark bumps, so
 /// each swap sees a rebuilt file.
 func rebuiltPlugins(from build: URL) -> [String] {
-  let rootBuild = BenchmarkRun.rootBuild
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "patchbay-swap-\(getpid())-\(build.lastPathComponent)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try linkSDK(into: folder, from: rootBuild)
+    try BenchmarkRun.linkSDK(into: folder)
     return try ["Counter", "CounterAlt"].map { name in
       let copy = folder.appendingPathComponent("lib\(name).so").path
       try FileManager.default.copyItem(
@@ -52,14 +51,6 @@ func rebuiltPlugins(from build: URL) -> [String] {
   } catch {
     fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
-}
-
-/// Links `rootBuild`'s `libPatchbaySDK.so` into `folder`: Swift plugins copied there find it
-/// beside them, as they do in the build folder.
-func linkSDK(into folder: URL, from rootBuild: URL) throws {
-  try FileManager.default.createSymbolicLink(
-    at: folder.appendingPathComponent("libPatchbaySDK.so"),
-    withDestinationURL: rootBuild.appendingPathComponent("libPatchbaySDK.so"))
 }
 
 /// A duration in whole microseconds.
@@ -143,9 +134,8 @@ func watchBenchmark(_ name: String, from build: URL) {
       "patchbay-watch-\(getpid())-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let rootBuild = BenchmarkRun.rootBuild
     let plugin = folder.appendingPathComponent("libCounter.so").path
-    try? linkSDK(into: folder, from: rootBuild)
+    try? BenchmarkRun.linkSDK(into: folder)
     try? FileManager.default.copyItem(
       atPath: build.appendingPathComponent("libCounter.so").path, toPath: plugin)
     guard

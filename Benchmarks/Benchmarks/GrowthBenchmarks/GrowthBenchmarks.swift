@@ -10,5 +10,9 @@ let benchmarks: @Sendable () -> Void = {
   rowBenchmarks()
   effectBenchmarks()
   swapBenchmarks()
+  pluginBenchmarks()
+  audioBenchmarks()
+  isolationBenchmarks()
+  stateBenchmarks()
   BenchmarkRun.finishRegistration()
 }

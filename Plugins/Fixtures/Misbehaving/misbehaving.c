@@ -1,6 +1,6 @@
 /*
  * A test fixture: a plugin that breaks one rule of the ABI, chosen by the name of the file it
- * was loaded from (tests copy libTestFixtureMisbehaving.so to `<mode>.so`):
+ * was loaded from (tests copy libTestFixtureMisbehaving.so to `<mode>.so` or `lib<mode>.so`):
  *
  *   null          patchbay_plugin_entry returns NULL
  *   magic         the descriptor has the wrong magic
@@ -36,6 +36,9 @@
  *                 counts and structs the loader must refuse before it walks them
  *   chattyprocessor, emptyprocessor, bigevents, bigparameters, noparameterwriter, noprocess
  *                 processors (processors.c)
+ *   numbered<N>   a valid plugin whose ids carry the file's name (dev.patchbay.fixture.numbered7,
+ *                 dev.patchbay.fixture.numbered7-plugin), so copies of one build are distinct
+ *                 C plugins: the growth benchmarks load hundreds
  *   abi20, theorylite, badsignature, twofunctions
  *                 a 2.0-sized descriptor; exported functions, one whose signature is broken,
  *                 two exported under one name
@@ -278,13 +281,33 @@ static pb_plugin_desc descriptor(uint32_t count, const pb_feature_desc *const *f
 
 static pb_plugin_desc plugin;
 
-/* The mode: the loaded file's name up to its first dot. */
+/* numbered<N>: the valid feature under ids made from the file's name (each loaded copy is an
+ * image of its own, with its own statics). */
+static char numbered_feature_id[96], numbered_plugin_id[112];
+static pb_feature_desc numbered;
+static const pb_feature_desc *numbered_features[1];
+
+static pb_plugin_desc numbered_descriptor(const char *name) {
+  snprintf(numbered_feature_id, sizeof numbered_feature_id, "dev.patchbay.fixture.%s", name);
+  snprintf(numbered_plugin_id, sizeof numbered_plugin_id, "dev.patchbay.fixture.%s-plugin", name);
+  numbered = valid;
+  numbered.id = numbered_feature_id;
+  numbered_features[0] = &numbered;
+  pb_plugin_desc described = descriptor(1, numbered_features);
+  described.id = numbered_plugin_id;
+  described.function_count = 0;
+  described.functions = NULL;
+  return described;
+}
+
+/* The mode: the loaded file's name up to its first dot, without a leading "lib". */
 static void mode(char *out, size_t size) {
   Dl_info info;
   out[0] = 0;
   if (!dladdr((void *)&mode, &info) || !info.dli_fname) return;
   const char *name = strrchr(info.dli_fname, '/');
   name = name ? name + 1 : info.dli_fname;
+  if (!strncmp(name, "lib", 3)) name += 3;
   size_t length = strcspn(name, ".");
   if (length >= size) length = size - 1;
   memcpy(out, name, length);
@@ -353,5 +376,6 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "unnamedfield")) plugin = descriptor(1, field_unnamed_features);
   if (!strcmp(name, "hugefeaturecount")) plugin = descriptor(0x7fffffffu, valid_features);
   if (!strcmp(name, "hugefunctioncount")) plugin.function_count = 0x7fffffffu;
+  if (!strncmp(name, "numbered", 8)) plugin = numbered_descriptor(name);
   return &plugin;
 }

@@ -4,6 +4,8 @@
  *   grow(bytes: N)   the state's `blob` (and the view) become N bytes of 'x'
  *   touch            the state's `count` goes up by one; the blob stays
  *
+ * A swap or a restart restores both fields.
+ *
  * State: {count: int, blob: string}. */
 #include <patchbay.h>
 
@@ -20,12 +22,32 @@ typedef struct huge {
   size_t length;
 } huge;
 
+/* A restored state is the snapshot's {count, blob}, in that order: a swap or a restart keeps
+ * both. */
 static void *huge_create(const pb_feature_desc *feature, const pb_host *host,
                          const uint8_t *state, size_t length) {
-  (void)feature, (void)state, (void)length;
+  (void)feature;
   huge *self = calloc(1, sizeof *self);
-  if (!self) host->error(host, "dev.patchbay.fixture-huge: out of memory");
-  else self->host = host;
+  if (!self) {
+    host->error(host, "dev.patchbay.fixture-huge: out of memory");
+    return NULL;
+  }
+  self->host = host;
+  if (!state || !length) return self;
+  pb_reader in = {state, length, 0, NULL};
+  uint32_t fields;
+  const char *name, *blob;
+  size_t name_length, blob_length;
+  if (pb_read_record(&in, &fields) || fields != 2 || pb_read_name(&in, &name, &name_length) ||
+      pb_read_int(&in, &self->count) || pb_read_name(&in, &name, &name_length) ||
+      pb_read_string(&in, &blob, &blob_length) || !(self->blob = malloc(blob_length + 1))) {
+    host->error(host, "dev.patchbay.fixture-huge: the state to restore is not {count, blob}");
+    free(self);
+    return NULL;
+  }
+  memcpy(self->blob, blob, blob_length);
+  self->blob[blob_length] = 0;
+  self->length = blob_length;
   return self;
 }
 

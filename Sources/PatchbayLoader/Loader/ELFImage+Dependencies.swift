@@ -96,12 +96,25 @@ extension ELFImage {
         let next = description + (descriptionSize + 3) & ~3
         guard next <= bytes.count else { break }
         if type == 3, nameSize == 4, bytes[name..<name + 4] == [0x47, 0x4E, 0x55, 0] {  // "GNU"
-          return bytes[description..<description + descriptionSize]
-            .map { String(format: "%02x", $0) }.joined()
+          return Self.hex(bytes[description..<description + descriptionSize])
         }
         base = next
       }
     }
     return nil
+  }
+
+  /// `bytes` as lowercase hex, two digits a byte. By hand, not `String(format:)`: its
+  /// arguments are cast to `CVarArg`, and a cast scans the conformances of every loaded image,
+  /// which made loading P plugins cost O(P²) (docs/BENCHMARKS.md, "Growth").
+  static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -236,6 +236,25 @@ import Testing
     #expect(plugin.features.map(\.id) == ["dev.patchbay.fixture"])
   }
 
+  @Test func copiesOfTheNumberedCFixtureAreDistinctPlugins() throws {
+    let loader = BuiltPlugins.loader
+    var registry = FeatureRegistry()
+    let fixture = try BuiltPlugins.fixture("numbered7")
+    // The growth benchmarks name their copies lib<mode>.so: the fixture reads past the "lib".
+    let library = URL(fileURLWithPath: fixture).deletingLastPathComponent()
+      .appendingPathComponent("libnumbered8.so").path
+    try FileManager.default.copyItem(atPath: fixture, toPath: library)
+    for path in [fixture, library] { try registry.add(try loader.load(path)) }
+    #expect(
+      registry.plugins.map(\.features).map { $0.map(\.id) } == [
+        ["dev.patchbay.fixture.numbered7"], ["dev.patchbay.fixture.numbered8"],
+      ])
+    #expect(
+      registry.plugins.map(\.id) == [
+        "dev.patchbay.fixture.numbered7-plugin", "dev.patchbay.fixture.numbered8-plugin",
+      ])
+  }
+
   @Test func twoPluginsDeclaringTheSameFeatureID() throws {
     let loader = BuiltPlugins.loader
     var registry = FeatureRegistry()

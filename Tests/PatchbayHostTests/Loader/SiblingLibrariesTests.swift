@@ -43,6 +43,11 @@ import Testing
     #expect(counter != nil && tuner != nil && counter != tuner)
   }
 
+  @Test func aBuildIDIsWrittenAsLowercaseHexTwoDigitsAByte() {
+    #expect(ELFImage.hex([0x00, 0x0F, 0xA5, 0xFF, 0x10][...]) == "000fa5ff10")
+    #expect(ELFImage.hex([][...]).isEmpty)
+  }
+
   @Test func aFileThatIsNotELFNeedsNothing() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try Data("not a plugin".utf8).write(to: file)
