@@ -149,7 +149,34 @@ package final class AppExecutor: @unchecked Sendable {
   @inlinable
   package func sync<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     if self.isCurrent { return try body() }
-    return try self.syncOnQueue(body)
+    // The usual case, inline, here where `T` and `E` are known: the generic `syncOnQueue`
+    // runs unspecialized, and looked up its locals' generic metadata on every call (a fifth
+    // of a send through the C ABI).
+    guard let outer = self.startInline() else { return try self.syncOnQueue(body) }
+    defer { self.endInline(restoring: outer) }
+    return try body()
+  }
+
+  /// Starts a job inline when none is queued or running (one compare-and-swap), marked as this
+  /// executor's: the mark it replaced, to give back to ``endInline(restoring:)``. Nil when the
+  /// job must wait its turn.
+  @usableFromInline
+  func startInline() -> UnsafeMutableRawPointer?? {
+    guard
+      self.state.compareExchange(
+        expected: 0, desired: Self.inlineBit | 1, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return nil }
+    let outer = pthread_getspecific(Self.running)
+    pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
+    return .some(outer)
+  }
+
+  /// Ends a job ``startInline()`` started: its mark undone, the queue let go.
+  @usableFromInline
+  func endInline(restoring outer: UnsafeMutableRawPointer?) {
+    pthread_setspecific(Self.running, outer)
+    self.endInline()
   }
 
   /// ``sync(_:)`` from outside the executor: the job runs on the calling thread once the jobs
@@ -158,11 +185,9 @@ package final class AppExecutor: @unchecked Sendable {
   /// (``admit()``). Otherwise it waits its turn in the queue. It allocates nothing.
   @usableFromInline
   func syncOnQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    if self.state.compareExchange(
-      expected: 0, desired: Self.inlineBit | 1, ordering: .acquiringAndReleasing
-    ).exchanged {
-      defer { self.endInline() }
-      return try self.asJob(body)
+    if let outer = self.startInline() {
+      defer { self.endInline(restoring: outer) }
+      return try body()
     }
     self.admit()
     defer { self.state.subtract(1, ordering: .acquiringAndReleasing) }
