@@ -28,7 +28,8 @@ struct GrowthTable {
         first.mallocs.map { "\(Int($0)) → \(Int(last.mallocs ?? 0))" } ?? "—"
       let floor =
         GrowthFloor.of(curve).map {
-          $0.describe(for: curve) + ($0.holds(curve) ? ": **holds**" : ": **not met**")
+          $0.describe(for: curve)
+            + ($0.holds(curve, among: self.curves) ? ": **holds**" : ": **not met**")
         } ?? "—"
       lines.append(
         "| [\(curve.title)](benchmarks/\(Self.picture(curve))) | \(sizes) | \(medians) | \(growth) "

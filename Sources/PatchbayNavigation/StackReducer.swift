@@ -85,10 +85,8 @@ public struct _StackReducer<Parent: Reducer, DestinationState, DestinationAction
       state[keyPath: self.toStack].pop(from: id)
     }
     let idsAfter = state[keyPath: self.toStack].ids
-    if idsBefore != idsAfter {
-      for id in idsBefore where !idsAfter.contains(id) {
-        effect = effect.merge(with: .cancel(ChildEffectScope(self.toStack, element: id)))
-      }
+    for id in idsBefore.removed(in: idsAfter) {
+      effect = effect.merge(with: .cancel(ChildEffectScope(self.toStack, element: id)))
     }
     return effect
   }

@@ -97,6 +97,15 @@ final class RowCycle: @unchecked Sendable {
   }
 }
 
+/// A list's rows alone, held where a benchmark changes them in place (no copy on write).
+final class RowArray: @unchecked Sendable {
+  var rows: IdentifiedArrayOf<Row.State>
+
+  init(count: Int) {
+    self.rows = IdentifiedArray(uniqueElements: (0..<count).map { .init(id: $0) })
+  }
+}
+
 let rowSizes = Growth.decades(to: 100_000)
 
 let rowBenchmarks: @Sendable () -> Void = {
@@ -118,6 +127,20 @@ let rowBenchmarks: @Sendable () -> Void = {
       subject.0.send(.add(id: id))
     }
   }
+
+  // The same on the identified array alone, no store: what `remove(id:)` costs at N. It
+  // re-indexes every later row in the array's hash table (swift-identified-collections), so
+  // the curve above can be no flatter than this one.
+  Growth("reference: remove and add a row of an identified array", per: "rows", sizes: rowSizes)
+    .register(configuration: Growth.perOperation) {
+      (RowArray(count: $0), RowCycle(count: $0))
+    } measure: { benchmark, subject in
+      for _ in benchmark.scaledIterations {
+        let id = subject.1.take()
+        subject.0.rows.remove(id: id)
+        subject.0.rows.append(Row.State(id: id))
+      }
+    }
 
   Growth("rows: send to one row, through the host", per: "rows", sizes: rowSizes).register {
     (try rowsApp(rows: $0), "top/rows#\(middle($0))")

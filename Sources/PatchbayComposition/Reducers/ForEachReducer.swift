@@ -80,10 +80,8 @@ public struct _ForEachReducer<
     let parentEffect = self.parent.reduce(into: &state, action: action)
     let idsAfter = state[keyPath: self.toElements].ids
     var effect = elementEffect.merge(with: parentEffect)
-    if idsBefore != idsAfter {
-      for id in idsBefore where !idsAfter.contains(id) {
-        effect = effect.merge(with: .cancel(ChildEffectScope(self.toElements, element: id)))
-      }
+    for id in idsBefore.removed(in: idsAfter) {
+      effect = effect.merge(with: .cancel(ChildEffectScope(self.toElements, element: id)))
     }
     return effect
   }
