@@ -12,7 +12,7 @@ let host: [Target.Dependency] = [
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
   "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
-  "PatchbayFunctionTable",
+  "PatchbayFunctionTable", "PatchbayDigest",
 ]
 
 /// What a Swift plugin's features link: the SDK as one shared library, `libPatchbaySDK.so`.
@@ -93,10 +93,12 @@ let package = Package(
     .target(
       name: "PatchbayLoader",
       dependencies: [
-        "PatchbayAppQueue", "PatchbayFunctions", sdk("Patchbay"), sdk("PatchbayABI"),
-        sdk("PatchbayEncoding"), "CPatchbayCrash",
+        "PatchbayAppQueue", "PatchbayFunctions", "PatchbayDigest", sdk("Patchbay"),
+        sdk("PatchbayABI"), sdk("PatchbayEncoding"), "CPatchbayCrash",
       ]
     ),
+    // SHA-256, for pinning plugin files and checking kept state;
+    .target(name: "PatchbayDigest"),
     // plugins in processes of their own: the calls across shared memory, restarts after a
     // crash or a hang (the child they run in is `patchbay-isolated`);
     .target(
@@ -119,7 +121,8 @@ let package = Package(
       name: "PatchbayStateDiff", dependencies: [sdk("Patchbay"), sdk("PatchbayEncoding")]),
     // the state of `persist = true` features, kept across runs;
     .target(
-      name: "PatchbayPersistence", dependencies: ["PatchbayAppQueue", "PatchbayLoader"]),
+      name: "PatchbayPersistence",
+      dependencies: ["PatchbayAppQueue", "PatchbayLoader", "PatchbayDigest"]),
     // an app's live instances by path: found, added and removed at a cost that does not grow
     // with the app;
     .target(name: "PatchbayInstanceTree", dependencies: ["PatchbayConfig"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchbayDigest
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayLoader

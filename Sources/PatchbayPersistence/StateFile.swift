@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayDigest
 import PatchbayLoader
 
 /// One instance's kept state on disk: which feature wrote it, at which state schema, and the

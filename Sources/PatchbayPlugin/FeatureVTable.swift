@@ -159,7 +159,10 @@ enum FeatureVTable {
       cancel_effects_keyed: Self.cancelEffectsKeyed,
       resume_effects: Self.resumeEffects,
       effect_origins: Self.effectOrigins,
-      restart_effects: Self.restartEffects
+      restart_effects: Self.restartEffects,
+      // Not yet: a Swift state's changed fields need its previous value kept across each
+      // reduce while someone watches. The host diffs two snapshots instead.
+      changed_fields: nil
     )
   }
 }

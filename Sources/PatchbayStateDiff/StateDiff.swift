@@ -18,11 +18,12 @@ package enum StateDiff {
   package static let maximumLines = 40
   static let valueWidth = 120
 
-  package static func lines(before: [UInt8]?, after: [UInt8]) -> String {
-    guard let before else { return "/: (none) → " + Self.show(after[...]) }
+  package static func lines(before: [UInt8]?, after: [UInt8], path: String = "") -> String {
+    let shown = path.isEmpty ? "/" : path
+    guard let before else { return "\(shown): (none) → " + Self.show(after[...]) }
     var differ = Differ(before: before, after: after)
-    guard differ.compare(0..<before.count, 0..<after.count, path: "") else {
-      return "/: the state's bytes are not a value; `state` says where"
+    guard differ.compare(0..<before.count, 0..<after.count, path: path) else {
+      return "\(shown): the state's bytes are not a value; `state` says where"
     }
     var lines = differ.lines
     if differ.more > 0 { lines.append("… and \(differ.more) more changed value(s)") }
@@ -47,6 +48,20 @@ package enum StateDiff {
       return nil
     }
     return differ.changes
+  }
+
+  /// The fields of the record `bytes` encode, each with its value's bytes; nil when they are
+  /// not a record.
+  ///
+  /// ```swift
+  /// StateDiff.fields(of: counterAt1.bytes)   // [("count", [0x69, 1, 0, …]), ("step", …)]
+  /// ```
+  package static func fields(of bytes: [UInt8]) -> [(name: String, value: [UInt8])]? {
+    guard bytes.first == WireValue.Tag.record.rawValue,
+      let record = Extent.fields(of: bytes, 0..<bytes.count),
+      (record.fields.last?.value.upperBound ?? 5) == bytes.count
+    else { return nil }
+    return record.fields.map { ($0.name, Array(bytes[$0.value])) }
   }
 
   /// A value's bytes as compact JSON, whole; nil when they are not a value.

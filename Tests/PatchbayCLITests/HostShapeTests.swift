@@ -11,7 +11,7 @@ import Testing
     "PatchbayWatch", "PatchbayAudioGraph", "PatchbayScript", "PatchbayAudioDevice", "PatchbayMIDI",
     "PatchbayRealtime", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
     "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
-    "PatchbayFunctionTable",
+    "PatchbayFunctionTable", "PatchbayDigest",
   ]
 
   /// Every Swift file of the host's targets: its target, its path in the target, its text.

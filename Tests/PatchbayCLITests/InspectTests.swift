@@ -6,7 +6,7 @@ import Testing
     let result = try await CLI.run("inspect", "Counter")
     #expect(result.exitCode == 0)
     #expect(result.stdout.hasPrefix("Counter 1.0.0 (dev.patchbay.counter-plugin)\n"))
-    #expect(result.stdout.contains("  ABI:  2.6\n"))
+    #expect(result.stdout.contains("  ABI:  2.7\n"))
     #expect(result.stdout.contains("  dev.patchbay.counter — Counter (state schema 1, migrates)\n"))
     #expect(result.stdout.contains("      setStep(by: int)         Sets the step\n"))
   }
@@ -15,7 +15,7 @@ import Testing
     let result = try await CLI.run("inspect", "\(CLI.directory)/libEcho.so", "--json")
     #expect(result.exitCode == 0)
     let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-    #expect(json?["abi"] as? String == "2.6")
+    #expect(json?["abi"] as? String == "2.7")
     #expect(json?["id"] as? String == "dev.patchbay.echo-plugin")
     let features = json?["features"] as? [[String: Any]]
     #expect(features?.first?["id"] as? String == "dev.patchbay.echo")

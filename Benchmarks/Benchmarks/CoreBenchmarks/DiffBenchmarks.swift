@@ -7,14 +7,16 @@ import PatchbayHost
 import PatchbayLoader
 
 /// The fixture's "huge" feature in an app with diffs on, its state grown to
-/// `bytes`: each `touch` changes one counter beside the blob.
-func hugeStateApp(bytes: Int) -> AppRuntime {
+/// `bytes`: each `touch` changes one counter beside the blob. `mode` "huge" says which fields
+/// an action changed (`changed_fields`); "hugesnapshots" does not, so each action is diffed
+/// from two whole snapshots.
+func hugeStateApp(bytes: Int, mode: String = "huge") -> AppRuntime {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "patchbay-diff-\(getpid())-\(bytes)")
+    "patchbay-diff-\(getpid())-\(bytes)-\(mode)")
   do {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let plugin = folder.appendingPathComponent("huge.so").path
+    let plugin = folder.appendingPathComponent("\(mode).so").path
     try FileManager.default.copyItem(
       atPath: BenchmarkRun.rootBuild.appendingPathComponent("libTestFixtureMisbehaving.so").path,
       toPath: plugin)
@@ -46,15 +48,19 @@ let diffBenchmarks: @Sendable () -> Void = {
     metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 1,
     maxDuration: .seconds(5), maxIterations: 50)
   for megabytes in [5, 50] {
-    Benchmark(
-      "--print-changes: one counter changed in a \(megabytes) MB state", configuration: perChange
-    ) {
-      benchmark, app in
-      for _ in benchmark.scaledIterations {
-        do { try app.send("huge", "touch") } catch { fatalError("\(error)") }
+    for (mode, how) in [("huge", ""), ("hugesnapshots", ", from whole snapshots")] {
+      Benchmark(
+        "--print-changes: one counter changed in a \(megabytes) MB state\(how)",
+        configuration: perChange
+      ) {
+        benchmark, app in
+        for _ in benchmark.scaledIterations {
+          do { try app.send("huge", "touch") } catch { fatalError("\(error)") }
+        }
+      } setup: {
+        hugeStateApp(
+          bytes: BenchmarkRun.workload(megabytes * 1_000_000, smoke: 10_000), mode: mode)
       }
-    } setup: {
-      hugeStateApp(bytes: BenchmarkRun.workload(megabytes * 1_000_000, smoke: 10_000))
     }
   }
   // The reference, on the same 5 MB states: the diff alone (no plugin call, no snapshot).

@@ -17,6 +17,7 @@ FIXTURE_INTERNAL extern const pb_feature_desc *const big_params_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_writer_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const no_process_features[1];
 FIXTURE_INTERNAL extern const pb_feature_desc *const huge_features[1]; /* sizes.c */
+FIXTURE_INTERNAL extern const pb_feature_desc *const huge_snapshots_features[1]; /* sizes.c */
 
 /* functions.c: every signature type; "theorylite", "badsignature" and "twofunctions". */
 FIXTURE_INTERNAL extern const pb_function_desc *const all_functions[16];

@@ -31,6 +31,7 @@
  *   entryspins    patchbay_plugin_entry never returns: it spins
  *   crashes       reduce dereferences NULL; so does parse_action, given "explode"
  *   huge          dev.patchbay.fixture-huge: state and view as large as told (sizes.c)
+ *   hugesnapshots the same without changed_fields: its changes diffed from snapshots
  *   hugeactioncount, hugefeaturecount, hugefunctioncount, nullactions, unnamedaction,
  *   smallaction, unnamedfield
  *                 counts and structs the loader must refuse before it walks them
@@ -369,6 +370,7 @@ __attribute__((visibility("default"))) const pb_plugin_desc *patchbay_plugin_ent
   if (!strcmp(name, "escapes")) plugin = descriptor(1, escapes_features);
   if (!strcmp(name, "crashes")) plugin = descriptor(1, crashes_features);
   if (!strcmp(name, "huge")) plugin = descriptor(1, huge_features);
+  if (!strcmp(name, "hugesnapshots")) plugin = descriptor(1, huge_snapshots_features);
   if (!strcmp(name, "hugeactioncount")) plugin = descriptor(1, huge_action_count_features);
   if (!strcmp(name, "nullactions")) plugin = descriptor(1, null_actions_features);
   if (!strcmp(name, "unnamedaction")) plugin = descriptor(1, unnamed_action_features);

@@ -4,7 +4,10 @@
  *   grow(bytes: N)   the state's `blob` (and the view) become N bytes of 'x'
  *   touch            the state's `count` goes up by one; the blob stays
  *
- * A swap or a restart restores both fields.
+ * A swap or a restart restores both fields. It says which fields each action changed
+ * (`changed_fields`, ABI 2.7), so `--print-changes` costs the change, not the blob. Mode
+ * "hugesnapshots" is the same feature without `changed_fields`: its changes are diffed from
+ * two whole snapshots, as a Swift plugin's are.
  *
  * State: {count: int, blob: string}. */
 #include <patchbay.h>
@@ -20,7 +23,11 @@ typedef struct huge {
   int64_t count;
   char *blob;
   size_t length;
+  /* What the last reduce changed: HUGE_COUNT, HUGE_BLOB. */
+  unsigned changed;
 } huge;
+
+enum { HUGE_COUNT = 1, HUGE_BLOB = 2 };
 
 /* A restored state is the snapshot's {count, blob}, in that order: a swap or a restart keeps
  * both. */
@@ -64,9 +71,11 @@ static pb_status huge_reduce(void *instance, const uint8_t *action, size_t lengt
   size_t name_length, label_length;
   uint32_t fields;
   int64_t bytes;
+  self->changed = 0;
   if (pb_read_case(&in, &name, &name_length, &fields)) return PB_ERR_DECODE;
   if (pb_name_equals(name, name_length, "touch")) {
     self->count += 1;
+    self->changed = HUGE_COUNT;
     return PB_OK;
   }
   if (!pb_name_equals(name, name_length, "grow") || fields != 1 ||
@@ -81,6 +90,7 @@ static pb_status huge_reduce(void *instance, const uint8_t *action, size_t lengt
   free(self->blob);
   self->blob = blob;
   self->length = (size_t)bytes;
+  self->changed = HUGE_BLOB;
   return PB_OK;
 }
 
@@ -91,6 +101,19 @@ static pb_status huge_snapshot(void *instance, const pb_writer *out) {
                  pb_write_string(out, self->blob ? self->blob : "", self->length)
              ? PB_ERR_FAILED
              : PB_OK;
+}
+
+/* The fields the last reduce changed: {count: 2} after a touch, {blob: "xx…"} after a grow. */
+static pb_status huge_changed_fields(void *instance, const pb_writer *out) {
+  huge *self = instance;
+  int count = !!(self->changed & HUGE_COUNT), blob = !!(self->changed & HUGE_BLOB);
+  if (pb_write_record(out, (uint32_t)(count + blob))) return PB_ERR_FAILED;
+  if (count && (pb_write_name(out, "count") || pb_write_int(out, self->count)))
+    return PB_ERR_FAILED;
+  if (blob && (pb_write_name(out, "blob") ||
+               pb_write_string(out, self->blob ? self->blob : "", self->length)))
+    return PB_ERR_FAILED;
+  return PB_OK;
 }
 
 static pb_status huge_render(void *instance, const pb_writer *out) {
@@ -118,12 +141,24 @@ static pb_status huge_format(const pb_feature_desc *feature, const pb_host *host
 
 static void huge_cancel(void *instance) { (void)instance; }
 
-static const pb_feature_vtable huge_vtable = {
-    sizeof(pb_feature_vtable), huge_create, huge_destroy, huge_reduce, huge_snapshot,
-    huge_render, huge_parse, huge_format, huge_cancel, NULL, NULL};
+/* The feature, with or without `changed_fields` (mode "hugesnapshots"). */
+#define HUGE_VTABLE(changed)                                                                       \
+  {                                                                                                \
+    .struct_size = sizeof(pb_feature_vtable), .create = huge_create, .destroy = huge_destroy,      \
+    .reduce = huge_reduce, .snapshot = huge_snapshot, .render = huge_render,                       \
+    .parse_action = huge_parse, .format_action = huge_format, .cancel_effects = huge_cancel,       \
+    .changed_fields = (changed),                                                                   \
+  }
+#define HUGE_FEATURE(vtable)                                                                       \
+  {                                                                                                \
+    sizeof(pb_feature_desc), "dev.patchbay.fixture-huge", "Huge",                                  \
+        "State and view as large as it is told", 1, 0, NULL, (vtable), NULL                        \
+  }
 
-static const pb_feature_desc huge_feature = {
-    sizeof(pb_feature_desc), "dev.patchbay.fixture-huge", "Huge",
-    "State and view as large as it is told", 1, 0, NULL, &huge_vtable, NULL};
-
+static const pb_feature_vtable huge_vtable = HUGE_VTABLE(huge_changed_fields);
+static const pb_feature_desc huge_feature = HUGE_FEATURE(&huge_vtable);
 const pb_feature_desc *const huge_features[1] = {&huge_feature};
+
+static const pb_feature_vtable huge_snapshots_vtable = HUGE_VTABLE(NULL);
+static const pb_feature_desc huge_snapshots_feature = HUGE_FEATURE(&huge_snapshots_vtable);
+const pb_feature_desc *const huge_snapshots_features[1] = {&huge_snapshots_feature};

@@ -101,13 +101,13 @@ final class ChangeRecorder: Sendable {
     if let failures, case .failure(let error) = change { failures(error) }
   }
 
-  /// An instance reduced an action: publishes it, with its diff when diffs are on (`after`
-  /// reads the state the action left), and takes it down when journaling (`timing`, in
-  /// `implementation`).
+  /// An instance reduced an action: publishes it, with its diff when diffs are on (`changed`
+  /// reads the fields the action changed, when the plugin can say; `after`, the whole state
+  /// it left), and takes it down when journaling (`timing`, in `implementation`).
   func reduced(
     _ action: [UInt8], path: InstancePath, text: @autoclosure () -> String,
     source: AppChange.Source, handle: FeatureHandle, implementation: Implementation,
-    timing: ReduceTiming?, after: () -> [UInt8]?
+    timing: ReduceTiming?, changed: () -> [UInt8]? = { nil }, after: () -> [UInt8]?
   ) {
     let handler = self.watchers.withValue { watchers in
       if let timing, watchers.journal != nil {
@@ -117,7 +117,7 @@ final class ChangeRecorder: Sendable {
       return watchers.handler
     }
     guard let handler else { return }
-    let diff = self.states.reduced(path, after: after)
+    let diff = self.states.reduced(path, changed: changed, after: after)
     handler(.action(path: path.description, text: text(), source: source, diff: diff))
   }
 }

@@ -80,8 +80,9 @@ final class InstanceSite: InstanceObserver {
       action, path: self.path,
       text: (try? handle.formatAction(action)) ?? "\(action.count) bytes",
       source: AppChange.Source(source), handle: handle,
-      implementation: handle.owned.implementation, timing: timing
-    ) { try? handle.snapshot() }
+      implementation: handle.owned.implementation, timing: timing,
+      changed: { try? handle.owned.implementation.changedFields(limit: handle.limits.stateBytes) },
+      after: { try? handle.snapshot() })
     // A replay applies the recorded parent actions instead.
     if self.node.parent != nil, !app.replaying {
       app.forwardToParent(action, from: self.node, at: self.path, everything: self.parentObserves)

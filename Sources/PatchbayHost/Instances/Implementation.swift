@@ -54,6 +54,14 @@ package final class Implementation {
     return try self.checked("snapshot", status, bytes, limit: limit, what: "state")
   }
 
+  /// Right after a reduce, the record of the state fields it changed (`changed_fields`, at
+  /// most `limit` bytes); nil when the plugin cannot say (then take a snapshot). [executor]
+  func changedFields(limit: Int) throws(FeatureCallError) -> [UInt8]? {
+    let (status, bytes) = self.instance.changedFields(limit: limit)
+    if status == PB_ERR_UNSUPPORTED { return nil }
+    return try self.checked("changed_fields", status, bytes, limit: limit, what: "changed state")
+  }
+
   /// The instance's view text, at most `limit` bytes of it.
   func render(limit: Int) throws(FeatureCallError) -> String {
     let (status, bytes) = self.instance.render(limit: limit)

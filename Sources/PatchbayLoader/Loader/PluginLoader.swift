@@ -1,6 +1,7 @@
 import CPatchbayCrash
 import Foundation
 import PatchbayABI
+import PatchbayDigest
 
 #if canImport(Glibc)
   import Glibc

@@ -48,6 +48,9 @@ package protocol FeatureCode: AnyObject, Sendable {
 package protocol PluginInstance: AnyObject {
   func reduce(_ action: [UInt8]) -> pb_status
   func snapshot(limit: Int) -> (pb_status, [UInt8]?)
+  /// Right after a reduce, the record of the top-level state fields it changed (the optional
+  /// `changed_fields`, ABI 2.7); PB_ERR_UNSUPPORTED without it.
+  func changedFields(limit: Int) -> (pb_status, [UInt8]?)
   func render(limit: Int) -> (pb_status, [UInt8]?)
   /// How many effects run now (the optional `running_effects`; 0 without it).
   var runningEffects: Int { get }
@@ -96,6 +99,7 @@ extension PluginInstance {
   package var cancelsByKey: Bool { false }
   package func resumeEffects() -> pb_status { PB_ERR_UNSUPPORTED }
   package func effectOrigins() -> [UInt8]? { nil }
+  package func changedFields(limit: Int) -> (pb_status, [UInt8]?) { (PB_ERR_UNSUPPORTED, nil) }
   package var effectCount: Int? { nil }
   package func restartEffects(state: [UInt8], action: [UInt8], effects: [UInt32]) -> pb_status {
     PB_ERR_UNSUPPORTED

@@ -114,6 +114,13 @@ final class InProcessInstance: PluginInstance {
     }
   }
 
+  func changedFields(limit: Int) -> (pb_status, [UInt8]?) {
+    guard let changed = self.code.vtable.changed_fields else { return (PB_ERR_UNSUPPORTED, nil) }
+    return self.during("changed_fields") {
+      ByteSink.collect(limit: limit) { changed(self.instance, $0) }
+    }
+  }
+
   func render(limit: Int) -> (pb_status, [UInt8]?) {
     self.during("render") {
       ByteSink.collect(limit: limit) { self.code.vtable.render(self.instance, $0) }

@@ -6,9 +6,10 @@ import PatchbayLoader
 import Synchronization
 import Testing
 
-/// An app whose root, `fixture`, is the fixture's "huge" feature, with `limits` in its config.
-private func hugeApp(limits: String = "") throws -> AppRuntime {
-  try fixtureApp("huge", id: "dev.patchbay.fixture-huge", tables: limits)
+/// An app whose root, `fixture`, is the fixture's "huge" feature, with `limits` in its config
+/// (mode "hugesnapshots": the same without `changed_fields`).
+private func hugeApp(limits: String = "", mode: String = "huge") throws -> AppRuntime {
+  try fixtureApp(mode, id: "dev.patchbay.fixture-huge", tables: limits)
 }
 
 /// A plugin that writes too much state or too big a view fails that call, with a line naming
@@ -51,9 +52,11 @@ private func hugeApp(limits: String = "") throws -> AppRuntime {
   }
 
   /// Diffs say what changed, however large the state: the 2 MB blob that stayed is passed
-  /// over, and the one counter that moved is the whole diff.
-  @Test func aDiffOfALargeStateNamesOnlyWhatChanged() throws {
-    let app = try hugeApp()
+  /// over, and the one counter that moved is the whole diff. The same whether the plugin says
+  /// which fields changed ("huge") or the host diffs two snapshots ("hugesnapshots").
+  @Test(arguments: ["huge", "hugesnapshots"])
+  func aDiffOfALargeStateNamesOnlyWhatChanged(_ mode: String) throws {
+    let app = try hugeApp(mode: mode)
     let diffs = Mutex<[String]>([])
     app.onChange { change in
       if case .action(_, _, _, let diff?) = change { diffs.withLock { $0.append(diff) } }

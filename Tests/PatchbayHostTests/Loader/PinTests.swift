@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayConfig
+import PatchbayDigest
 import PatchbayHost
 import PatchbayLoader
 import Testing

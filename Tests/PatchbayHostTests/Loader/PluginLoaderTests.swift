@@ -161,7 +161,7 @@ import Testing
     ("magic", "wrong magic 0x12345678 in the plugin descriptor (expected 0x59414250 \"PBAY\")"),
     (
       "abi",
-      "built for plugin ABI 3.6, but this host speaks ABI 2.6. Rebuild the plugin against this host's patchbay.h."
+      "built for plugin ABI 3.7, but this host speaks ABI 2.7. Rebuild the plugin against this host's patchbay.h."
     ),
     ("small", "pb_plugin_desc.struct_size is 16, smaller than the 56 bytes ABI 2.0 requires."),
     (

@@ -37,10 +37,12 @@ extern "C" {
  * them, still loads). 2.5 let effects live across an isolated plugin's crash: the optional
  * pb_feature_vtable.effect_origins and .restart_effects. 2.6 let any number of features hold
  * and write one shared value (TCA's @Shared between plugins): pb_shared_service.hold and
- * .write (patchbay/shared.h).
+ * .write (patchbay/shared.h). 2.7 let a feature say what a reduce changed, so that showing
+ * each action's change costs the change, not the state: the optional
+ * pb_feature_vtable.changed_fields.
  */
 #define PATCHBAY_ABI_MAJOR 2u
-#define PATCHBAY_ABI_MINOR 6u
+#define PATCHBAY_ABI_MINOR 7u
 
 /* An ABI version number (a major or a minor), the one type every struct and call uses. */
 typedef uint16_t pb_abi_version;

@@ -45,7 +45,7 @@ typedef struct pb_action_desc {
  * reduce, snapshot, render, parse_action, format_action, cancel_effects. Optional (NULL when
  * absent): migrate, running_effects, cancel_effects_keyed, resume_effects (these two from
  * ABI 2.4: a vtable whose struct_size ends before them has neither), effect_origins and
- * restart_effects (from ABI 2.5).
+ * restart_effects (from ABI 2.5), changed_fields (from ABI 2.7).
  *
  * Every call that fails returns a pb_status other than PB_OK after reporting one line
  * through `host->error`, and leaves the instance as it was: the host keeps running it.
@@ -160,6 +160,16 @@ typedef struct pb_feature_vtable {
   pb_status (*restart_effects)(void *instance, const uint8_t *state, size_t state_length,
                                const uint8_t *action, size_t action_length,
                                const uint32_t *effects, size_t effect_count);
+
+  /* [main-thread] Optional (ABI 2.7). Right after a `reduce`, writes what that reduce
+   * changed in a state that is a record: a record of the top-level fields it changed, each
+   * with its value now, encoded as `snapshot` encodes it (an empty record: nothing changed).
+   * A field it leaves out must be as the previous `reduce` left it. A host calls it in place
+   * of `snapshot` to say what each action changed (`patchbay run --print-changes`), so that
+   * the cost is the change's, not the state's: one counter changed in a 100 MB state writes
+   * one field. PB_ERR_UNSUPPORTED: the host takes a snapshot instead, as it does without the
+   * function. Example: after `touch` bumps `count`, write {count: 2}. */
+  pb_status (*changed_fields)(void *instance, const pb_writer *out);
 } pb_feature_vtable;
 
 /* A feature a plugin provides. */
