@@ -161,8 +161,9 @@ typedef struct pb_feature_vtable {
                                const uint8_t *action, size_t action_length,
                                const uint32_t *effects, size_t effect_count);
 
-  /* [main-thread] Optional (ABI 2.7). Right after a `reduce`, writes what that reduce
-   * changed in a state that is a record: a record of the top-level fields it changed, each
+  /* [main-thread] Optional (ABI 2.7). Right after a `reduce`, writes what changed in a state
+   * that is a record since the previous `reduce` returned (by this one, or between the two: a
+   * shared value the host delivered): a record of the top-level fields that changed, each
    * with its value now, encoded as `snapshot` encodes it (an empty record: nothing changed).
    * A field it leaves out must be as the previous `reduce` left it. A host calls it in place
    * of `snapshot` to say what each action changed (`patchbay run --print-changes`), so that
