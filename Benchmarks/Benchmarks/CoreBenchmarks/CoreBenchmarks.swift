@@ -89,6 +89,19 @@ let benchmarks: @Sendable () -> Void = {
     roundTripStore()
   }
 
+  // The reference for the round trip, with no store: the task an effect starts in
+  // (`Task.immediate`, run inline until it suspends), bumping a counter.
+  Benchmark("reference: a bare Task.immediate that bumps a counter") {
+    (benchmark: Benchmark, completions: Completions) in
+    for _ in benchmark.scaledIterations {
+      let target = completions.count.load(ordering: .acquiring) + 1
+      Task.immediate { completions.count.add(1, ordering: .releasing) }
+      while completions.count.load(ordering: .acquiring) < target {}
+    }
+  } setup: {
+    Completions()
+  }
+
   Benchmark(
     "effect round trip, effect suspends once (thread hop)",
     configuration: .init(maxDuration: .seconds(3), maxIterations: 100_000)
