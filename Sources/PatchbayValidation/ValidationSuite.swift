@@ -6,7 +6,8 @@
 /// ```
 package enum ValidationSuite {
   package static let all: [ValidationTest] =
-    load + lifecycle + schema + state + fuzz + determinism + render + processor + realtime
+    load + lifecycle + schema + state + changedFields + fuzz + determinism + render + processor
+    + realtime
     + parameters + threads + functions + isolation
 
   /// The tests a run at `strictness` runs, or the one named `only` whatever its level.

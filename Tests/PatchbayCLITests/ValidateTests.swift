@@ -25,6 +25,7 @@ import Testing
       ("clock", "determinism", "differs between two runs of the same actions"),
       ("unstable", "state.round-trip", "does not restore to itself"),
       ("anystate", "state.corrupt", "create took empty (0 bytes) as a state"),
+      ("misreports", "state.changed-fields", "changed_fields left out `count`, which changed"),
       ("escapes", "render", "holds the control character U+1B"),
       ("misformats", "schema.round-trip", "parses, then formats as"),
       ("halfrefuses", "schema.edges", "was refused"),
@@ -194,15 +195,15 @@ import Testing
       ), "\(line)")
     #expect(result.stdout.contains("reproduce: seed 3: add(n: 17)\n"), "\(result.stdout)")
     // Two more tests send add(n: 17): determinism, and the destroy right after a reduce.
-    #expect(result.stdout.contains(": 16 passed, 3 failed, 2 skipped"), "\(result.stdout)")
+    #expect(result.stdout.contains(": 17 passed, 3 failed, 2 skipped"), "\(result.stdout)")
     #expect(Self.line("render", in: result.stdout)?.hasPrefix("PASS") == true)
   }
 
   /// A plugin that spins in one action's reduce (`reset`) fails the tests that send it,
   /// naming the call, and passes the rest; so does one whose `process` spins.
   @Test(arguments: [
-    ("resetspins", "reduce reset", 8, 11, "load.generations", "schema.round-trip"),
-    ("processspins", "process: dev.patchbay.fixture.flawed", 15, 4, "processor.periods", "render"),
+    ("resetspins", "reduce reset", 8, 12, "load.generations", "schema.round-trip"),
+    ("processspins", "process: dev.patchbay.fixture.flawed", 16, 4, "processor.periods", "render"),
   ])
   func aSpinningCallFailsTheTestsThatReachIt(
     flaw: String, call: String, passed: Int, failed: Int, failing: String, passing: String
@@ -262,7 +263,7 @@ import Testing
     let good = try Self.flawed("good")
     let text = try await CLI.run("validate", good, "--seed", "5")
     #expect(text.exitCode == 0, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains(": 19 passed, 0 failed, 2 skipped"), "\(text.stdout)")
+    #expect(text.stdout.contains(": 20 passed, 0 failed, 2 skipped"), "\(text.stdout)")
     let json = try await CLI.run("validate", good, "--seed", "5", "--json", "--only", "render")
     #expect(json.exitCode == 0)
     let reports = try #require(

@@ -30,6 +30,8 @@
  *                instances from that count                                 → load.again
  *   filters      process runs a one-pole filter over what is in its buffer: slow on
  *                subnormal input without flush-to-zero        → processor.realtime's report
+ *   misreports   changed_fields says nothing changed, even when the count did
+ *                                                                          → state.changed-fields
  *
  * State {count: int}; actions add(n: int) and reset; one exported function,
  * percent(int32 n) → int32, 100 / n (0 for n = 0, or -1 and INT32_MIN, which overflow). Its
@@ -63,6 +65,8 @@ static const int64_t *kept_block;
 typedef struct flawed {
   const pb_host *host;
   int64_t count;
+  /* The count when the last reduce began: changed_fields names it if it moved. */
+  int64_t count_before;
 } flawed;
 
 static int64_t *count_of(flawed *self) { return strcmp(flaw, "shared") ? &self->count : &shared_count; }
@@ -142,6 +146,7 @@ static void *publish_off_thread(void *argument) {
 
 static pb_status flawed_reduce(void *instance, const uint8_t *action, size_t length) {
   flawed *self = instance;
+  self->count_before = *count_of(self);
   char why[160];
   int is_add;
   int64_t n = 0;
@@ -194,6 +199,16 @@ static pb_status flawed_snapshot(void *instance, const pb_writer *out) {
       pb_write_int(out, *count_of(instance)))
     return PB_ERR_FAILED;
   if (unstable && (pb_write_name(out, "taken") || pb_write_int(out, snapshots++)))
+    return PB_ERR_FAILED;
+  return PB_OK;
+}
+
+/* The fields the last reduce changed: {count: n} when the count moved, else {}. */
+static pb_status flawed_changed_fields(void *instance, const pb_writer *out) {
+  flawed *self = instance;
+  int moved = *count_of(self) != self->count_before && strcmp(flaw, "misreports");
+  if (pb_write_record(out, moved ? 1 : 0)) return PB_ERR_FAILED;
+  if (moved && (pb_write_name(out, "count") || pb_write_int(out, *count_of(self))))
     return PB_ERR_FAILED;
   return PB_OK;
 }
@@ -298,7 +313,18 @@ static const pb_processor_desc processor = {
 PB_SDK_ACTIONS(actions, PB_SDK_ACTION("add", "Adds n", PB_SDK_FIELD("n", "int")),
                PB_SDK_ACTION0("reset", "Back to zero"));
 
-static const pb_feature_vtable vtable = PB_SDK_VTABLE(flawed);
+static const pb_feature_vtable vtable = {
+    .struct_size = sizeof(pb_feature_vtable),
+    .create = flawed_create,
+    .destroy = flawed_destroy,
+    .reduce = flawed_reduce,
+    .snapshot = flawed_snapshot,
+    .render = flawed_render,
+    .parse_action = flawed_parse_action,
+    .format_action = flawed_format_action,
+    .cancel_effects = flawed_cancel_effects,
+    .changed_fields = flawed_changed_fields,
+};
 
 static const pb_feature_desc feature = {
     .struct_size = sizeof(pb_feature_desc),
