@@ -63,9 +63,10 @@ public final class FeatureDriver: @unchecked Sendable {
   @inlinable
   static func make<Feature: PluginFeature>(
     _: Feature.Type, id: String, processor: ProcessorDriver?,
-    audio: ((FeatureInstance<Feature>) -> InstanceAudio)?
+    audio: InstanceAudio?
   ) -> FeatureDriver {
-    FeatureDriver(
+    let calls = InstanceCalls(Feature.self, audio: audio)
+    return FeatureDriver(
       id: id, name: Feature.name, summary: Feature.summary,
       schemaVersion: Feature.schemaVersion, actions: Feature.actions, migrates: Feature.migrates,
       create: { host, state in
@@ -79,20 +80,7 @@ public final class FeatureDriver: @unchecked Sendable {
         else {
           return nil
         }
-        let instance = FeatureInstance<Feature>(host: host, state: initial, sharing: sharing)
-        let box = FeatureInstanceBox(
-          reduce: { instance.reduce($0) },
-          snapshot: { instance.snapshot() },
-          render: { instance.render() },
-          cancelEffects: { instance.cancelEffects() },
-          runningEffects: { instance.runtime.runningEffects },
-          cancelEffectsKeyed: { instance.runtime.cancelEffects(key: $0) },
-          resumeEffects: { instance.resumeEffects() },
-          effectOrigins: { instance.effectOrigins() },
-          restartEffects: { instance.restartEffects(state: $0, action: $1, effects: $2) }
-        )
-        box.audio = audio?(instance)
-        return box
+        return FeatureInstance<Feature>(host: host, state: initial, sharing: sharing, calls: calls)
       },
       parseAction: { text, host in parseFeatureAction(Feature.self, text, host: host) },
       formatAction: { bytes, host in formatFeatureAction(Feature.self, bytes, host: host) },
@@ -121,19 +109,18 @@ extension FeatureDriver {
         parameterSize: max(MemoryLayout<Feature.Processor.Parameters>.size, 1),
         maxOutputEvents: min(max(Feature.maxProcessorEvents, 0), Int(PB_MAX_PROCESSOR_EVENTS)),
         maxMIDIOutput: min(max(Feature.maxMIDIOutput, 0), Int(PB_MAX_PROCESSOR_EVENTS))),
-      audio: { instance in
-        InstanceAudio(
-          writeParameters: { block in
-            block.storeBytes(
-              of: Feature.parameters(for: instance.runtime.state),
-              as: Feature.Processor.Parameters.self)
-          },
-          createProcessor: { ProcessorBox<Feature>(configuration: $0) },
-          eventAction: { event in
-            guard let action = Feature.action(for: event) else { return nil }
-            return try? WireValueEncoder().encodeAction(action).bytes
-          })
-      })
+      audio: InstanceAudio(
+        writeParameters: { box, block in
+          let instance = unsafeDowncast(box, to: FeatureInstance<Feature>.self)
+          block.storeBytes(
+            of: Feature.parameters(for: instance.runtime.state),
+            as: Feature.Processor.Parameters.self)
+        },
+        createProcessor: { ProcessorBox<Feature>(configuration: $0) },
+        eventAction: { event in
+          guard let action = Feature.action(for: event) else { return nil }
+          return try? WireValueEncoder().encodeAction(action).bytes
+        }))
   }
 }
 

@@ -3,39 +3,72 @@ import Patchbay
 import PatchbayABI
 import PatchbayEncoding
 
-/// One live instance of a feature, behind the ABI's opaque `void *instance`: the instance's
-/// calls as closures, specialized for its feature (see ``FeatureDriver/make(_:)``).
-public final class FeatureInstanceBox {
-  let reduce: (UnsafeRawBufferPointer) -> pb_status
-  let snapshot: () -> [UInt8]?
-  let render: () -> String
-  let cancelEffects: () -> Void
-  let runningEffects: () -> Int
-  let cancelEffectsKeyed: (String) -> Void
-  /// Starts the feature's `resume` effects; false when it has none (`resume` returned nil).
-  let resumeEffects: () -> Bool
-  /// The actions whose effects still run, encoded as `effect_origins` writes them.
-  let effectOrigins: () -> [UInt8]
-  /// Starts again some effects of an action on a state (`restart_effects`).
+/// One live instance of a feature, behind the ABI's opaque `void *instance`: a
+/// ``FeatureInstance`` of its feature, whose calls the vtable makes through its `table`
+/// (``InstanceCalls``).
+///
+/// The table is made once per feature, not per instance: a row of a collection of 100,000
+/// costs one object here, not a box of closures beside its instance.
+public class FeatureInstanceBox {
+  @usableFromInline let table: InstanceCalls
+
+  @usableFromInline
+  init(table: InstanceCalls) {
+    self.table = table
+  }
+}
+
+/// The calls of one feature's instances, specialized for the feature where
+/// ``FeatureDriver/make(_:id:processor:audio:)`` runs (in the plugin's own module): each takes
+/// the instance, a ``FeatureInstance`` of the feature.
+public final class InstanceCalls {
+  @usableFromInline typealias Call<Result> = (FeatureInstanceBox) -> Result
+
+  let reduce: (FeatureInstanceBox, UnsafeRawBufferPointer) -> pb_status
+  let snapshot: Call<[UInt8]?>
+  let render: Call<String>
+  let cancelEffects: Call<Void>
+  let runningEffects: Call<Int>
+  let cancelEffectsKeyed: (FeatureInstanceBox, String) -> Void
+  let resumeEffects: Call<Bool>
+  let effectOrigins: Call<[UInt8]>
   let restartEffects:
-    (_ state: UnsafeRawBufferPointer, _ action: UnsafeRawBufferPointer, _ effects: Set<UInt32>)
+    (FeatureInstanceBox, UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
       -> pb_status
-  /// The processor side, for an ``AudioFeature``.
-  @usableFromInline var audio: InstanceAudio?
+  let audio: InstanceAudio?
+
+  /// The calls of `Feature`'s instances.
+  @inlinable
+  convenience init<Feature: PluginFeature>(_: Feature.Type, audio: InstanceAudio?) {
+    typealias Instance = FeatureInstance<Feature>
+    func instance(_ box: FeatureInstanceBox) -> Instance { unsafeDowncast(box, to: Instance.self) }
+    self.init(
+      reduce: { instance($0).reduce($1) },
+      snapshot: { instance($0).snapshot() },
+      render: { instance($0).render() },
+      cancelEffects: { instance($0).cancelEffects() },
+      runningEffects: { instance($0).runtime.runningEffects },
+      cancelEffectsKeyed: { instance($0).runtime.cancelEffects(key: $1) },
+      resumeEffects: { instance($0).resumeEffects() },
+      effectOrigins: { instance($0).effectOrigins() },
+      restartEffects: { instance($0).restartEffects(state: $1, action: $2, effects: $3) },
+      audio: audio)
+  }
 
   @usableFromInline
   init(
-    reduce: @escaping (UnsafeRawBufferPointer) -> pb_status,
-    snapshot: @escaping () -> [UInt8]?,
-    render: @escaping () -> String,
-    cancelEffects: @escaping () -> Void,
-    runningEffects: @escaping () -> Int,
-    cancelEffectsKeyed: @escaping (String) -> Void,
-    resumeEffects: @escaping () -> Bool,
-    effectOrigins: @escaping () -> [UInt8],
+    reduce: @escaping (FeatureInstanceBox, UnsafeRawBufferPointer) -> pb_status,
+    snapshot: @escaping Call<[UInt8]?>,
+    render: @escaping Call<String>,
+    cancelEffects: @escaping Call<Void>,
+    runningEffects: @escaping Call<Int>,
+    cancelEffectsKeyed: @escaping (FeatureInstanceBox, String) -> Void,
+    resumeEffects: @escaping Call<Bool>,
+    effectOrigins: @escaping Call<[UInt8]>,
     restartEffects:
-      @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
-      -> pb_status
+      @escaping (FeatureInstanceBox, UnsafeRawBufferPointer, UnsafeRawBufferPointer, Set<UInt32>)
+      -> pb_status,
+    audio: InstanceAudio?
   ) {
     self.reduce = reduce
     self.snapshot = snapshot
@@ -46,12 +79,13 @@ public final class FeatureInstanceBox {
     self.resumeEffects = resumeEffects
     self.effectOrigins = effectOrigins
     self.restartEffects = restartEffects
+    self.audio = audio
   }
 }
 
 /// A feature's state, reducer and effects inside the plugin.
 @usableFromInline
-final class FeatureInstance<Feature: PluginFeature> {
+final class FeatureInstance<Feature: PluginFeature>: FeatureInstanceBox {
   @usableFromInline let host: HostConnection
   @usableFromInline let runtime: ReducerRuntime<Feature.State, Feature.Action>
   // The host makes one call into an instance at a time (its app queue's jobs), so these are
@@ -69,7 +103,7 @@ final class FeatureInstance<Feature: PluginFeature> {
   @usableFromInline let sharing: InstanceSharing
 
   @inlinable
-  init(host: HostConnection, state: Feature.State, sharing: InstanceSharing) {
+  init(host: HostConnection, state: Feature.State, sharing: InstanceSharing, calls: InstanceCalls) {
     self.host = host
     self.sharing = sharing
     let imported = host.resolve(Feature.imports, for: Feature.id)
@@ -86,16 +120,21 @@ final class FeatureInstance<Feature: PluginFeature> {
         $0.importedFunctions = imported
       }
     }
+    // The closures hold the instance's sharing, one object, for its connection: a closure
+    // of one object needs no allocation of its own.
     self.runtime = ReducerRuntime(
       initialState: state, reducer: Feature(),
       withDependencies: prepare,
-      requests: { payload in host.handle(request: payload, from: Feature.id) },
+      requests: { payload in sharing.host.handle(request: payload, from: Feature.id) },
       generations: EffectGenerations(
-        cancelled: { key in host.effectCancelled(key) },
-        sendFrom: { action, keys in sendToHost(Feature.self, action, host: host, keys: keys) })
+        cancelled: { id in sharing.host.effectCancelled { id.key } },
+        sendFrom: { action, ids in
+          sendToHost(Feature.self, action, host: sharing.host, keys: { ids.map(\.key) })
+        })
     ) { action in
-      sendToHost(Feature.self, action, host: host)
+      sendToHost(Feature.self, action, host: sharing.host)
     }
+    super.init(table: calls)
     if Feature.midiChannels != 0 { host.listenToMIDI(channels: Feature.midiChannels) }
     for subscription in Feature.subscriptions { host.subscribe(subscription) }
     self.publishShared()

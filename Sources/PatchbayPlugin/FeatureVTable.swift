@@ -28,7 +28,8 @@ enum FeatureVTable {
   static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
     guard let pointer else { return }
     let instance = Unmanaged<FeatureInstanceBox>.fromOpaque(pointer)
-    instance.takeUnretainedValue().cancelEffects()
+    let box = instance.takeUnretainedValue()
+    box.table.cancelEffects(box)
     instance.release()
   }
 
@@ -36,15 +37,15 @@ enum FeatureVTable {
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
       pb_status = { pointer, action, length in
         guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-        return instance.reduce(
-          UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
+        return instance.table.reduce(
+          instance, UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
       }
 
   static let snapshot:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
       pb_status = { pointer, out in
         guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-        guard let bytes = instance.snapshot() else { return PB_ERR_FAILED }
+        guard let bytes = instance.table.snapshot(instance) else { return PB_ERR_FAILED }
         return write(bytes, to: out) ? PB_OK : PB_ERR_FAILED
       }
 
@@ -52,7 +53,8 @@ enum FeatureVTable {
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) ->
       pb_status = { pointer, out in
         guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-        return write(Array(plainView(instance.render()).utf8), to: out) ? PB_OK : PB_ERR_FAILED
+        return write(Array(plainView(instance.table.render(instance)).utf8), to: out)
+          ? PB_OK : PB_ERR_FAILED
       }
 
   static let parseAction:
@@ -89,7 +91,8 @@ enum FeatureVTable {
     }
 
   static let cancelEffects: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-    Self.instance(pointer)?.cancelEffects()
+    guard let instance = Self.instance(pointer) else { return }
+    instance.table.cancelEffects(instance)
   }
 
   static let migrate:
@@ -107,7 +110,8 @@ enum FeatureVTable {
     }
 
   static let runningEffects: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { pointer in
-    UInt32(clamping: Self.instance(pointer)?.runningEffects() ?? 0)
+    guard let instance = Self.instance(pointer) else { return 0 }
+    return UInt32(clamping: instance.table.runningEffects(instance))
   }
 
   static let cancelEffectsKeyed:
@@ -115,19 +119,19 @@ enum FeatureVTable {
       pointer, key, length in
       guard let instance = Self.instance(pointer), let key else { return }
       let bytes = UnsafeRawBufferPointer(start: key, count: length)
-      instance.cancelEffectsKeyed(String(decoding: bytes, as: UTF8.self))
+      instance.table.cancelEffectsKeyed(instance, String(decoding: bytes, as: UTF8.self))
     }
 
   static let resumeEffects: @convention(c) (UnsafeMutableRawPointer?) -> pb_status = { pointer in
     guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-    return instance.resumeEffects() ? PB_OK : PB_ERR_UNSUPPORTED
+    return instance.table.resumeEffects(instance) ? PB_OK : PB_ERR_UNSUPPORTED
   }
 
   static let effectOrigins:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_writer>?) -> pb_status = {
       pointer, out in
       guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-      return write(instance.effectOrigins(), to: out) ? PB_OK : PB_ERR_FAILED
+      return write(instance.table.effectOrigins(instance), to: out) ? PB_OK : PB_ERR_FAILED
     }
 
   static let restartEffects:
@@ -137,8 +141,8 @@ enum FeatureVTable {
     ) -> pb_status = { pointer, state, stateLength, action, actionLength, effects, count in
       guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
       let numbers = Set(UnsafeBufferPointer(start: effects, count: effects == nil ? 0 : count))
-      return instance.restartEffects(
-        UnsafeRawBufferPointer(start: state, count: state == nil ? 0 : stateLength),
+      return instance.table.restartEffects(
+        instance, UnsafeRawBufferPointer(start: state, count: state == nil ? 0 : stateLength),
         UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : actionLength), numbers)
     }
 

@@ -69,8 +69,20 @@ final class SharedHolding: _SharedBridge, @unchecked Sendable {
   /// each has then, and its changes to values held before are written.
   @usableFromInline
   func call<T>(_ body: () -> T) -> T {
-    self.inside.withValue { $0.inCall = true }
+    self.begin()
     let result = body()
+    self.end()
+    return result
+  }
+
+  /// A call begins: the values made from now on are held at its ``end()``.
+  func begin() {
+    self.inside.withValue { $0.inCall = true }
+  }
+
+  /// The call ends: holds the values it made, with the value each has now, and writes its
+  /// changes to values held before.
+  func end() {
     let (holds, pending) = self.inside.withValue { inside in
       inside.inCall = false
       defer { (inside.holds, inside.pending) = ([], []) }
@@ -83,7 +95,6 @@ final class SharedHolding: _SharedBridge, @unchecked Sendable {
     for (name, bytes) in pending where !holds.contains(where: { $0.name == name }) {
       self.host.write(name, bytes)
     }
-    return result
   }
 
   /// Takes `_shared(name:, value:)` (set here) or `_sharedWrite(name:, value:)` (set here and
@@ -141,16 +152,29 @@ final class SharedHolding: _SharedBridge, @unchecked Sendable {
 }
 
 /// An instance's in-memory shared values: the storage its `.inMemory` keys use, current on
-/// the thread during each call into it, and the holding that shares them with the app.
+/// the thread during each call into it, and the holding that shares them with the app. Both
+/// are made when the instance's code first uses `.inMemory`: until then an instance pays one
+/// small object for them, and a call a thread-local store.
 @usableFromInline
-struct InstanceSharing {
-  @usableFromInline let storage: InMemoryStorage
-  @usableFromInline let holding: SharedHolding
+final class InstanceSharing: _InMemoryStorageSource, @unchecked Sendable {
+  /// The instance's connection: effects send through it (``FeatureInstance``).
+  @usableFromInline let host: HostConnection
+  let feature: String
+  /// Its holding, once its storage is made.
+  @usableFromInline private(set) var holding: SharedHolding?
+  /// Whether a state is being read (``readState(_:)``): a holding made then begins a call.
+  private var reading = false
 
   @usableFromInline
   init(host: HostConnection, feature: String) {
-    self.holding = SharedHolding(host: host, feature: feature)
-    self.storage = InMemoryStorage(bridge: self.holding)
+    (self.host, self.feature) = (host, feature)
+  }
+
+  override func makeStorage() -> InMemoryStorage {
+    let holding = SharedHolding(host: self.host, feature: self.feature)
+    if self.reading { holding.begin() }
+    self.holding = holding
+    return InMemoryStorage(bridge: holding)
   }
 
   /// Runs one call into the instance, with its storage current; the values it made are held
@@ -158,24 +182,36 @@ struct InstanceSharing {
   /// store for it, and no lock: a value it makes during the call is held at once.
   @inlinable
   func run<T>(_ body: () -> T) -> T {
-    guard self.holding.holdsAny.load(ordering: .acquiring) else {
-      return InMemoryStorage.withCurrent(self.storage, body)
+    guard let holding = self.holding, holding.holdsAny.load(ordering: .acquiring) else {
+      return InMemoryStorage.withCurrent(self, body)
     }
-    return InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
+    return InMemoryStorage.withCurrent(self) { holding.call(body) }
   }
 
   /// Reads a state from bytes (`create`, `restart_effects`): its values are held after the
   /// call with the values read, not the defaults the decoder made first.
-  @inlinable
+  @usableFromInline
   func readState<T>(_ body: () -> T) -> T {
-    self.storage.beginReading()
-    return InMemoryStorage.withCurrent(self.storage) { self.holding.call(body) }
+    if let storage = self.made, let holding = self.holding {
+      storage.beginReading()
+      return InMemoryStorage.withCurrent(self) { holding.call(body) }
+    }
+    // A holding made while the state is read begins a call, which ends here.
+    self.reading = true
+    let result = InMemoryStorage.withCurrent(self, body)
+    self.reading = false
+    self.holding?.end()
+    return result
   }
 
   /// Takes a held value's action (`_shared`, `_sharedWrite`): its status, or nil for any other
   /// action.
-  @inlinable
+  @usableFromInline
   func receive(_ action: WireValue) -> pb_status? {
-    self.holding.receive(action)
+    if let holding = self.holding { return holding.receive(action) }
+    // An instance that holds nothing says so when it is sent a held value.
+    guard SharedHolding.parse(action) != nil else { return nil }
+    _ = self.storage
+    return self.holding?.receive(action)
   }
 }

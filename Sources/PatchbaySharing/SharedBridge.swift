@@ -22,6 +22,46 @@ public protocol _SharedBridge: AnyObject, Sendable {
   func changed<Value: Codable>(_ name: String, to value: Value)
 }
 
+/// Where the storage of a plugin instance comes from: made the first time its code uses
+/// `.inMemory`, since most features never do (an instance of a feature without `@Shared`
+/// costs no storage at all).
+///
+/// ```swift
+/// final class Instance: _InMemoryStorageSource {
+///   override func makeStorage() -> InMemoryStorage { InMemoryStorage(bridge: holding) }
+/// }
+/// InMemoryStorage.withCurrent(instance) { Feature.State() }  // its @Shared hold here
+/// ```
+///
+/// Not locked: it is used on the thread of a call into its instance, and the host makes one
+/// call into an instance at a time.
+open class _InMemoryStorageSource: @unchecked Sendable {
+  /// The storage, once made.
+  public private(set) final var made: InMemoryStorage?
+
+  public init() {}
+
+  /// Makes the storage, the first time it is used.
+  open func makeStorage() -> InMemoryStorage {
+    InMemoryStorage()
+  }
+
+  /// The storage: made now if it was not yet.
+  public final var storage: InMemoryStorage {
+    if let made = self.made { return made }
+    let storage = self.makeStorage()
+    self.made = storage
+    return storage
+  }
+}
+
+/// The source of a storage that exists already.
+private final class MadeStorage: _InMemoryStorageSource, @unchecked Sendable {
+  let given: InMemoryStorage
+  init(_ given: InMemoryStorage) { self.given = given }
+  override func makeStorage() -> InMemoryStorage { self.given }
+}
+
 extension InMemoryStorage {
   /// The storage of the plugin instance running on this thread, which `.inMemory` uses before
   /// the `defaultInMemoryStorage` dependency: set around each call into an instance, at the
@@ -33,16 +73,24 @@ extension InMemoryStorage {
   public static func withCurrent<T>(_ storage: InMemoryStorage, _ body: () throws -> T) rethrows
     -> T
   {
-    let previous = pthread_getspecific(Self.slot)
-    pthread_setspecific(Self.slot, Unmanaged.passUnretained(storage).toOpaque())
-    defer { pthread_setspecific(Self.slot, previous) }
+    try Self.withCurrent(MadeStorage(storage), body)
+  }
+
+  /// ``withCurrent(_:_:)`` with a storage made only if `body` uses one.
+  public static func withCurrent<T>(_ source: _InMemoryStorageSource, _ body: () throws -> T)
+    rethrows -> T
+  {
+    let slot = Self.slot
+    let previous = pthread_getspecific(slot)
+    pthread_setspecific(slot, Unmanaged.passUnretained(source).toOpaque())
+    defer { pthread_setspecific(slot, previous) }
     return try body()
   }
 
-  /// The storage set by ``withCurrent(_:_:)`` on this thread, if any.
+  /// The storage set by ``withCurrent(_:_:)`` on this thread, if any: made now if it was not.
   static var current: InMemoryStorage? {
     pthread_getspecific(Self.slot).map {
-      Unmanaged<InMemoryStorage>.fromOpaque($0).takeUnretainedValue()
+      Unmanaged<_InMemoryStorageSource>.fromOpaque($0).takeUnretainedValue().storage
     }
   }
 

@@ -165,7 +165,7 @@ struct UncheckedRequest: @unchecked Sendable {
 
 /// The identity of a cancellable effect: any hashable, sendable value.
 @usableFromInline
-struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
+package struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
   let base: AnyHashable
 
   @usableFromInline
@@ -178,13 +178,13 @@ struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   @usableFromInline
-  var description: String { String(describing: self.base.base) }
+  package var description: String { String(describing: self.base.base) }
 
   /// The id as text that stays the same across builds of the code: its type's full name and
   /// its value (`Timer.CancelID.tick`, `"search"`, `Rows.ID(value: 3)`), scopes joined with
   /// `/`. Another generation of a plugin names the same id with the same key after a swap.
   @usableFromInline
-  var key: String {
+  package var key: String {
     if let scoped = self.base.base as? ScopedEffectID {
       return scoped.scope.key + "/" + scoped.id.key
     }

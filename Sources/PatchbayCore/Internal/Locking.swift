@@ -22,33 +22,39 @@
 /// Unlike `Mutex`, it holds values the compiler cannot prove sendable (generic state and
 /// actions); the lock is what makes sharing them safe. Hold it briefly, and never across a call
 /// into a plugin or a wait: work that must wait belongs to an executor (``AppExecutor``).
-public final class LockedValue<Value>: @unchecked Sendable {
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline var storage: Value
-
-  public init(_ value: Value) {
-    self.storage = value
-    self.mutex = .allocate(capacity: 1)
-    self.mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(self.mutex, nil)
+public struct LockedValue<Value>: @unchecked Sendable {
+  /// The value and its lock in one allocation: the value is the buffer's header, the lock its
+  /// one element (a lock must not move, and a buffer's elements never do).
+  @usableFromInline final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+    deinit {
+      _ = self.withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
   }
 
-  deinit {
-    pthread_mutex_destroy(self.mutex)
-    self.mutex.deallocate()
+  @usableFromInline let storage: Storage
+
+  public init(_ value: Value) {
+    let buffer = Storage.create(minimumCapacity: 1) { _ in value }
+    buffer.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      _ = pthread_mutex_init(mutex, nil)
+    }
+    self.storage = unsafeDowncast(buffer, to: Storage.self)
   }
 
   public var value: Value {
     get { self.withValue { $0 } }
-    set { self.withValue { $0 = newValue } }
+    nonmutating set { self.withValue { $0 = newValue } }
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
   public func withValue<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    pthread_mutex_lock(self.mutex)
-    defer { pthread_mutex_unlock(self.mutex) }
-    return try body(&self.storage)
+    try self.storage.withUnsafeMutablePointers { value, mutex throws(E) -> R in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
   }
 }
 

@@ -20,8 +20,11 @@ extension ReducerRuntime {
   @inlinable
   func reduceNow(_ action: Action, numbering: inout EffectNumbering) {
     let effect = self.reducer.reduce(into: &self.storage.pointee, action: action)
-    if case .none = effect.operation { return }
-    self.runner.start(effect, ids: [], numbering: &numbering)
+    switch effect.operation {
+    case .none: return
+    case .send(let action): self.send(action)  // no effect runs: none is made
+    default: self.runner.start(effect, ids: [], numbering: &numbering)
+    }
   }
 
   /// Starts again the effects `effects` (``EffectOrigin/effect``) that `action` started when
@@ -50,5 +53,5 @@ extension ReducerRuntime {
   }
 
   /// The origins of the effects running now that were started numbered, in order.
-  package var effectOrigins: [EffectOrigin] { self.effects.origins }
+  package var effectOrigins: [EffectOrigin] { self.madeEffects.load()?.origins ?? [] }
 }

@@ -1,4 +1,5 @@
 import Dependencies
+import Synchronization
 
 /// Runs a reducer whose action queue belongs to someone else: a plugin host.
 ///
@@ -23,8 +24,13 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutablePointer<State>
   @usableFromInline let reducer: any Reducer<State, Action>
   @usableFromInline let dependencies: DependencyValues?
-  @usableFromInline let effects: EffectTasks
-  @usableFromInline let runner: EffectRunner<Action>
+  /// Its running effects: made when the first effect starts, since many instances never
+  /// start one (a row of a collection of 100,000 pays for none).
+  @usableFromInline let madeEffects = AtomicLazyReference<EffectTasks>()
+  @usableFromInline let send: @Sendable (Action) -> Void
+  @usableFromInline let sendFrom: (@Sendable (Action, [EffectID]) -> Void)?
+  @usableFromInline let cancelled: (@Sendable (EffectID) -> Void)?
+  @usableFromInline let handleRequest: @Sendable (any Sendable) -> Void
 
   /// Creates a runtime; effects send their actions to `send`.
   ///
@@ -43,13 +49,10 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
     generations: EffectGenerations<Action>? = nil,
     send: @escaping @Sendable (Action) -> Void
   ) {
-    var cancelled: (@Sendable (EffectID) -> Void)?
-    var sendFrom: (@Sendable (Action, [EffectID]) -> Void)?
-    if let generations {
-      cancelled = { id in generations.cancelled { id.key } }
-      sendFrom = { action, ids in generations.sendFrom(action) { ids.map(\.key) } }
-    }
-    self.effects = EffectTasks(cancelled: cancelled)
+    (self.send, self.sendFrom, self.cancelled) = (
+      send, generations?.sendFrom, generations?.cancelled
+    )
+    self.handleRequest = handleRequest
     self.storage = UnsafeMutablePointer<State>.allocate(capacity: 1)
     self.storage.initialize(to: initialState)
     if let prepareDependencies {
@@ -59,16 +62,26 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
     } else {
       (self.reducer, self.dependencies) = (reducer._compiled(), nil)
     }
-    self.runner = EffectRunner(
-      tasks: self.effects, enqueue: send,
-      enqueueFromEffect: sendFrom,
-      handleRequest: handleRequest)
   }
 
   deinit {
-    self.effects.cancelAll(close: true)
+    self.madeEffects.load()?.cancelAll(close: true)
     self.storage.deinitialize(count: 1)
     self.storage.deallocate()
+  }
+
+  /// Its running effects, made now if none ran yet.
+  @usableFromInline
+  var effects: EffectTasks {
+    self.madeEffects.load() ?? self.madeEffects.storeIfNil(EffectTasks(cancelled: self.cancelled))
+  }
+
+  /// What starts its effects.
+  @inlinable
+  var runner: EffectRunner<Action> {
+    EffectRunner(
+      tasks: self.effects, enqueue: self.send, enqueueFromEffect: self.sendFrom,
+      handleRequest: self.handleRequest)
   }
 
   /// The current state.
@@ -88,24 +101,27 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
   @inlinable
   func reduceNow(_ action: Action) {
     let effect = self.reducer.reduce(into: &self.storage.pointee, action: action)
-    if case .none = effect.operation { return }
-    self.runner.start(effect)
+    switch effect.operation {
+    case .none: return
+    case .send(let action): self.send(action)  // no effect runs: none is made
+    default: self.runner.start(effect)
+    }
   }
 
   /// How many effects are running.
   @usableFromInline
-  package var runningEffects: Int { self.effects.count }
+  package var runningEffects: Int { self.madeEffects.load()?.count ?? 0 }
 
   /// Cancels every running effect; the state is kept.
   @usableFromInline
   package func cancelEffects() {
-    self.effects.cancelAll()
+    self.madeEffects.load()?.cancelAll()
   }
 
   /// Cancels the running effects filed under an id whose key is `key` (``EffectID/key``).
   @usableFromInline
   package func cancelEffects(key: String) {
-    self.effects.cancel(key: key)
+    self.madeEffects.load()?.cancel(key: key)
   }
 
   /// Starts `effect` as if a reducer had returned it.
@@ -121,18 +137,18 @@ package final class ReducerRuntime<State, Action>: @unchecked Sendable {
 
 /// Where a plugin's runtime tells its host about effects that may outlive its code
 /// (``ReducerRuntime/init(initialState:reducer:withDependencies:requests:generations:send:)``).
-/// Keys are made only when asked for: the host wants them only after a swap.
+/// Keys (``EffectID/key``) are made only when needed: the host wants them only after a swap.
 @usableFromInline
 package struct EffectGenerations<Action>: Sendable {
-  /// The key of an id the runtime cancelled.
-  @usableFromInline let cancelled: @Sendable (() -> String) -> Void
-  /// An action a cancellable effect sent, with the keys of its ids.
-  @usableFromInline let sendFrom: @Sendable (Action, () -> [String]) -> Void
+  /// An id the runtime cancelled.
+  @usableFromInline let cancelled: @Sendable (EffectID) -> Void
+  /// An action a cancellable effect sent, with its ids.
+  @usableFromInline let sendFrom: @Sendable (Action, [EffectID]) -> Void
 
   @usableFromInline
   package init(
-    cancelled: @escaping @Sendable (() -> String) -> Void,
-    sendFrom: @escaping @Sendable (Action, () -> [String]) -> Void
+    cancelled: @escaping @Sendable (EffectID) -> Void,
+    sendFrom: @escaping @Sendable (Action, [EffectID]) -> Void
   ) {
     self.cancelled = cancelled
     self.sendFrom = sendFrom

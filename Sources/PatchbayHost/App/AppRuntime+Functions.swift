@@ -81,4 +81,12 @@ extension AppRuntime {
       return try self.resolve(provider, name, signature)
     }
   }
+
+  /// ``functionResolver``, made once for all instances. On the app queue.
+  var instancesFunctionResolver: FunctionResolver {
+    if let resolver = self.owned.functionResolver { return resolver }
+    let resolver = self.functionResolver
+    self.owned.functionResolver = resolver
+    return resolver
+  }
 }

@@ -67,16 +67,22 @@ extension AppRuntime {
     throws(AppError) -> FeatureHandle
   {
     do {
-      let hooks = self.hooks
-      let id = feature.id
       return try FeatureHandle(
         feature: feature, restoring: state, on: self.executor, limits: self.config.limits,
-        label: path.description,
-        log: { level, message in hooks.log(id, PluginLogLevel(level), message) },
-        functions: self.functionResolver)
+        label: path.description, log: self.pluginLog(of: feature.id),
+        functions: self.instancesFunctionResolver)
     } catch {
       throw AppError(.failed(path: path.description, reason: error.description))
     }
+  }
+
+  /// What the instances of feature `id` log through (made at the first).
+  private func pluginLog(of id: String) -> @Sendable (pb_log_level, String) -> Void {
+    if let log = self.owned.pluginLogs[id] { return log.call }
+    let hooks = self.hooks
+    let log = PluginLog { level, message in hooks.log(id, PluginLogLevel(level), message) }
+    self.owned.pluginLogs[id] = log
+    return log.call
   }
 
   /// The name a kept state is filed under: the path without the instance numbers of screens
@@ -115,4 +121,10 @@ extension AppRuntime {
     }
     parent.send(WireValue.case(node.key, [WireValue.Field("_0", wrapped)]).bytes)
   }
+}
+
+/// A feature's log, kept in a struct: a closure kept bare in a dictionary comes back out
+/// through a thunk, which costs an allocation each time.
+struct PluginLog {
+  let call: @Sendable (pb_log_level, String) -> Void
 }

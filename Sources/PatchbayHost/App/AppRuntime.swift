@@ -62,6 +62,10 @@ public final class AppRuntime: @unchecked Sendable {
     /// first). nil outside those.
     var sharedLater: [(FeatureHandle, InstancePath)]?
     var started = false
+    /// What instances of each feature log through, and how they find functions: made once,
+    /// not a closure for each instance (a row of a collection would pay two).
+    var pluginLogs: [String: PluginLog] = [:]
+    var functionResolver: FunctionResolver?
   }
 
   public let config: AppConfig

@@ -27,16 +27,16 @@ final class ProcessorBox<Feature: AudioFeature>: AnyProcessorBox {
   }
 }
 
-/// An instance's side of its processor: the calls the vtable makes with the instance.
+/// A feature's instances' side of its processor: the calls the vtable makes with an instance.
 @usableFromInline
 struct InstanceAudio {
-  let writeParameters: (UnsafeMutableRawPointer) -> Void
+  let writeParameters: (FeatureInstanceBox, UnsafeMutableRawPointer) -> Void
   let createProcessor: (ProcessorConfiguration) -> AnyProcessorBox
   let eventAction: (ProcessorEvent) -> [UInt8]?
 
   @usableFromInline
   init(
-    writeParameters: @escaping (UnsafeMutableRawPointer) -> Void,
+    writeParameters: @escaping (FeatureInstanceBox, UnsafeMutableRawPointer) -> Void,
     createProcessor: @escaping (ProcessorConfiguration) -> AnyProcessorBox,
     eventAction: @escaping (ProcessorEvent) -> [UInt8]?
   ) {

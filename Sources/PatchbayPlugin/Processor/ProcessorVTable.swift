@@ -5,14 +5,18 @@ enum ProcessorVTable {
   static let writeParameters:
     @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
       instance, block in
-      guard let block, let audio = FeatureVTable.instance(instance)?.audio else { return }
-      audio.writeParameters(block)
+      guard let block, let instance = FeatureVTable.instance(instance),
+        let audio = instance.table.audio
+      else { return }
+      audio.writeParameters(instance, block)
     }
 
   static let create:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_processor_config>?) ->
       UnsafeMutableRawPointer? = { instance, config in
-        guard let config, let audio = FeatureVTable.instance(instance)?.audio else { return nil }
+        guard let config, let audio = FeatureVTable.instance(instance)?.table.audio else {
+          return nil
+        }
         let box = audio.createProcessor(
           ProcessorConfiguration(
             sampleRate: Int(config.pointee.sample_rate),
@@ -37,7 +41,7 @@ enum ProcessorVTable {
     @convention(c) (
       UnsafeMutableRawPointer?, UnsafePointer<pb_processor_event>?, UnsafePointer<pb_writer>?
     ) -> pb_status = { instance, event, out in
-      guard let event, let audio = FeatureVTable.instance(instance)?.audio else {
+      guard let event, let audio = FeatureVTable.instance(instance)?.table.audio else {
         return PB_ERR_INVALID
       }
       let value = event.pointee

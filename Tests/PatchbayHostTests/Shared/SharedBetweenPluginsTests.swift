@@ -160,6 +160,21 @@ import Testing
     #expect(try holders.tally("left/right") == .record(fields: ("inMemory", "tally"), ("value", 5)))
   }
 
+  /// A feature that holds no shared value (its storage is made only when its code first uses
+  /// `.inMemory`) refuses a held value's action with one line, and its state stays.
+  @Test func aFeatureThatHoldsNothingSaysSo() throws {
+    let counter = try FeatureHandle(feature: try BuiltPlugins.loader.load("Counter").features[0])
+    try counter.send(text: "increment")
+    let before = try counter.stateJSON()
+    try counter.send(text: #"_shared(name: "tally", value: 1)"#)
+    #expect(
+      counter.failures.last?.contains(
+        "'tally' is not a shared value this instance holds (it holds none)") == true)
+    #expect(try counter.stateJSON() == before)
+    try counter.send(text: "increment")
+    #expect(try counter.stateJSON().contains(#""count":2"#))
+  }
+
   /// A held value's action that names a value it does not hold, or a value of another type,
   /// fails with one line, and the value stays.
   @Test(arguments: [

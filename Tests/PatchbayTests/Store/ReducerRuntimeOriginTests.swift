@@ -76,4 +76,25 @@ import Testing
     #expect(runtime.runningEffects == 0)
     #expect(sent.all.isEmpty)
   }
+
+  /// A runtime makes its effects' bookkeeping at its first effect; a cancel before any effect
+  /// ran still reaches its earlier generations, and a plain send makes none.
+  @Test func aCancelBeforeAnyEffectStillReachesEarlierGenerations() {
+    let cancelled = Mutex<[String]>([])
+    let sent = Sent()
+    let runtime = ReducerRuntime(
+      initialState: Timer.State(), reducer: Timer(),
+      generations: EffectGenerations(
+        cancelled: { id in cancelled.withLock { $0.append(id.key) } },
+        sendFrom: { action, _ in sent.append(action) })
+    ) { sent.append($0) }
+    runtime.reduce(.started, number: 1)
+    #expect(runtime.madeEffects.load() == nil)
+    runtime.reduce(.stop, number: 2)
+    #expect(cancelled.withLock { $0 } == [EffectID(Timer.CancelID.long).key])
+    #expect(runtime.runningEffects == 0)
+    runtime.reduce(.start, number: 3)
+    #expect(runtime.runningEffects == 1)
+    runtime.cancelEffects()
+  }
 }
