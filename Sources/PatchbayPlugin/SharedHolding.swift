@@ -160,10 +160,12 @@ final class InstanceSharing: _InMemoryStorageSource, @unchecked Sendable {
   /// The instance's connection: effects send through it (``FeatureInstance``).
   @usableFromInline let host: HostConnection
   let feature: String
+  // Touched only during calls into the instance, one at a time: unchecked, a call skips the
+  // runtime's exclusivity check (`swift_beginAccess`) on each.
   /// Its holding, once its storage is made.
-  @usableFromInline private(set) var holding: SharedHolding?
+  @exclusivity(unchecked) @usableFromInline private(set) var holding: SharedHolding?
   /// Whether a state is being read (``readState(_:)``): a holding made then begins a call.
-  private var reading = false
+  @exclusivity(unchecked) private var reading = false
 
   @usableFromInline
   init(host: HostConnection, feature: String) {

@@ -37,7 +37,7 @@ public protocol _SharedBridge: AnyObject, Sendable {
 /// call into an instance at a time.
 open class _InMemoryStorageSource: @unchecked Sendable {
   /// The storage, once made.
-  public private(set) final var made: InMemoryStorage?
+  @exclusivity(unchecked) public private(set) final var made: InMemoryStorage?
 
   public init() {}
 
