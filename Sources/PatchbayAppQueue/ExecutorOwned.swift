@@ -16,10 +16,15 @@
 ///
 /// Addressors, not `_read`/`_modify`: a coroutine accessor that is not inlined allocates its
 /// frame, which the per-action path cannot afford.
-package struct ExecutorOwned<Value>: ~Copyable {
-  @usableFromInline let executor: AppExecutor
+///
+/// Public, though only the package uses it: Swift 6.3 does not inline a `package` accessor
+/// that returns a pointer into another module, even one marked `@inline(__always)`. Each access
+/// was then a call into the unspecialized generic getter, with a metadata lookup: about 340
+/// call sites, several on every action.
+public struct ExecutorOwned<Value>: ~Copyable {
+  let executor: AppExecutor
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
-  @usableFromInline let what: StaticString
+  let what: StaticString
 
   /// `value`, owned by `executor`; `what` names it in the assertion's message.
   package init(_ value: Value, by executor: AppExecutor, what: StaticString) {
@@ -36,15 +41,25 @@ package struct ExecutorOwned<Value>: ~Copyable {
 
   /// The value's address, for reading. [executor]
   @inlinable @inline(__always)
-  package var address: UnsafePointer<Value> {
-    self.executor.assertCurrent("\(self.what)")
+  public var address: UnsafePointer<Value> {
+    #if DEBUG
+      self.assertCurrent()
+    #endif
     return UnsafePointer(self.pointer)
   }
 
   /// The value's address, for writing. [executor]
   @inlinable @inline(__always)
-  package var mutableAddress: UnsafeMutablePointer<Value> {
-    self.executor.assertCurrent("\(self.what)")
+  public var mutableAddress: UnsafeMutablePointer<Value> {
+    #if DEBUG
+      self.assertCurrent()
+    #endif
     return self.pointer
+  }
+
+  /// Stops a debug build outside the executor's jobs (``AppExecutor/assertCurrent(_:file:line:)``).
+  @usableFromInline
+  func assertCurrent() {
+    self.executor.assertCurrent("\(self.what)")
   }
 }

@@ -57,9 +57,10 @@ extension FeatureHandle {
     self.replace(with: next, keepingEffects: false)?.destroy()
   }
 
-  /// Runs `next` (its context's inbox already this handle) from now on. Returns the old
-  /// implementation for the caller to destroy, or, with `keepingEffects`, nil: it is kept
-  /// while its effects run (``Owned/retired``) unless `next` restarts them itself; call
+  /// Runs `next`, a new implementation (its context's inbox already this handle), from now on.
+  /// Returns the old implementation for the caller to destroy, or, with `keepingEffects` (the
+  /// caller found that it ``Implementation/canRetire(for:)``), nil: it is kept while its
+  /// effects run (``Owned/retired``) unless `next` restarts them itself; call
   /// ``reapRetired()`` after. [executor]
   func replace(with next: Implementation, keepingEffects: Bool) -> Implementation? {
     let old = self.owned.implementation
@@ -74,9 +75,10 @@ extension FeatureHandle {
     }
     // Whether it runs an effect is asked at the next reap (after a swap's hold, or at the
     // next action): one that runs none is destroyed then.
-    let retiring = keepingEffects && !resumed && old.canRetire(for: next)
+    let retiring = keepingEffects && !resumed
     if retiring { self.owned.retired.append(old) }
-    self.countGenerations()
+    // A new context counts one generation already: only earlier ones need telling.
+    if !self.owned.retired.isEmpty { self.countGenerations() }
     return retiring ? nil : old
   }
 }

@@ -22,13 +22,16 @@ final class SwapSuccessors {
   /// has reduced nothing since (`version`).
   ///
   /// The handle is known by identity only: the caller holds the handles, and counting
-  /// references to each of 10,000 (their weak references make each count a slow one) is a
-  /// cost the hold need not pay. `base` is held, so no other handle can be running it.
+  /// references to each of 10,000 is a cost the hold need not pay. `base` is held, so no
+  /// other handle can be running it. Whether `base` may go on running its effects once
+  /// replaced (`retires`) depends on the two implementations only, so it is asked here,
+  /// before the hold, where touching `base` costs nothing that waits.
   private struct Made {
     let handle: ObjectIdentifier
     let base: Implementation
     let version: UInt64
     let next: Implementation
+    let retires: Bool
 
     func isCurrent(for handle: FeatureHandle) -> Bool {
       self.base === handle.owned.implementation && self.version == handle.stateVersion
@@ -42,6 +45,9 @@ final class SwapSuccessors {
   let feature: LoadedFeature
   /// In the order made: most swaps switch the same instances in the same order.
   private var made: [Made] = []
+  /// The successors switched to, with what they replaced: let go of after the hold (each
+  /// release is a cache miss, 10,000 of them a millisecond).
+  private var switched: [Made] = []
   /// Whether a successor's `create` asked for shared state ("patchbay.shared/1"), which the
   /// app applies once it switched to them.
   private(set) var askedForShared = false
@@ -68,7 +74,8 @@ final class SwapSuccessors {
     next.context.owned.inbox = handle
     if !next.context.owned.shared.isEmpty { self.askedForShared = true }
     return Made(
-      handle: ObjectIdentifier(handle), base: base, version: handle.stateVersion, next: next)
+      handle: ObjectIdentifier(handle), base: base, version: handle.stateVersion, next: next,
+      retires: base.canRetire(for: next))
   }
 
   /// Switches every one of `handles` to its successor — all of them, or on a failure none —
@@ -84,7 +91,7 @@ final class SwapSuccessors {
         unused = try self.align(to: handles)
       }
       // In place: most swaps make nothing again, and copy nothing.
-      for index in handles.indices where !self.made[index].isCurrent(for: handles[index]) {
+      for index in self.stale(handles) {
         let fresh = try self.successor(of: handles[index])
         unused.append(self.made[index].next)
         self.made[index] = fresh
@@ -95,14 +102,26 @@ final class SwapSuccessors {
       self.discard()
       throw error
     }
+    let made = self.made
+    self.made = []
     var old = unused
     for index in handles.indices {
-      if let replaced = handles[index].replace(with: self.made[index].next, keepingEffects: true) {
+      if let replaced = handles[index].replace(
+        with: made[index].next, keepingEffects: made[index].retires)
+      {
         old.append(replaced)
       }
     }
-    self.made.removeAll()
+    self.switched = made
     return old
+  }
+
+  /// The indices of the successors made from an older state than their instance's now (or
+  /// from other code). Read through a local copy: the property's elements would each be
+  /// retained around every call that might change it, and each retain is a cache miss.
+  private func stale(_ handles: [FeatureHandle]) -> [Int] {
+    let made = self.made
+    return handles.indices.filter { !made[$0].isCurrent(for: handles[$0]) }
   }
 
   /// Puts the successors in the order of `handles` (instances came or went since they were

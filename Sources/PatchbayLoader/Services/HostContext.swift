@@ -31,7 +31,13 @@ package final class HostContext: @unchecked Sendable {
     package var shared: [SharedRequest] = []
     /// Where the instance's sends and navigation requests go (its handle); nil drops them
     /// (a context outside any instance, or an implementation a swap replaced).
-    package weak var inbox: (any InstanceInbox)?
+    ///
+    /// Unowned, not weak: a weak reference gives the handle a side table, and then every
+    /// retain and release of it — on each send, and 10,000 times in a swap's hold — takes the
+    /// slow path through that table. The handle's implementations are destroyed (which sets
+    /// this to nil) before it goes, so a send never finds it gone; were one to, it would trap
+    /// rather than reach freed memory.
+    package unowned var inbox: (any InstanceInbox)?
   }
 
   package let executor: AppExecutor
