@@ -28,8 +28,13 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the dispatch queue is thread-safe, the counters are atomic, and the
 /// rest is immutable.
-package final class AppExecutor: @unchecked Sendable {
-  package let name: String
+///
+/// Public, though its members are the package's only: Swift 6.3 inlines no `@inlinable`
+/// member of a `package` type into another module. `sync` ran unspecialized then, from 120
+/// call sites, with its generic metadata looked up on every action. (``ExecutorOwned`` is
+/// public for the same reason.)
+public final class AppExecutor: @unchecked Sendable {
+  @usableFromInline package let name: String
   /// A serial dispatch queue, driven through the C calls (`dispatch_sync_f`,
   /// `dispatch_async_f`): they take a function and a context, so a job allocates nothing
   /// (Swift's `DispatchQueue.sync` copies a block and boxes the result: two allocations).
@@ -38,11 +43,14 @@ package final class AppExecutor: @unchecked Sendable {
   private var object: dispatch_object_t { dispatch_object_t(_dq: self.queue) }
   /// The executor whose job runs on this thread now: a pthread key, because the check runs
   /// several times per action and `DispatchQueue.getSpecific` costs a hash lookup.
-  @usableFromInline static let running: pthread_key_t = {
+  private static let running: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
     return key
   }()
+  /// ``running``, kept by each executor: a static `let` is reached through `swift_once` on
+  /// every read, and the check runs several times an action.
+  @usableFromInline let runningKey: pthread_key_t = AppExecutor.running
   /// Jobs queued or running (the low 32 bits); whether one runs inline, on a caller's thread
   /// outside the queue (``inlineBit``); and how many callers held the queue still meanwhile
   /// (``suspensionUnit``s), for that job to let go when it ends. One word, so each of those
@@ -89,14 +97,14 @@ package final class AppExecutor: @unchecked Sendable {
   /// Whether the calling code runs as one of this executor's jobs.
   @inlinable
   package var isCurrent: Bool {
-    pthread_getspecific(Self.running) == Unmanaged.passUnretained(self).toOpaque()
+    pthread_getspecific(self.runningKey) == Unmanaged.passUnretained(self).toOpaque()
   }
 
   /// Runs `job` marked as this executor's (restoring the mark of an outer executor's job).
   private func asJob<T, E: Error>(_ job: () throws(E) -> T) throws(E) -> T {
-    let outer = pthread_getspecific(Self.running)
-    pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
-    defer { pthread_setspecific(Self.running, outer) }
+    let outer = pthread_getspecific(self.runningKey)
+    pthread_setspecific(self.runningKey, Unmanaged.passUnretained(self).toOpaque())
+    defer { pthread_setspecific(self.runningKey, outer) }
     return try job()
   }
 
@@ -167,15 +175,15 @@ package final class AppExecutor: @unchecked Sendable {
         expected: 0, desired: Self.inlineBit | 1, ordering: .acquiringAndReleasing
       ).exchanged
     else { return nil }
-    let outer = pthread_getspecific(Self.running)
-    pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
+    let outer = pthread_getspecific(self.runningKey)
+    pthread_setspecific(self.runningKey, Unmanaged.passUnretained(self).toOpaque())
     return .some(outer)
   }
 
   /// Ends a job ``startInline()`` started: its mark undone, the queue let go.
   @usableFromInline
   func endInline(restoring outer: UnsafeMutableRawPointer?) {
-    pthread_setspecific(Self.running, outer)
+    pthread_setspecific(self.runningKey, outer)
     self.endInline()
   }
 

@@ -50,13 +50,33 @@ struct ActionCache<Action> {
     self.slots[Self.slot(bytes)] = Entry(bytes: Array(bytes), action: action)
   }
 
-  /// FNV-1a over the bytes, folded to a slot.
+  /// FNV-1a over the bytes eight at a time (the tail byte by byte), folded to a slot. It runs
+  /// on every action: byte by byte, it cost a multiply's latency a byte, a sixth of a send
+  /// through the C ABI.
+  ///
+  /// ```swift
+  /// ActionCache<Counter.Action>.slot(bytes)   // 0..<16, the same for the same bytes
+  /// ```
   @inlinable
   static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let prime: UInt64 = 0x100_0000_01b3
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+      offset += 8
     }
+    while offset < bytes.count {
+      hash = (hash ^ UInt64(bytes[offset])) &* prime
+      offset += 1
+    }
+    // A product's low bits depend on its factors' low bits only, and the slot is the low
+    // bits: mix the high ones down (MurmurHash3's 64-bit finalizer).
+    hash ^= hash >> 33
+    hash &*= 0xff51_afd7_ed55_8ccd
+    hash ^= hash >> 33
+    hash &*= 0xc4ce_b9fe_1a85_ec53
+    hash ^= hash >> 33
     return Int(hash % UInt64(Self.slotCount))
   }
 }
