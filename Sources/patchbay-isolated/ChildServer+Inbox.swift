@@ -11,6 +11,9 @@ extension ChildServer {
       (self.server, self.instance) = (server, instance)
     }
 
+    /// Its instance holds it until the instance's context has let go of it.
+    var isOpen: Bool { true }
+
     func pluginSent(_ action: [UInt8], from context: HostContext, keys: String?) {
       let note: PluginNote = keys.map { .sendFrom(keys: $0, action) } ?? .send(action)
       self.server.say(note, instance: self.instance)

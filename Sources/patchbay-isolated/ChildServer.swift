@@ -164,6 +164,7 @@ final class ChildServer: @unchecked Sendable {
       // every cancellation and keyed send, and the host's context drops what nobody needs.
       context.generations.store(2, ordering: .relaxed)
       guard let code = feature.code.create(state: state, context: context, label: label) else {
+        context.owned.inbox = nil  // the context outlives `inbox` (its table is never freed)
         if let errors = context.takeErrors() { self.notes.append(.error(errors)) }
         out.put(optional: nil)
         return PB_ERR_FAILED

@@ -30,14 +30,19 @@ package final class HostContext: @unchecked Sendable {
     /// What it asked of "patchbay.shared/1", for the app to apply after the call.
     package var shared: [SharedRequest] = []
     /// Where the instance's sends and navigation requests go (its handle); nil drops them
-    /// (a context outside any instance, or an implementation a swap replaced).
-    ///
-    /// Unowned, not weak: a weak reference gives the handle a side table, and then every
+    /// (a context outside any instance, an implementation a swap replaced, or a handle whose
+    /// `deinit` began, while the jobs queued before its last one still run).
+    package var inbox: (any InstanceInbox)? {
+      get { self.unretainedInbox.flatMap { $0.isOpen ? $0 : nil } }
+      set { self.unretainedInbox = newValue }
+    }
+    /// Unretained, not weak: a weak reference gives the handle a side table, and then every
     /// retain and release of it — on each send, and 10,000 times in a swap's hold — takes the
-    /// slow path through that table. The handle's implementations are destroyed (which sets
-    /// this to nil) before it goes, so a send never finds it gone; were one to, it would trap
-    /// rather than reach freed memory.
-    package unowned var inbox: (any InstanceInbox)?
+    /// slow path through that table. Not `unowned` either: a job queued before the handle's
+    /// last one runs while its `deinit` waits for it, and reading an unowned reference then
+    /// stops the process. The handle is closed (``InstanceInbox/isOpen``) as its `deinit`
+    /// begins, and destroys its implementations (which sets this to nil) before it is freed.
+    private unowned(unsafe) var unretainedInbox: (any InstanceInbox)?
   }
 
   package let executor: AppExecutor

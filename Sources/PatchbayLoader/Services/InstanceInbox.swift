@@ -17,4 +17,7 @@ package protocol InstanceInbox: AnyObject {
   /// The plugin's code crashed or hung outside any call (an isolated plugin's effect thread
   /// or processor) and was started again; `report` says how.
   func pluginCrashed(_ report: String)
+  /// False once the inbox is going away (its owner's `deinit` began): what is still queued
+  /// for it is dropped. [any thread]
+  var isOpen: Bool { get }
 }

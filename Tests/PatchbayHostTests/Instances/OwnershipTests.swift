@@ -83,6 +83,33 @@ import Testing
     #expect(try handle.stateValue()[field: "overlaps"] == 0)
     #expect(try handle.render() == "200")
   }
+
+  /// A send queued from another thread (an effect's, a processor's) before the handle's last
+  /// reference went runs while its `deinit` waits for the queue: it is dropped, and nothing
+  /// stops. (With the context's reference to the handle `unowned`, reading it then stopped
+  /// the process: once in a CI run, from the validator's processor that sends.)
+  @Test func aSendQueuedAsTheHandleGoesIsDropped() throws {
+    final class Holder: @unchecked Sendable { var handle: FeatureHandle? }
+    let holder = Holder()
+    holder.handle = try Tally.handle()
+    let context = holder.handle!.withInstance { _ in holder.handle!.owned.implementation.context }
+    // The queue is held by a job that waits until the handle closes, so the send queued next
+    // runs after the `deinit` began, whatever the threads' timing.
+    let closed = RunningCount()
+    context.executor.enqueue {
+      let deadline = ContinuousClock.now + .seconds(60)
+      while context.owned.inbox != nil, ContinuousClock.now < deadline { usleep(100) }
+      closed.value.store(context.owned.inbox == nil ? 1 : 0, ordering: .relaxed)
+    }
+    context.deliver(Tally.add(1))
+    let released = DispatchSemaphore(value: 0)
+    Thread {
+      holder.handle = nil  // `deinit`: closes, then waits for the two jobs above
+      released.signal()
+    }.start()
+    released.wait()
+    #expect(closed.value.load(ordering: .relaxed) == 1)  // the send ran after the close
+  }
 }
 
 /// A feature written in Swift in this test: it counts, and keeps the order of what it reduced.
