@@ -79,9 +79,11 @@ let package = Package(
   targets: [
     // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
     // the app queue, the one serial executor that owns an app's state, and what it owns;
-    .target(name: "PatchbayAppQueue", dependencies: ["CPatchbayTicks"]),
+    .target(name: "PatchbayAppQueue", dependencies: ["CPatchbayTicks", "CPatchbayThreadMark"]),
     // the CPU's tick counter, for timing a reduce in a few nanoseconds;
     .target(name: "CPatchbayTicks"),
+    // which executor's job runs on a thread, as a C thread-local (no call into libc);
+    .target(name: "CPatchbayThreadMark"),
     // libffi calls and stable trampolines to plugins' exported functions;
     .target(
       name: "PatchbayFunctions",

@@ -18,7 +18,7 @@
 
 /* Initial-exec: this library is linked into the executable, and every call into a plugin
  * touches it, so no __tls_get_addr on the way. */
-static _Thread_local pb_crash_context current __attribute__((tls_model("initial-exec")));
+_Thread_local pb_crash_context pb_crash_current __attribute__((tls_model("initial-exec")));
 _Thread_local const pb_crash_context *pb_crash_noted __attribute__((tls_model("initial-exec")));
 /* The plugins' code, for crashes outside any noted call: each executable segment's range. */
 typedef struct {
@@ -241,7 +241,7 @@ void pb_crash_report_isolated(int fd) { isolated_fd = fd; }
 
 static void handle(int sig, siginfo_t *info, void *context) {
   (void)info;
-  pb_crash_context noted = current;
+  pb_crash_context noted = pb_crash_current;
   if (!noted.call && pb_crash_noted) noted = *pb_crash_noted;
   if (!noted.call) {
     const char *owner = image_of(instruction(context));
@@ -309,7 +309,7 @@ void pb_crash_install(int code) {
 
 /* The watchdog's view of the app queue: (thread slot << 48) | that thread's call count. */
 static unsigned long long watch_calls;
-static int watch_running;
+int pb_crash_watch_running;
 #define WATCHED_THREAD_CAPACITY 256
 /* Each live watched thread's noted call (its `current`), read by the watchdog thread; a slot
  * is emptied when its thread exits (its thread-local memory goes with it), and reused. */
@@ -331,7 +331,7 @@ static int watch_thread(void) {
   pthread_once(&watched_key_once, make_watched_key);
   for (int index = 0; index < WATCHED_THREAD_CAPACITY; index++) {
     const pb_crash_context *expected = NULL;
-    if (__atomic_compare_exchange_n(&watched_contexts[index], &expected, &current, 0,
+    if (__atomic_compare_exchange_n(&watched_contexts[index], &expected, &pb_crash_current, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
       pthread_setspecific(watched_key, (void *)(intptr_t)(index + 1));
       return index + 1;
@@ -340,9 +340,8 @@ static int watch_thread(void) {
   return -1;
 }
 
-/* One store a call, once the watchdog runs. */
-static inline void watch_note_call(void) {
-  if (!__atomic_load_n(&watch_running, __ATOMIC_RELAXED)) return;
+/* One store a call, once the watchdog runs: pb_crash_enter calls it only then. */
+void pb_crash_watch_note_call(void) {
   if (watched_slot == 0) watched_slot = watch_thread();
   if (watched_slot < 0) return;
   watched_serial++;
@@ -350,17 +349,6 @@ static inline void watch_note_call(void) {
                    ((unsigned long long)watched_slot << 48) | (watched_serial & 0xFFFFFFFFFFFFull),
                    __ATOMIC_RELAXED);
 }
-
-pb_crash_context pb_crash_enter(const char *feature, const char *instance, const char *call) {
-  watch_note_call();
-  pb_crash_context before = current;
-  current.feature = feature;
-  current.instance = instance;
-  current.call = call;
-  return before;
-}
-
-void pb_crash_leave(pb_crash_context previous_context) { current = previous_context; }
 
 typedef struct {
   uintptr_t address;
@@ -402,11 +390,11 @@ int pb_crash_register_image(const void *address, const char *label) {
   return search.found ? 0 : -1;
 }
 
-const char *pb_crash_action(void) { return current.action; }
+const char *pb_crash_action(void) { return pb_crash_current.action; }
 
 const char *pb_crash_set_action(const char *action) {
-  const char *before = current.action;
-  current.action = action;
+  const char *before = pb_crash_current.action;
+  pb_crash_current.action = action;
   return before;
 }
 
@@ -474,7 +462,7 @@ static void *watch(void *unused) {
 }
 
 void pb_watch_start(unsigned call_seconds, unsigned audio_periods, double audio_seconds) {
-  if (__atomic_load_n(&watch_running, __ATOMIC_ACQUIRE)) return;
+  if (__atomic_load_n(&pb_crash_watch_running, __ATOMIC_ACQUIRE)) return;
   call_limit = call_seconds;
   audio_limit = audio_seconds;
   snprintf(call_limit_text, sizeof call_limit_text, "%u s", call_seconds);
@@ -487,7 +475,7 @@ void pb_watch_start(unsigned call_seconds, unsigned audio_periods, double audio_
   pthread_t thread;
   if (pthread_create(&thread, NULL, watch, NULL) != 0) return;
   pthread_detach(thread);
-  __atomic_store_n(&watch_running, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&pb_crash_watch_running, 1, __ATOMIC_RELEASE);
 }
 
 void pb_watch_audio_thread(int running) {

@@ -1,3 +1,4 @@
+import CPatchbayThreadMark
 import Foundation
 import Synchronization
 
@@ -41,16 +42,6 @@ public final class AppExecutor: @unchecked Sendable {
   private let queue: dispatch_queue_t
   /// The queue as the calls that take any dispatch object want it.
   private var object: dispatch_object_t { dispatch_object_t(_dq: self.queue) }
-  /// The executor whose job runs on this thread now: a pthread key, because the check runs
-  /// several times per action and `DispatchQueue.getSpecific` costs a hash lookup.
-  private static let running: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
-  /// ``running``, kept by each executor: a static `let` is reached through `swift_once` on
-  /// every read, and the check runs several times an action.
-  @usableFromInline let runningKey: pthread_key_t = AppExecutor.running
   /// Jobs queued or running (the low 32 bits); whether one runs inline, on a caller's thread
   /// outside the queue (``inlineBit``); and how many callers held the queue still meanwhile
   /// (``suspensionUnit``s), for that job to let go when it ends. One word, so each of those
@@ -94,17 +85,20 @@ public final class AppExecutor: @unchecked Sendable {
       file: file, line: line)
   }
 
-  /// Whether the calling code runs as one of this executor's jobs.
+  /// Whether the calling code runs as one of this executor's jobs: the thread's mark
+  /// (`pb_thread_mark`, a C thread-local: one load) is this executor.
   @inlinable
-  package var isCurrent: Bool {
-    pthread_getspecific(self.runningKey) == Unmanaged.passUnretained(self).toOpaque()
-  }
+  package var isCurrent: Bool { pb_thread_mark() == self.mark }
+
+  /// This executor as the thread mark names it.
+  @inlinable
+  var mark: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
   /// Runs `job` marked as this executor's (restoring the mark of an outer executor's job).
   private func asJob<T, E: Error>(_ job: () throws(E) -> T) throws(E) -> T {
-    let outer = pthread_getspecific(self.runningKey)
-    pthread_setspecific(self.runningKey, Unmanaged.passUnretained(self).toOpaque())
-    defer { pthread_setspecific(self.runningKey, outer) }
+    let outer = pb_thread_mark()
+    pb_set_thread_mark(self.mark)
+    defer { pb_set_thread_mark(outer) }
     return try job()
   }
 
@@ -156,34 +150,34 @@ public final class AppExecutor: @unchecked Sendable {
   /// executor, runs it at once.
   @inlinable
   package func sync<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    if self.isCurrent { return try body() }
+    let outer = pb_thread_mark()
+    if outer == self.mark { return try body() }
     // The usual case, inline, here where `T` and `E` are known: the generic `syncOnQueue`
     // runs unspecialized, and looked up its locals' generic metadata on every call (a fifth
     // of a send through the C ABI).
-    guard let outer = self.startInline() else { return try self.syncOnQueue(body) }
+    guard self.startInline() else { return try self.syncOnQueue(body) }
     defer { self.endInline(restoring: outer) }
     return try body()
   }
 
   /// Starts a job inline when none is queued or running (one compare-and-swap), marked as this
-  /// executor's: the mark it replaced, to give back to ``endInline(restoring:)``. Nil when the
-  /// job must wait its turn.
+  /// executor's; false when the job must wait its turn. ``endInline(restoring:)`` gives back
+  /// the mark the caller read before.
   @usableFromInline
-  func startInline() -> UnsafeMutableRawPointer?? {
+  func startInline() -> Bool {
     guard
       self.state.compareExchange(
         expected: 0, desired: Self.inlineBit | 1, ordering: .acquiringAndReleasing
       ).exchanged
-    else { return nil }
-    let outer = pthread_getspecific(self.runningKey)
-    pthread_setspecific(self.runningKey, Unmanaged.passUnretained(self).toOpaque())
-    return .some(outer)
+    else { return false }
+    pb_set_thread_mark(self.mark)
+    return true
   }
 
-  /// Ends a job ``startInline()`` started: its mark undone, the queue let go.
+  /// Ends a job ``startInline()`` started: the thread's mark back to `outer`, the queue let go.
   @usableFromInline
-  func endInline(restoring outer: UnsafeMutableRawPointer?) {
-    pthread_setspecific(self.runningKey, outer)
+  func endInline(restoring outer: UnsafeRawPointer?) {
+    pb_set_thread_mark(outer)
     self.endInline()
   }
 
@@ -193,7 +187,8 @@ public final class AppExecutor: @unchecked Sendable {
   /// (``admit()``). Otherwise it waits its turn in the queue. It allocates nothing.
   @usableFromInline
   func syncOnQueue<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    if let outer = self.startInline() {
+    let outer = pb_thread_mark()
+    if self.startInline() {
       defer { self.endInline(restoring: outer) }
       return try body()
     }

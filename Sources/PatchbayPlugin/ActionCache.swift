@@ -8,51 +8,90 @@
 /// is never sent an action holds no slot (docs/BENCHMARKS.md, "Growth").
 @usableFromInline
 struct ActionCache<Action> {
+  /// What a lookup compares first: the length and the first and last eight bytes (fewer than
+  /// eight: all of them, in `head`). Plain words, so finding an action reads no array's
+  /// storage and retains nothing; for 16 bytes or fewer (most actions: a tag and a short
+  /// name) it is the whole comparison.
   @usableFromInline
-  struct Entry {
-    @usableFromInline var bytes: [UInt8]
-    @usableFromInline var action: Action
+  struct Key: Equatable {
+    @usableFromInline var count: Int
+    @usableFromInline var head: UInt64
+    @usableFromInline var tail: UInt64
 
-    @inlinable init(bytes: [UInt8], action: Action) {
-      self.bytes = bytes
-      self.action = action
+    /// No action's: a slot that holds nothing.
+    @inlinable static var empty: Key { Key(count: -1, head: 0, tail: 0) }
+
+    @inlinable init(count: Int, head: UInt64, tail: UInt64) {
+      (self.count, self.head, self.tail) = (count, head, tail)
+    }
+
+    @inlinable init(_ bytes: UnsafeRawBufferPointer) {
+      let count = bytes.count
+      guard count >= 8 else {
+        var head: UInt64 = 0
+        for index in 0..<count { head |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        self.init(count: count, head: head, tail: 0)
+        return
+      }
+      self.init(
+        count: count, head: bytes.loadUnaligned(as: UInt64.self),
+        tail: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
   }
 
   @inlinable static var slotCount: Int { 16 }
   @inlinable static var maximumSize: Int { 128 }
 
-  /// Empty until the first action is stored, then `slotCount` slots.
-  @usableFromInline var slots: [Entry?] = []
+  /// Empty until the first action is stored, then `slotCount` of each: the slots' keys, their
+  /// actions, and (once one is stored) the bytes of those over 16 long, for the middle that
+  /// the key leaves out.
+  @usableFromInline var keys: [Key] = []
+  @usableFromInline var actions: [Action?] = []
+  @usableFromInline var longBytes: [[UInt8]] = []
 
   @inlinable init() {}
+
+  /// Whether the cache holds no slots yet (an instance never sent an action).
+  @inlinable var isEmpty: Bool { self.keys.isEmpty }
 
   /// The cached action for `bytes`, if any.
   @inlinable
   func action(for bytes: UnsafeRawBufferPointer) -> Action? {
-    guard bytes.count <= Self.maximumSize, !self.slots.isEmpty,
-      let entry = self.slots[Self.slot(bytes)]
-    else {
-      return nil
+    guard bytes.count <= Self.maximumSize, !self.keys.isEmpty else { return nil }
+    let slot = Self.slot(bytes)
+    guard self.keys[slot] == Key(bytes) else { return nil }
+    if bytes.count > 16 {
+      let same = self.longBytes[slot].withUnsafeBytes {
+        memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+      }
+      guard same else { return nil }
     }
-    guard entry.bytes.count == bytes.count else { return nil }
-    let equal = entry.bytes.withUnsafeBytes { cached in
-      cached.count == 0 || memcmp(cached.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-    }
-    return equal ? entry.action : nil
+    return self.actions[slot]
   }
 
   /// Remembers `action` as the decoding of `bytes`.
   @inlinable
   mutating func store(_ action: Action, for bytes: UnsafeRawBufferPointer) {
     guard bytes.count <= Self.maximumSize else { return }
-    if self.slots.isEmpty { self.slots = Array(repeating: nil, count: Self.slotCount) }
-    self.slots[Self.slot(bytes)] = Entry(bytes: Array(bytes), action: action)
+    if self.keys.isEmpty {
+      self.keys = Array(repeating: .empty, count: Self.slotCount)
+      self.actions = Array(repeating: nil, count: Self.slotCount)
+    }
+    let slot = Self.slot(bytes)
+    self.keys[slot] = Key(bytes)
+    self.actions[slot] = action
+    if bytes.count > 16 {
+      if self.longBytes.isEmpty { self.longBytes = Array(repeating: [], count: Self.slotCount) }
+      self.longBytes[slot] = Array(bytes)
+    } else if !self.longBytes.isEmpty {
+      self.longBytes[slot] = []
+    }
   }
 
-  /// FNV-1a over the bytes eight at a time (the tail byte by byte), folded to a slot. It runs
-  /// on every action: byte by byte, it cost a multiply's latency a byte, a sixth of a send
-  /// through the C ABI.
+  /// FNV-1a over the bytes eight at a time (a tail as the last eight, overlapping the word
+  /// before; under eight, byte by byte); the slot is the hash's top bits. It runs on every
+  /// action: byte by byte, it cost a multiply's latency a byte, a sixth of a send through the
+  /// C ABI.
   ///
   /// ```swift
   /// ActionCache<Counter.Action>.slot(bytes)   // 0..<16, the same for the same bytes
@@ -66,18 +105,17 @@ struct ActionCache<Action> {
       hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
       offset += 8
     }
-    while offset < bytes.count {
-      hash = (hash ^ UInt64(bytes[offset])) &* prime
-      offset += 1
+    if offset < bytes.count, bytes.count >= 8 {
+      let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+      hash = (hash ^ last) &* prime
+    } else {
+      while offset < bytes.count {
+        hash = (hash ^ UInt64(bytes[offset])) &* prime
+        offset += 1
+      }
     }
-    // A product's low bits depend on its factors' low bits only, and the slot is the low
-    // bits: mix the high ones down (MurmurHash3's 64-bit finalizer).
-    hash ^= hash >> 33
-    hash &*= 0xff51_afd7_ed55_8ccd
-    hash ^= hash >> 33
-    hash &*= 0xc4ce_b9fe_1a85_ec53
-    hash ^= hash >> 33
-    return Int(hash % UInt64(Self.slotCount))
+    // A product's low bits depend on its factors' low bits only; its top bits on all of them.
+    return Int(hash >> UInt64(64 - Self.slotCount.trailingZeroBitCount))
   }
 }
 

@@ -36,9 +36,12 @@ enum FeatureVTable {
   static let reduce:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) ->
       pb_status = { pointer, action, length in
-        guard let instance = Self.instance(pointer) else { return PB_ERR_INVALID }
-        return instance.table.reduce(
-          instance, UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
+        guard let pointer else { return PB_ERR_INVALID }
+        // Borrowed, not retained: the host holds the instance for as long as it calls it.
+        return Unmanaged<FeatureInstanceBox>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+          $0.table.reduce(
+            $0, UnsafeRawBufferPointer(start: action, count: action == nil ? 0 : length))
+        }
       }
 
   static let snapshot:

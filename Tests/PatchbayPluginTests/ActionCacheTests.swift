@@ -11,25 +11,42 @@ import Testing
 
   @Test func anInstanceNeverSentAnActionHoldsNoSlots() {
     let cache = ActionCache<String>()
-    #expect(cache.slots.isEmpty)
+    #expect(cache.isEmpty)
     #expect(self.withBytes([1, 2, 3]) { cache.action(for: $0) } == nil)
-    #expect(cache.slots.isEmpty)  // asking stores nothing
+    #expect(cache.isEmpty)  // asking stores nothing
   }
 
   @Test func aStoredActionIsFoundByItsBytesOnly() {
     var cache = ActionCache<String>()
     self.withBytes([1, 2, 3]) { cache.store("increment", for: $0) }
-    #expect(cache.slots.count == ActionCache<String>.slotCount)
+    #expect(cache.keys.count == ActionCache<String>.slotCount)
     #expect(self.withBytes([1, 2, 3]) { cache.action(for: $0) } == "increment")
     #expect(self.withBytes([1, 2, 4]) { cache.action(for: $0) } == nil)
     #expect(self.withBytes([1, 2]) { cache.action(for: $0) } == nil)
+  }
+
+  /// Bytes of 8 to 16 are compared as two overlapping words, longer ones in the middle too: a
+  /// difference in any byte, the ones both words hold too, is still a different action.
+  @Test func actionsOfOneLengthThatDifferInAnyByteAreNotConfused() {
+    for count in [1, 7, 8, 9, 12, 16, 17, 40] {
+      let stored = (0..<count).map { UInt8($0 + 1) }
+      var cache = ActionCache<String>()
+      self.withBytes(stored) { cache.store("stored", for: $0) }
+      #expect(self.withBytes(stored) { cache.action(for: $0) } == "stored", "\(count) bytes")
+      for index in 0..<count {
+        var other = stored
+        other[index] ^= 0x80
+        #expect(
+          self.withBytes(other) { cache.action(for: $0) } == nil, "byte \(index) of \(count)")
+      }
+    }
   }
 
   @Test func anActionOverTheSizeLimitIsNotKept() {
     var cache = ActionCache<String>()
     let large = [UInt8](repeating: 7, count: ActionCache<String>.maximumSize + 1)
     self.withBytes(large) { cache.store("large", for: $0) }
-    #expect(cache.slots.isEmpty)
+    #expect(cache.isEmpty)
     #expect(self.withBytes(large) { cache.action(for: $0) } == nil)
   }
 

@@ -27,11 +27,25 @@ typedef struct pb_crash_context {
  * not lost when it goes to a file or a pipe (once; later calls only change the exit code). */
 void pb_crash_install(int exit_code);
 
+/* The call this thread makes now (pb_crash_enter), and whether the watchdog runs: inline
+ * here, so that noting a call costs a few stores, not two calls into this library. */
+extern _Thread_local pb_crash_context pb_crash_current __attribute__((tls_model("initial-exec")));
+extern int pb_crash_watch_running;
+void pb_crash_watch_note_call(void);
+
 /* Notes a call on this thread; returns what was noted before, for pb_crash_leave. */
-pb_crash_context pb_crash_enter(const char *feature, const char *instance, const char *call);
+static inline pb_crash_context pb_crash_enter(const char *feature, const char *instance,
+                                              const char *call) {
+  if (__atomic_load_n(&pb_crash_watch_running, __ATOMIC_RELAXED)) pb_crash_watch_note_call();
+  pb_crash_context before = pb_crash_current;
+  pb_crash_current.feature = feature;
+  pb_crash_current.instance = instance;
+  pb_crash_current.call = call;
+  return before;
+}
 
 /* Restores what pb_crash_enter returned. */
-void pb_crash_leave(pb_crash_context previous);
+static inline void pb_crash_leave(pb_crash_context previous) { pb_crash_current = previous; }
 
 /* Notes the text of the action this thread is about to send; returns the previous one. */
 const char *pb_crash_set_action(const char *action);

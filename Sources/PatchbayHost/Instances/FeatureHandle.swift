@@ -171,8 +171,18 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     self.owned.isReducing = false
   }
 
+  /// Reduces `action` with the implementation, borrowed rather than retained (two atomic
+  /// steps an action): it outlives its own reduce, since a swap made meanwhile retires it and
+  /// the plugin's code is still running in it. [executor]
   private func reduce(_ action: [UInt8], from source: ActionSource) {
-    let implementation = self.owned.implementation
+    Unmanaged.passUnretained(self.owned.implementation)._withUnsafeGuaranteedRef {
+      self.reduce(action, from: source, by: $0)
+    }
+  }
+
+  private func reduce(
+    _ action: [UInt8], from source: ActionSource, by implementation: Implementation
+  ) {
     let timed = self.owned.observer?.instance(
       self, willReduce: action, from: source, by: implementation)
     let timing = implementation.startTiming(timed == true)
@@ -192,7 +202,8 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
       observer?.instance(self, refused: message)
       return
     }
-    self.reduced.add(1, ordering: .relaxed)
+    // Only the executor writes the count: a load and a store, not a locked add (5 ns).
+    self.reduced.store(self.reduced.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     let observer = self.owned.observer
     let taken = timing.map(implementation.endTiming)
     observer?.instance(self, reduced: action, from: source, timing: taken)
