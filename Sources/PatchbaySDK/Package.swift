@@ -119,13 +119,15 @@ let package = Package(
     .target(
       name: "PatchbaySharing",
       dependencies: [
-        "PatchbayCore",
+        "PatchbayCore", "CPatchbaySharingSlot",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "PatchbaySharing"
     ),
+    // Which instance's `@Shared` storage is current on a thread, as a C thread-local.
+    .target(name: "CPatchbaySharingSlot", path: "CPatchbaySharingSlot"),
     // `@Reducer` and `@ObservableState`, so TCA features compile unchanged.
     .macro(
       name: "PatchbayMacros",

@@ -1,3 +1,4 @@
+import CPatchbaySharingSlot
 import PatchbayCore
 
 #if canImport(Glibc)
@@ -65,7 +66,7 @@ private final class MadeStorage: _InMemoryStorageSource, @unchecked Sendable {
 extension InMemoryStorage {
   /// The storage of the plugin instance running on this thread, which `.inMemory` uses before
   /// the `defaultInMemoryStorage` dependency: set around each call into an instance, at the
-  /// cost of a thread-local store (no task-local push per action).
+  /// cost of two thread-local stores (`pb_set_sharing_slot`; no task-local push per action).
   ///
   /// ```swift
   /// InMemoryStorage.withCurrent(instanceStorage) { Feature.State() }  // its @Shared hold here
@@ -80,23 +81,16 @@ extension InMemoryStorage {
   public static func withCurrent<T>(_ source: _InMemoryStorageSource, _ body: () throws -> T)
     rethrows -> T
   {
-    let slot = Self.slot
-    let previous = pthread_getspecific(slot)
-    pthread_setspecific(slot, Unmanaged.passUnretained(source).toOpaque())
-    defer { pthread_setspecific(slot, previous) }
+    let previous = pb_sharing_slot()
+    pb_set_sharing_slot(Unmanaged.passUnretained(source).toOpaque())
+    defer { pb_set_sharing_slot(previous) }
     return try body()
   }
 
   /// The storage set by ``withCurrent(_:_:)`` on this thread, if any: made now if it was not.
   static var current: InMemoryStorage? {
-    pthread_getspecific(Self.slot).map {
+    pb_sharing_slot().map {
       Unmanaged<_InMemoryStorageSource>.fromOpaque($0).takeUnretainedValue().storage
     }
   }
-
-  private static let slot: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
 }
