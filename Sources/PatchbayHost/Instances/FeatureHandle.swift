@@ -172,8 +172,9 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   }
 
   /// Reduces `action` with the implementation, borrowed rather than retained (two atomic
-  /// steps an action): it outlives its own reduce, since a swap made meanwhile retires it and
-  /// the plugin's code is still running in it. [executor]
+  /// steps an action): the app swaps implementations in jobs of their own, never inside a
+  /// reduce, so it outlives the call. The one exception, a rollback after a crash, holds it
+  /// itself (below). [executor]
   private func reduce(_ action: [UInt8], from source: ActionSource) {
     Unmanaged.passUnretained(self.owned.implementation)._withUnsafeGuaranteedRef {
       self.reduce(action, from: source, by: $0)
@@ -188,6 +189,9 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     let timing = implementation.startTiming(timed == true)
     let status = implementation.instance.reduce(action)
     guard status == PB_OK else {
+      // Held: a crash may swap back below, which lets the implementation go.
+      let held = Unmanaged.passRetained(implementation)
+      defer { held.release() }
       let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
       var message = "\(implementation.feature.id): reduce failed: \(reason)"
       // Held: what it does may take the instance out of its app (and clear `owned.observer`).
