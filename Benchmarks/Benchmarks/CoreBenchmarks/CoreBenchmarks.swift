@@ -65,6 +65,16 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(store)
   }
 
+  // The reference for the send through the C ABI: the same reducer shape in process
+  // (docs/BENCHMARKS.md, "The send through the C ABI").
+  Benchmark("Store.send (the Counter plugin's shape)", configuration: perAction) { benchmark in
+    let store = Store(initialState: PluginShapedCounter.State()) { PluginShapedCounter() }
+    for _ in benchmark.scaledIterations {
+      store.send(.increment)
+    }
+    blackHole(store)
+  }
+
   Benchmark("Store.send, child action 3 scopes deep", configuration: perAction) { benchmark in
     let store = Store(initialState: Level3.State()) { Level3() }
     for _ in benchmark.scaledIterations {

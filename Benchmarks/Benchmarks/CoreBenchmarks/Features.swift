@@ -61,3 +61,35 @@ struct RoundTrip: Reducer {
 final class Completions: Sendable {
   let count = Atomic<Int>(0)
 }
+
+/// The in-process reference for the send through the C ABI: a reducer of the Counter plugin's
+/// shape (Plugins/Counter), so that the two sends differ in their path only. Its state has
+/// three fields, its action seven cases, and it holds a `@Dependency`, whose copy each reduce
+/// pays for; `increment`, the action both benchmarks send, adds the step and stops at the
+/// bounds, as the plugin's does. The other cases give the enum its shape and start no effects.
+struct PluginShapedCounter: Reducer {
+  struct State: Equatable {
+    var count = 0
+    var step = 1
+    var pending = 0
+  }
+  enum Action: Equatable {
+    case increment, decrement, reset, setStep(by: Int), incrementLater(ms: Int)
+    case rampUp(times: Int), delayedIncrement
+  }
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment, .delayedIncrement:
+      let (sum, overflow) = state.count.addingReportingOverflow(state.step)
+      state.count = overflow ? (state.step > 0 ? .max : .min) : sum
+    case .decrement: state.count = state.count &- state.step
+    case .reset: state.count = 0
+    case .setStep(let step): state.step = step
+    case .incrementLater: state.pending += 1
+    case .rampUp: break
+    }
+    return .none
+  }
+}
