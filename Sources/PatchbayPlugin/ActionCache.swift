@@ -25,7 +25,7 @@ struct ActionCache<Action> {
       (self.count, self.head, self.tail) = (count, head, tail)
     }
 
-    @inlinable init(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always) init(_ bytes: UnsafeRawBufferPointer) {
       let count = bytes.count
       guard count >= 8 else {
         var head: UInt64 = 0
@@ -55,11 +55,12 @@ struct ActionCache<Action> {
   @inlinable var isEmpty: Bool { self.keys.isEmpty }
 
   /// The cached action for `bytes`, if any.
-  @inlinable
+  @inlinable @inline(__always)
   func action(for bytes: UnsafeRawBufferPointer) -> Action? {
     guard bytes.count <= Self.maximumSize, !self.keys.isEmpty else { return nil }
-    let slot = Self.slot(bytes)
-    guard self.keys[slot] == Key(bytes) else { return nil }
+    let key = Key(bytes)
+    let slot = Self.slot(key)
+    guard self.keys[slot] == key else { return nil }
     if bytes.count > 16 {
       let same = self.longBytes[slot].withUnsafeBytes {
         memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
@@ -77,8 +78,9 @@ struct ActionCache<Action> {
       self.keys = Array(repeating: .empty, count: Self.slotCount)
       self.actions = Array(repeating: nil, count: Self.slotCount)
     }
-    let slot = Self.slot(bytes)
-    self.keys[slot] = Key(bytes)
+    let key = Key(bytes)
+    let slot = Self.slot(key)
+    self.keys[slot] = key
     self.actions[slot] = action
     if bytes.count > 16 {
       if self.longBytes.isEmpty { self.longBytes = Array(repeating: [], count: Self.slotCount) }
@@ -88,34 +90,21 @@ struct ActionCache<Action> {
     }
   }
 
-  /// FNV-1a over the bytes eight at a time (a tail as the last eight, overlapping the word
-  /// before; under eight, byte by byte); the slot is the hash's top bits. It runs on every
-  /// action: byte by byte, it cost a multiply's latency a byte, a sixth of a send through the
-  /// C ABI.
+  /// The slot of `key`: its three words mixed by one multiply, and the product's top bits
+  /// (which depend on every bit of its factors; the low bits only on theirs). The key holds
+  /// all of an action up to 16 bytes and the two ends of a longer one, so the slot needs no
+  /// pass over the bytes: hashing them, eight at a time, was a tenth of a send through the C
+  /// ABI. Longer actions that differ only in their middle share a slot, and replace each other.
   ///
   /// ```swift
-  /// ActionCache<Counter.Action>.slot(bytes)   // 0..<16, the same for the same bytes
+  /// ActionCache<Counter.Action>.slot(ActionCache.Key(bytes))   // 0..<16, the same for the same bytes
   /// ```
-  @inlinable
-  static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
-    let prime: UInt64 = 0x100_0000_01b3
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
-      offset += 8
-    }
-    if offset < bytes.count, bytes.count >= 8 {
-      let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-      hash = (hash ^ last) &* prime
-    } else {
-      while offset < bytes.count {
-        hash = (hash ^ UInt64(bytes[offset])) &* prime
-        offset += 1
-      }
-    }
-    // A product's low bits depend on its factors' low bits only; its top bits on all of them.
-    return Int(hash >> UInt64(64 - Self.slotCount.trailingZeroBitCount))
+  @inlinable @inline(__always)
+  static func slot(_ key: Key) -> Int {
+    let words =
+      key.head ^ (key.tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: key.count)
+    let mixed = (words ^ (words >> 29)) &* 0xBF58_476D_1CE4_E5B9
+    return Int(mixed >> UInt64(64 - Self.slotCount.trailingZeroBitCount))
   }
 }
 

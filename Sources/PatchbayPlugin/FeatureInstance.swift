@@ -156,25 +156,33 @@ final class FeatureInstance<Feature: PluginFeature>: FeatureInstanceBox {
   @inlinable
   func reduce(_ bytes: UnsafeRawBufferPointer) -> pb_status {
     self.calls += 1
-    return self.sharing.run {
-      if let action = self.actions.action(for: bytes) {
-        self.run(action)
-        self.publishShared()
-        return PB_OK
-      }
-      guard let value = decodeActionValue(Feature.self, bytes, host: self.host) else {
-        return PB_ERR_DECODE
-      }
-      // A shared value another holder wrote (`_shared`), not one of the feature's actions.
-      if let status = self.sharing.receive(value) { return status }
-      guard let action = decodeActionValue(Feature.self, value, host: self.host) else {
-        return PB_ERR_DECODE
-      }
-      self.actions.store(action, for: bytes)
+    guard self.sharing.holdsNothing else { return self.sharing.run { self.reduceNow(bytes) } }
+    // The usual case, without a closure: its storage current, and nothing held to lock.
+    let previous = InMemoryStorage.enterCurrent(self.sharing)
+    defer { InMemoryStorage.leaveCurrent(previous) }
+    return self.reduceNow(bytes)
+  }
+
+  /// ``reduce(_:)`` with its storage current.
+  @inlinable @inline(__always)
+  func reduceNow(_ bytes: UnsafeRawBufferPointer) -> pb_status {
+    if let action = self.actions.action(for: bytes) {
       self.run(action)
       self.publishShared()
       return PB_OK
     }
+    guard let value = decodeActionValue(Feature.self, bytes, host: self.host) else {
+      return PB_ERR_DECODE
+    }
+    // A shared value another holder wrote (`_shared`), not one of the feature's actions.
+    if let status = self.sharing.receive(value) { return status }
+    guard let action = decodeActionValue(Feature.self, value, host: self.host) else {
+      return PB_ERR_DECODE
+    }
+    self.actions.store(action, for: bytes)
+    self.run(action)
+    self.publishShared()
+    return PB_OK
   }
 
   /// Reduces `action`, its imported functions current on this thread.

@@ -184,10 +184,18 @@ final class InstanceSharing: _InMemoryStorageSource, @unchecked Sendable {
   /// store for it, and no lock: a value it makes during the call is held at once.
   @inlinable
   func run<T>(_ body: () -> T) -> T {
-    guard let holding = self.holding, holding.holdsAny.load(ordering: .acquiring) else {
+    guard let holding = self.holding, !self.holdsNothing else {
       return InMemoryStorage.withCurrent(self, body)
     }
     return InMemoryStorage.withCurrent(self) { holding.call(body) }
+  }
+
+  /// Whether no value is held: then a call needs only its storage current
+  /// (``InMemoryStorage/enterCurrent(_:)``), not the holding's lock around it.
+  @inlinable
+  var holdsNothing: Bool {
+    guard let holding = self.holding else { return true }
+    return !holding.holdsAny.load(ordering: .acquiring)
   }
 
   /// Reads a state from bytes (`create`, `restart_effects`): its values are held after the

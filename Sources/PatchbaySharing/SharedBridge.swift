@@ -87,6 +87,25 @@ extension InMemoryStorage {
     return try body()
   }
 
+  /// ``withCurrent(_:_:)`` in two halves, for a call that cannot afford a closure and a
+  /// generic call (a plugin's reduce): `enterCurrent` makes `source` current and returns what
+  /// was, which `leaveCurrent` puts back.
+  ///
+  /// ```swift
+  /// let previous = InMemoryStorage.enterCurrent(instance)
+  /// defer { InMemoryStorage.leaveCurrent(previous) }
+  /// ```
+  public static func enterCurrent(_ source: _InMemoryStorageSource) -> UnsafeRawPointer? {
+    let previous = pb_sharing_slot()
+    pb_set_sharing_slot(Unmanaged.passUnretained(source).toOpaque())
+    return previous
+  }
+
+  /// Ends what ``enterCurrent(_:)`` began: `previous` is current again.
+  public static func leaveCurrent(_ previous: UnsafeRawPointer?) {
+    pb_set_sharing_slot(previous)
+  }
+
   /// The storage set by ``withCurrent(_:_:)`` on this thread, if any: made now if it was not.
   static var current: InMemoryStorage? {
     pb_sharing_slot().map {

@@ -50,21 +50,22 @@ import Testing
     #expect(self.withBytes(large) { cache.action(for: $0) } == nil)
   }
 
-  /// The hash reads eight bytes at a time: a difference anywhere in a word, its high bytes
-  /// too, still spreads actions over the slots (a tag's last byte differs between two
-  /// actions' bytes as often as any).
+  /// The slot mixes the key's words: a difference anywhere in them, a word's high bytes too,
+  /// still spreads actions over the slots (a tag's last byte differs between two actions'
+  /// bytes as often as any).
   @Test func actionsThatDifferInAWordsHighByteSpreadOverTheSlots() {
     let slots = Set(
       (0..<64).map { last -> Int in
         self.withBytes([1, 2, 3, 4, 5, 6, 7, UInt8(last), 9, 10]) {
-          ActionCache<String>.slot($0)
+          ActionCache<String>.slot(ActionCache<String>.Key($0))
         }
       })
     #expect(slots.count >= ActionCache<String>.slotCount / 2)
     // And the same bytes always give the same slot.
     let bytes: [UInt8] = Array("increment".utf8)
-    #expect(
-      self.withBytes(bytes, ActionCache<String>.slot)
-        == self.withBytes(bytes, ActionCache<String>.slot))
+    let slot = { (bytes: UnsafeRawBufferPointer) in
+      ActionCache<String>.slot(ActionCache<String>.Key(bytes))
+    }
+    #expect(self.withBytes(bytes, slot) == self.withBytes(Array(bytes), slot))
   }
 }

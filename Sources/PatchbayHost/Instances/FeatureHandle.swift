@@ -184,33 +184,47 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   private func reduce(
     _ action: [UInt8], from source: ActionSource, by implementation: Implementation
   ) {
-    let timed = self.owned.observer?.instance(
-      self, willReduce: action, from: source, by: implementation)
-    let timing = implementation.startTiming(timed == true)
-    let status = implementation.instance.reduce(action)
-    guard status == PB_OK else {
-      // Held: a crash may swap back below, which lets the implementation go.
-      let held = Unmanaged.passRetained(implementation)
-      defer { held.release() }
-      let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
-      var message = "\(implementation.feature.id): reduce failed: \(reason)"
-      // Held: what it does may take the instance out of its app (and clear `owned.observer`).
-      let observer = self.owned.observer
-      // An isolated plugin's crash, soon after a swap, swaps back.
-      if let crash = implementation.instance.takeCrash(),
-        let note = observer?.instance(self, crashed: crash)
-      {
-        message += " \(note)"
-      }
-      self.owned.failures.append(message)
-      observer?.instance(self, refused: message)
-      return
+    let timing: ReduceTiming?
+    if let observer = self.owned.observer {
+      let timed = observer.instance(self, willReduce: action, from: source, by: implementation)
+      timing = implementation.startTiming(timed)
+    } else {
+      // Nobody times it: it forgets the effects the last timed reduce left (it may start some).
+      implementation.runningAfterReduce = nil
+      timing = nil
     }
+    // In this process, the plugin's C call, made here (a protocol witness and a frame fewer).
+    let status =
+      if let direct = implementation.directReduce { direct(action) } else {
+        implementation.instance.reduce(action)
+      }
+    guard status == PB_OK else { return self.refused(status, by: implementation) }
     // Only the executor writes the count: a load and a store, not a locked add (5 ns).
     self.reduced.store(self.reduced.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-    let observer = self.owned.observer
+    guard let observer = self.owned.observer else { return }
     let taken = timing.map(implementation.endTiming)
-    observer?.instance(self, reduced: action, from: source, timing: taken)
+    observer.instance(self, reduced: action, from: source, timing: taken)
+  }
+
+  /// The plugin refused an action, or crashed reducing it: its reason is kept and told to the
+  /// app. Out of line, so the send that succeeds keeps a small frame. [executor]
+  @inline(never)
+  private func refused(_ status: pb_status, by implementation: Implementation) {
+    // Held: a crash may swap back below, which lets the implementation go.
+    let held = Unmanaged.passRetained(implementation)
+    defer { held.release() }
+    let reason = implementation.context.takeErrors() ?? "status \(status.rawValue)"
+    var message = "\(implementation.feature.id): reduce failed: \(reason)"
+    // Held: what it does may take the instance out of its app (and clear `owned.observer`).
+    let observer = self.owned.observer
+    // An isolated plugin's crash, soon after a swap, swaps back.
+    if let crash = implementation.instance.takeCrash(),
+      let note = observer?.instance(self, crashed: crash)
+    {
+      message += " \(note)"
+    }
+    self.owned.failures.append(message)
+    observer?.instance(self, refused: message)
   }
 
   /// The plugin crashed outside a call and runs again: the app may roll back. [executor]

@@ -12,6 +12,9 @@ package final class Implementation {
   package let feature: LoadedFeature
   package let context: HostContext
   package let instance: any PluginInstance
+  /// The instance's `reduce` as a C call, for code in this process (``DirectReduce``): a send
+  /// nobody watches makes it with no Swift dispatch in between.
+  let directReduce: DirectReduce?
 
   /// Creates an instance: from the feature's initial state, or from snapshot bytes of its
   /// current schema. Throws the plugin's reason when `create` fails.
@@ -27,12 +30,13 @@ package final class Implementation {
     self.feature = feature
     self.context = context
     self.instance = instance
+    self.directReduce = instance.directReduce
   }
 
   /// How many effects the last timed reduce left running (nil: not known). Effects start only
   /// in a reduce, or when a swap resumes them in a new implementation: when a reduce left none,
   /// none run at the next, and its timing need not ask the plugin. [executor]
-  private var runningAfterReduce: Int?
+  var runningAfterReduce: Int?
 
   /// The timing of a reduce about to start, when `timed` (DevTools journals the app): the tick
   /// counter and the effects running. An untimed reduce forgets the count (it may start some).

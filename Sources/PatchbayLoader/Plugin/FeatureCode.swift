@@ -47,6 +47,9 @@ package protocol FeatureCode: AnyObject, Sendable {
 /// Called only on the executor that owns the instance, one call at a time.
 package protocol PluginInstance: AnyObject {
   func reduce(_ action: [UInt8]) -> pb_status
+  /// ``reduce(_:)`` as a C call the host can make itself, for code in this process; nil for
+  /// an instance in another process.
+  var directReduce: DirectReduce? { get }
   func snapshot(limit: Int) -> (pb_status, [UInt8]?)
   /// Right after a reduce, the record of the top-level state fields it changed (the optional
   /// `changed_fields`, ABI 2.7); PB_ERR_UNSUPPORTED without it.
@@ -94,6 +97,7 @@ package protocol PluginInstance: AnyObject {
 }
 
 extension PluginInstance {
+  package var directReduce: DirectReduce? { nil }
   package func takeCrash() -> String? { nil }
   package func cancelEffects(key: String) {}
   package var cancelsByKey: Bool { false }

@@ -108,6 +108,12 @@ final class InProcessInstance: PluginInstance {
     }
   }
 
+  var directReduce: DirectReduce? {
+    DirectReduce(
+      self.code.vtable.reduce, instance: self.instance, feature: self.code.crashLabel,
+      label: self.label?.pointer.map { UnsafePointer($0) })
+  }
+
   func snapshot(limit: Int) -> (pb_status, [UInt8]?) {
     self.during("snapshot") {
       ByteSink.collect(limit: limit) { self.code.vtable.snapshot(self.instance, $0) }
