@@ -46,11 +46,11 @@ public final class AppExecutor: @unchecked Sendable {
   /// outside the queue (``inlineBit``); and how many callers held the queue still meanwhile
   /// (``suspensionUnit``s), for that job to let go when it ends. One word, so each of those
   /// decisions is one atomic step.
-  private let state = Atomic<UInt64>(0)
+  @usableFromInline let state = Atomic<UInt64>(0)
   private static let pendingMask: UInt64 = 0xFFFF_FFFF
   private static let suspensionUnit: UInt64 = 1 << 32
   private static let suspensionMask: UInt64 = 0x7FFF_FFFF << 32
-  private static let inlineBit: UInt64 = 1 << 63
+  @usableFromInline static let inlineBit: UInt64 = 1 << 63
   private let isStopped = Atomic<Bool>(false)
 
   package init(name: String) {
@@ -122,7 +122,8 @@ public final class AppExecutor: @unchecked Sendable {
   }
 
   /// Ends an inline job: uncounts it, and lets go of the queue as often as callers held it.
-  private func endInline() {
+  @usableFromInline
+  func endInline() {
     var current = self.state.load(ordering: .relaxed)
     while true {
       let next = (current & Self.pendingMask) - 1
@@ -163,7 +164,7 @@ public final class AppExecutor: @unchecked Sendable {
   /// Starts a job inline when none is queued or running (one compare-and-swap), marked as this
   /// executor's; false when the job must wait its turn. ``endInline(restoring:)`` gives back
   /// the mark the caller read before.
-  @usableFromInline
+  @inlinable
   func startInline() -> Bool {
     guard
       self.state.compareExchange(
@@ -175,9 +176,15 @@ public final class AppExecutor: @unchecked Sendable {
   }
 
   /// Ends a job ``startInline()`` started: the thread's mark back to `outer`, the queue let go.
-  @usableFromInline
+  @inlinable
   func endInline(restoring outer: UnsafeRawPointer?) {
     pb_set_thread_mark(outer)
+    // The usual case, inline: no job was queued meanwhile, and none held the queue.
+    let alone = Self.inlineBit | 1
+    guard
+      !self.state.compareExchange(expected: alone, desired: 0, ordering: .acquiringAndReleasing)
+        .exchanged
+    else { return }
     self.endInline()
   }
 

@@ -149,7 +149,9 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     self.receive(action, from: .effect)
   }
 
-  /// Reduces `action` now, or queues it behind the one being reduced. [executor]
+  /// Reduces `action` now, or queues it behind the one being reduced. Inline: it is most of
+  /// a send. [executor]
+  @inline(__always)
   func receive(_ action: [UInt8], from source: ActionSource) {
     guard !self.owned.isReducing else {
       self.owned.pending.append((action, source))
