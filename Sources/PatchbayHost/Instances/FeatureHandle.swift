@@ -183,6 +183,7 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
     }
   }
 
+  @inline(__always)
   private func reduce(
     _ action: [UInt8], from source: ActionSource, by implementation: Implementation
   ) {
