@@ -90,8 +90,9 @@ struct ActionCache<Action> {
     }
   }
 
-  /// The slot of `key`: its three words mixed by one multiply, and the product's top bits
-  /// (which depend on every bit of its factors; the low bits only on theirs). The key holds
+  /// The slot of `key`: its three words mixed by two multiplies and a shift, and the
+  /// product's top bits (which depend on every bit of its factors; the low bits only on
+  /// theirs). The key holds
   /// all of an action up to 16 bytes and the two ends of a longer one, so the slot needs no
   /// pass over the bytes: hashing them, eight at a time, was a tenth of a send through the C
   /// ABI. Longer actions that differ only in their middle share a slot, and replace each other.
