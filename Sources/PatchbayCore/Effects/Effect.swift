@@ -20,7 +20,9 @@ public struct Effect<Action> {
   indirect enum Operation {
     case none
     case send(Action)
-    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    /// The operation, and what to do with an error it throws: in the case's box, so a `run`
+    /// needs no closure of its own around the operation to catch them (an allocation).
+    case run(TaskPriority?, @Sendable (Send<Action>) async throws -> Void, EffectErrors<Action>)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     case cancellable(id: EffectID, cancelInFlight: Bool, Effect<Action>)
@@ -103,16 +105,67 @@ extension Effect {
     column: UInt = #column
   ) -> Self {
     Self(
-      .run(priority) { send in
-        do {
-          try await operation(send)
-        } catch {
-          await _handleEffectError(
-            error, handler, send, fileID: fileID, filePath: filePath, line: line, column: column
-          )
-        }
-      }
-    )
+      .run(
+        priority, operation,
+        EffectErrors(
+          handler: handler, fileID: fileID, filePath: filePath, line: line, column: column)))
+  }
+
+  /// A `run` of an operation that throws nothing (its errors, if any, are caught inside it).
+  @inlinable
+  static func _run(
+    priority: TaskPriority?, _ operation: @escaping @Sendable (Send<Action>) async -> Void
+  ) -> Self {
+    Self(.run(priority, operation, .caughtInside))
+  }
+}
+
+/// What a `run` effect does with an error its operation throws: gives it to its `catch:`
+/// handler, or reports it naming the `Effect.run` call.
+@usableFromInline
+struct EffectErrors<Action>: Sendable {
+  @usableFromInline let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let filePath: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let column: UInt
+
+  @inlinable
+  init(
+    handler: (@Sendable (any Error, Send<Action>) async -> Void)?, fileID: StaticString,
+    filePath: StaticString, line: UInt, column: UInt
+  ) {
+    (self.handler, self.fileID, self.filePath) = (handler, fileID, filePath)
+    (self.line, self.column) = (line, column)
+  }
+
+  /// For an operation that catches its own errors (one wrapped by `map` or `dependency`).
+  @inlinable
+  static var caughtInside: Self {
+    Self(handler: nil, fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+  }
+
+  /// Runs `operation`, handling what it throws.
+  @inlinable
+  func run(_ operation: @Sendable (Send<Action>) async throws -> Void, _ send: Send<Action>)
+    async
+  {
+    do {
+      try await operation(send)
+    } catch {
+      await _handleEffectError(
+        error, self.handler, send, fileID: self.fileID, filePath: self.filePath,
+        line: self.line, column: self.column)
+    }
+  }
+
+  /// `operation` with its errors handled inside it: for wrapping it in something that must
+  /// see the handler run within it (a mapped `send`, overridden dependencies).
+  @inlinable
+  func catching(_ operation: @escaping @Sendable (Send<Action>) async throws -> Void)
+    -> @Sendable (Send<Action>) async -> Void
+  {
+    { send in await self.run(operation, send) }
   }
 }
 

@@ -22,12 +22,11 @@ extension Effect {
       return .none
     case .send(let action):
       return Effect<T>(.send(transform(action)))
-    case .run(let priority, let operation):
-      return Effect<T>(
-        .run(priority) { send in
-          await operation(Send { action in send.send(transform(action)) })
-        }
-      )
+    case .run(let priority, let operation, let errors):
+      let caught = errors.catching(operation)
+      return Effect<T>._run(priority: priority) { send in
+        await caught(Send { action in send.send(transform(action)) })
+      }
     case .merge(let effects):
       return Effect<T>(.merge(effects.map { $0._map(transform) }))
     case .concatenate(let effects):

@@ -51,8 +51,8 @@ struct EffectRunner<Action>: Sendable {
       return
     case .send(let action):
       self.enqueue(action)
-    case .run(let priority, let operation):
-      self.spawn(priority: priority, ids: ids, operation)
+    case .run(let priority, let operation, let errors):
+      self.spawn(priority: priority, ids: ids, operation, errors: errors)
     case .merge(let effects):
       for effect in effects { self.start(effect, ids: ids) }
     case .concatenate(let effects):
@@ -73,7 +73,8 @@ struct EffectRunner<Action>: Sendable {
   @discardableResult
   func spawn(
     priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
-    _ operation: @escaping @Sendable (Send<Action>) async -> Void
+    _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    errors: EffectErrors<Action> = .caughtInside
   ) -> Task<Void, Never>? {
     let tasks = self.tasks
     guard !tasks.closed.load(ordering: .acquiring) else { return nil }
@@ -87,12 +88,12 @@ struct EffectRunner<Action>: Sendable {
     let task: Task<Void, Never>
     if let executor = self.executor {
       task = Task.immediate(priority: priority, executorPreference: executor) {
-        await executor.run { await operation(send) }
+        await executor.run { await errors.run(operation, send) }
         if let token = lifetime.finish() { tasks.end(token) }
       }
     } else {
       task = Task.immediate(priority: priority) {
-        await operation(send)
+        await errors.run(operation, send)
         if let token = lifetime.finish() { tasks.end(token) }
       }
     }
@@ -130,8 +131,9 @@ struct EffectRunner<Action>: Sendable {
       self.tasks.cancel(id: id)
     case .request(let request):
       self.handleRequest(request.payload)
-    case .run(let priority, let operation):
-      guard let task = self.spawn(priority: priority, ids: ids, operation) else { return }
+    case .run(let priority, let operation, let errors):
+      guard let task = self.spawn(priority: priority, ids: ids, operation, errors: errors)
+      else { return }
       await withTaskCancellationHandler {
         await task.value
       } onCancel: {

@@ -8,7 +8,7 @@ import Testing
 private struct Sequencer: Reducer {
   struct State: Equatable { var log: [String] = [] }
   @CasePathable enum Action: Equatable {
-    case merge, concatenate, mapped, fail, failHandled
+    case merge, concatenate, mapped, fail, failHandled, failMapped
     case record(String)
   }
   @Dependency(\.continuousClock) var clock
@@ -27,7 +27,14 @@ private struct Sequencer: Reducer {
     case .mapped:
       return Effect<String>.send("inner").map { .record("mapped \($0)") }
     case .fail:
-      return .run { _ in throw Failure() }
+      return failingRun()
+    case .failMapped:
+      return Effect<String>.run { _ in
+        throw Failure()
+      } catch: { error, send in
+        await send("caught \(error)")
+      }
+      .map { .record("mapped \($0)") }
     case .failHandled:
       return .run { _ in
         throw Failure()
@@ -40,6 +47,12 @@ private struct Sequencer: Reducer {
     }
   }
   struct Failure: Error, CustomStringConvertible { var description: String { "boom" } }
+}
+
+/// `.fail`'s effect, and the line of its `Effect.run`, where its unhandled error is reported.
+private let failLine: UInt = #line + 2
+private func failingRun() -> Effect<Sequencer.Action> {
+  .run { _ in throw Sequencer.Failure() }
 }
 
 private struct Search: Reducer {
@@ -101,6 +114,19 @@ private struct Search: Reducer {
     #expect(issues.count == 1)
     #expect(issues.first?.contains("An 'Effect.run' threw an unhandled error: boom") == true)
     #expect(issues.first?.contains("pass 'catch:'") == true)
+  }
+
+  @Test func unhandledErrorNamesTheLineOfItsRun() {
+    let store = Store(initialState: Sequencer.State()) { Sequencer() }
+    let locations = collectIssueLocations { store.send(.fail) }
+    #expect(locations == ["PatchbayTests/EffectTests.swift:\(failLine)"])
+  }
+
+  /// The handler of a mapped effect sends through the map, as the operation does.
+  @Test func aMappedEffectsErrorHandlerSendsThroughTheMap() async {
+    let store = TestStore(initialState: Sequencer.State()) { Sequencer() }
+    await store.send(.failMapped)
+    await store.receive(.record("mapped caught boom")) { $0.log = ["mapped caught boom"] }
   }
 
   @Test func errorHandlerTurnsErrorsIntoActions() async {

@@ -20,10 +20,21 @@ func collectIssues(_ body: () throws -> Void) rethrows -> [String] {
   return collector.messages
 }
 
+/// ``collectIssues(_:)`` with where each issue was reported: "fileID:line".
+func collectIssueLocations(_ body: () throws -> Void) rethrows -> [String] {
+  let collector = IssueCollector()
+  try withIssueReporters([collector]) {
+    try body()
+  }
+  return collector.locations
+}
+
 final class IssueCollector: IssueReporter {
   private let storage = Mutex<[String]>([])
+  private let reportedAt = Mutex<[String]>([])
 
   var messages: [String] { self.storage.withLock { $0 } }
+  var locations: [String] { self.reportedAt.withLock { $0 } }
 
   func reportIssue(
     _ message: @autoclosure () -> String?,
@@ -35,5 +46,6 @@ final class IssueCollector: IssueReporter {
   ) {
     let text = message() ?? ""
     self.storage.withLock { $0.append(text) }
+    self.reportedAt.withLock { $0.append("\(fileID):\(line)") }
   }
 }
