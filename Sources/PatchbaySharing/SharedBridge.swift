@@ -81,9 +81,8 @@ extension InMemoryStorage {
   public static func withCurrent<T>(_ source: _InMemoryStorageSource, _ body: () throws -> T)
     rethrows -> T
   {
-    let previous = pb_sharing_slot()
-    pb_set_sharing_slot(Unmanaged.passUnretained(source).toOpaque())
-    defer { pb_set_sharing_slot(previous) }
+    let previous = Self.enterCurrent(source)
+    defer { Self.leaveCurrent(previous) }
     return try body()
   }
 

@@ -101,14 +101,13 @@ final class InProcessInstance: PluginInstance {
   }
 
   func reduce(_ action: [UInt8]) -> pb_status {
-    self.during("reduce") {
-      action.withUnsafeBufferPointer {
-        self.code.vtable.reduce(self.instance, $0.baseAddress, $0.count)
-      }
-    }
+    self.direct(action)
   }
 
-  var directReduce: DirectReduce? {
+  var directReduce: DirectReduce? { self.direct }
+
+  /// The plugin's `reduce`, noted for crash reports as every call here is.
+  private var direct: DirectReduce {
     DirectReduce(
       self.code.vtable.reduce, instance: self.instance, feature: self.code.crashLabel,
       label: self.label?.pointer.map { UnsafePointer($0) })

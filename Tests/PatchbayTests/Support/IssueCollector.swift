@@ -13,20 +13,20 @@ func collectIssues(_ body: () async throws -> Void) async rethrows -> [String] {
 
 /// Synchronous ``collectIssues(_:)``.
 func collectIssues(_ body: () throws -> Void) rethrows -> [String] {
-  let collector = IssueCollector()
-  try withIssueReporters([collector]) {
-    try body()
-  }
-  return collector.messages
+  try collecting(body).messages
 }
 
 /// ``collectIssues(_:)`` with where each issue was reported: "fileID:line".
 func collectIssueLocations(_ body: () throws -> Void) rethrows -> [String] {
+  try collecting(body).locations
+}
+
+private func collecting(_ body: () throws -> Void) rethrows -> IssueCollector {
   let collector = IssueCollector()
   try withIssueReporters([collector]) {
     try body()
   }
-  return collector.locations
+  return collector
 }
 
 final class IssueCollector: IssueReporter {
