@@ -77,8 +77,8 @@ extension Effect {
     switch self.operation {
     case .none, .send, .cancel, .request:
       return self
-    case .run(let priority, let operation, let errors):
-      return Self._run(priority: priority, wrap(errors.catching(operation)))
+    case .run(let run):
+      return Self._run(priority: run.priority, wrap(run.errors.catching(run.operation)))
     case .merge(let effects):
       return Self(.merge(effects.map { $0._wrappingRuns(wrap) }))
     case .concatenate(let effects):

@@ -16,18 +16,20 @@ import IssueReporting
 /// An effect is plain data until a store runs it, so reducers stay pure and tests can run the
 /// same effects for real.
 public struct Effect<Action> {
+  /// Every payload is one pointer (a box, an array or an object), so an effect copies as
+  /// cheaply as a reference, whatever its action.
   @usableFromInline
-  indirect enum Operation {
+  enum Operation {
     case none
-    case send(Action)
-    /// The operation, and what to do with an error it throws: in the case's box, so a `run`
-    /// needs no closure of its own around the operation to catch them (an allocation).
-    case run(TaskPriority?, @Sendable (Send<Action>) async throws -> Void, EffectErrors<Action>)
+    indirect case send(Action)
+    /// The operation, what to do with an error it throws, and the lifetime of the task that
+    /// runs it: one object, the only allocation a `run` makes beyond its task's own.
+    case run(RunOperation<Action>)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
-    case cancellable(id: EffectID, cancelInFlight: Bool, Effect<Action>)
-    case cancel(id: EffectID)
-    case request(UncheckedRequest)
+    indirect case cancellable(id: EffectID, cancelInFlight: Bool, Effect<Action>)
+    indirect case cancel(id: EffectID)
+    indirect case request(UncheckedRequest)
   }
 
   @usableFromInline
@@ -104,11 +106,9 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    Self(
-      .run(
-        priority, operation,
-        EffectErrors(
-          handler: handler, fileID: fileID, filePath: filePath, line: line, column: column)))
+    let errors = EffectErrors(
+      handler: handler, fileID: fileID, filePath: filePath, line: line, column: column)
+    return Self(.run(RunOperation(priority: priority, operation, errors: errors)))
   }
 
   /// A `run` of an operation that throws nothing (its errors, if any, are caught inside it).
@@ -116,7 +116,7 @@ extension Effect {
   static func _run(
     priority: TaskPriority?, _ operation: @escaping @Sendable (Send<Action>) async -> Void
   ) -> Self {
-    Self(.run(priority, operation, .caughtInside))
+    Self(.run(RunOperation(priority: priority, operation, errors: .caughtInside)))
   }
 }
 

@@ -22,9 +22,9 @@ extension Effect {
       return .none
     case .send(let action):
       return Effect<T>(.send(transform(action)))
-    case .run(let priority, let operation, let errors):
-      let caught = errors.catching(operation)
-      return Effect<T>._run(priority: priority) { send in
+    case .run(let run):
+      let caught = run.errors.catching(run.operation)
+      return Effect<T>._run(priority: run.priority) { send in
         await caught(Send { action in send.send(transform(action)) })
       }
     case .merge(let effects):

@@ -20,9 +20,9 @@ extension EffectRunner {
       self.start(effect, ids: ids + [id], numbering: &numbering)
     case .merge(let effects):
       for effect in effects { self.start(effect, ids: ids, numbering: &numbering) }
-    case .run(let priority, let operation, let errors):
+    case .run(let run):
       guard let origin = numbering.take() else { return }
-      self.spawn(priority: priority, ids: ids, origin: origin, operation, errors: errors)
+      self.spawn(run, ids: ids, origin: origin)
     case .concatenate(let effects):
       guard let origin = numbering.take() else { return }
       self.spawn(priority: nil, ids: ids, origin: origin) { _ in

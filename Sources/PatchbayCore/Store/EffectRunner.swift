@@ -51,8 +51,8 @@ struct EffectRunner<Action>: Sendable {
       return
     case .send(let action):
       self.enqueue(action)
-    case .run(let priority, let operation, let errors):
-      self.spawn(priority: priority, ids: ids, operation, errors: errors)
+    case .run(let run):
+      self.spawn(run, ids: ids)
     case .merge(let effects):
       for effect in effects { self.start(effect, ids: ids) }
     case .concatenate(let effects):
@@ -67,6 +67,19 @@ struct EffectRunner<Action>: Sendable {
     }
   }
 
+  /// Starts a `run` effect's operation inline as a task, as ``spawn(priority:ids:origin:_:errors:lifetime:)``
+  /// does; the task's lifetime is settled in the effect's own object, unless a task of the
+  /// same effect value is still running.
+  @inlinable
+  @discardableResult
+  func spawn(
+    _ run: RunOperation<Action>, ids: [EffectID], origin: EffectOrigin? = nil
+  ) -> Task<Void, Never>? {
+    self.spawn(
+      priority: run.priority, ids: ids, origin: origin, run.operation, errors: run.errors,
+      lifetime: run.claim() ? run : EffectLifetime())
+  }
+
   /// Starts `operation` inline as a task; files it if it is still running when its
   /// synchronous part returns. Returns the task, or nil when the store is gone.
   @inlinable
@@ -74,11 +87,13 @@ struct EffectRunner<Action>: Sendable {
   func spawn(
     priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
     _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
-    errors: EffectErrors<Action> = .caughtInside
+    errors: EffectErrors<Action> = .caughtInside, lifetime: EffectLifetime = EffectLifetime()
   ) -> Task<Void, Never>? {
     let tasks = self.tasks
-    guard !tasks.closed.load(ordering: .acquiring) else { return nil }
-    let lifetime = EffectLifetime()
+    guard !tasks.closed.load(ordering: .acquiring) else {
+      lifetime.release()
+      return nil
+    }
     let send: Send<Action>
     if let enqueueFromEffect = self.enqueueFromEffect, !ids.isEmpty {
       send = Send { enqueueFromEffect($0, ids) }
@@ -97,7 +112,10 @@ struct EffectRunner<Action>: Sendable {
         if let token = lifetime.finish() { tasks.end(token) }
       }
     }
-    if lifetime.isFinished { return task }
+    if lifetime.isFinished {
+      lifetime.release()
+      return task
+    }
     guard let token = tasks.begin(ids: ids, origin: origin) else {
       task.cancel()
       return nil
@@ -106,6 +124,7 @@ struct EffectRunner<Action>: Sendable {
       tasks.attach(task, to: token)
     } else {
       tasks.end(token)
+      lifetime.release()
     }
     return task
   }
@@ -131,9 +150,8 @@ struct EffectRunner<Action>: Sendable {
       self.tasks.cancel(id: id)
     case .request(let request):
       self.handleRequest(request.payload)
-    case .run(let priority, let operation, let errors):
-      guard let task = self.spawn(priority: priority, ids: ids, operation, errors: errors)
-      else { return }
+    case .run(let run):
+      guard let task = self.spawn(run, ids: ids) else { return }
       await withTaskCancellationHandler {
         await task.value
       } onCancel: {

@@ -161,31 +161,59 @@ extension EffectTasks.Registry {
 /// The effect and the code that started it race to settle it: the effect marks itself
 /// finished; the starter, if the effect is still running, files it and records the token.
 /// Whoever loses the race ends the token.
+///
+/// A `run` effect's own object (``RunOperation``) is its lifetime, so starting one allocates
+/// nothing for it. That object can be started again once its task has ended (a reducer may
+/// return the same effect value twice): whoever settles the race last makes it ``idle`` again
+/// (``release()``). A start that finds it taken (``claim()`` fails: the same value is running
+/// now) uses a lifetime of its own.
 @usableFromInline
-final class EffectLifetime: Sendable {
+class EffectLifetime: @unchecked Sendable {
   @usableFromInline static var running: Int { -1 }
   @usableFromInline static var finished: Int { -2 }
-  @usableFromInline let state = Atomic<Int>(EffectLifetime.running)
+  @usableFromInline static var idle: Int { -3 }
+  @usableFromInline let state: Atomic<Int>
 
-  @inlinable init() {}
+  /// A lifetime for one start, already claimed.
+  @inlinable init() { self.state = Atomic(Self.running) }
 
-  /// Called by the effect when it ends; returns the token to end, if the starter filed it.
+  /// A lifetime to claim before each start.
+  @inlinable init(idle: ()) { self.state = Atomic(Self.idle) }
+
+  /// Takes an idle lifetime for a start; false when a start of it has not settled yet.
   @inlinable
-  func finish() -> Int? {
+  final func claim() -> Bool {
+    self.state.compareExchange(
+      expected: Self.idle, desired: Self.running, ordering: .acquiringAndReleasing
+    ).exchanged
+  }
+
+  /// Called by the effect when it ends; returns the token to end, if the starter filed it
+  /// (the starter is then done, and the lifetime idle again).
+  @inlinable
+  final func finish() -> Int? {
     let (exchanged, token) = self.state.compareExchange(
       expected: Self.running, desired: Self.finished, ordering: .acquiringAndReleasing
     )
-    return exchanged ? nil : token
+    if exchanged { return nil }
+    self.release()
+    return token
   }
 
   @inlinable
-  var isFinished: Bool { self.state.load(ordering: .acquiring) == Self.finished }
+  final var isFinished: Bool { self.state.load(ordering: .acquiring) == Self.finished }
 
   /// Called by the starter with the token it filed; false when the effect finished first.
   @inlinable
-  func file(_ token: Int) -> Bool {
+  final func file(_ token: Int) -> Bool {
     self.state.compareExchange(
       expected: Self.running, desired: token, ordering: .acquiringAndReleasing
     ).exchanged
+  }
+
+  /// Makes the lifetime idle: its start is settled and nobody reads it any more.
+  @inlinable
+  final func release() {
+    self.state.store(Self.idle, ordering: .releasing)
   }
 }
