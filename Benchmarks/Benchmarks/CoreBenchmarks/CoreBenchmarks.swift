@@ -112,6 +112,23 @@ let benchmarks: @Sendable () -> Void = {
     Completions()
   }
 
+  // The same task started from a function of its own, as a store starts its effects. The
+  // compiler inlines `Task.immediate` into the loop above, where the executor preference is a
+  // constant nil, and so makes no preference record; called from a function, it is compiled
+  // once with the preference as a value, and a nil passed that way still gives the task a
+  // preference record, which each hop and the task's end lock to read (docs/BENCHMARKS.md,
+  // "The effect round trip").
+  Benchmark("reference: a bare Task.immediate started from a function of its own") {
+    (benchmark: Benchmark, completions: Completions) in
+    for _ in benchmark.scaledIterations {
+      let target = completions.count.load(ordering: .acquiring) + 1
+      startBareTask(bumping: completions)
+      while completions.count.load(ordering: .acquiring) < target {}
+    }
+  } setup: {
+    Completions()
+  }
+
   Benchmark(
     "effect round trip, effect suspends once (thread hop)",
     configuration: .init(maxDuration: .seconds(3), maxIterations: 100_000)
@@ -139,6 +156,13 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   BenchmarkRun.finishRegistration()
+}
+
+/// Starts a task that bumps `completions`, as ``EffectRunner`` starts an effect's: from a
+/// function that is not inlined into its caller's loop.
+@inline(never)
+func startBareTask(bumping completions: Completions) {
+  Task.immediate { completions.count.add(1, ordering: .releasing) }
 }
 
 /// A store of the round-trip feature, and the count of its completed trips.

@@ -71,8 +71,8 @@ extension Effect {
   /// The same effect with every `run` operation replaced by `wrap(operation)`: what runs
   /// around each operation (dependencies, a test's tracking), with the shape kept.
   package func _wrappingRuns(
-    _ wrap: (@escaping @Sendable (Send<Action>) async -> Void)
-      -> @Sendable (Send<Action>) async -> Void
+    _ wrap: (nonisolated(nonsending) @escaping @Sendable (Send<Action>) async -> Void)
+      -> nonisolated(nonsending) @Sendable (Send<Action>) async -> Void
   ) -> Self {
     switch self.operation {
     case .none, .send, .cancel, .request:

@@ -12,12 +12,14 @@
 @usableFromInline
 final class RunOperation<Action>: EffectLifetime, @unchecked Sendable {
   @usableFromInline let priority: TaskPriority?
-  @usableFromInline let operation: @Sendable (Send<Action>) async throws -> Void
+  @usableFromInline let operation:
+    nonisolated(nonsending) @Sendable (Send<Action>) async throws -> Void
   @usableFromInline let errors: EffectErrors<Action>
 
   @inlinable
   init(
-    priority: TaskPriority?, _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    priority: TaskPriority?,
+    _ operation: nonisolated(nonsending) @escaping @Sendable (Send<Action>) async throws -> Void,
     errors: EffectErrors<Action>
   ) {
     (self.priority, self.operation, self.errors) = (priority, operation, errors)

@@ -22,7 +22,7 @@ public struct Send<Action>: @unchecked Sendable {
 
   /// Sends an action. Does nothing once the effect is cancelled.
   @inlinable
-  public func callAsFunction(_ action: Action) async {
+  nonisolated(nonsending) public func callAsFunction(_ action: Action) async {
     guard !Task.isCancelled else { return }
     self.send(action)
   }

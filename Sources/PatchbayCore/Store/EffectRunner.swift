@@ -86,7 +86,7 @@ struct EffectRunner<Action>: Sendable {
   @discardableResult
   func spawn(
     priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
-    _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    _ operation: nonisolated(nonsending) @escaping @Sendable (Send<Action>) async throws -> Void,
     errors: EffectErrors<Action> = .caughtInside, lifetime: EffectLifetime = EffectLifetime()
   ) -> Task<Void, Never>? {
     let tasks = self.tasks

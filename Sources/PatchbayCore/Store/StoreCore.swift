@@ -30,9 +30,9 @@ package final class StoreCore<State, Action>: @unchecked Sendable {
   @usableFromInline let reducer: any Reducer<State, Action>
   @usableFromInline let dependencies: DependencyValues?
   @usableFromInline let isEqual: ((State, State) -> Bool)?
-  @usableFromInline package let effects = EffectTasks()
+  @usableFromInline package let effects: EffectTasks
   @usableFromInline let observers = StateObservers<State>()
-  @usableFromInline var runner: EffectRunner<Action>!
+  @usableFromInline let runner: EffectRunner<Action>
 
   @inlinable
   package init(
@@ -44,10 +44,14 @@ package final class StoreCore<State, Action>: @unchecked Sendable {
     self.reducer = reducer
     self.dependencies = dependencies
     self.isEqual = equalityCheck(State.self)
+    let effects = EffectTasks()
+    let core = WeakReference<StoreCore>()
+    self.effects = effects
     self.runner = EffectRunner(
-      tasks: self.effects, enqueue: { [weak self] action in self?.send(action) },
+      tasks: effects, enqueue: { [core] action in core.object?.send(action) },
       handleRequest: handleRequest, executor: effectExecutor
     )
+    core.object = self
   }
 
   deinit {
