@@ -67,33 +67,33 @@ struct EffectRunner<Action>: Sendable {
     }
   }
 
-  /// Starts a `run` effect's operation inline as a task, as ``spawn(priority:ids:origin:_:errors:lifetime:)``
-  /// does; the task's lifetime is settled in the effect's own object, unless a task of the
-  /// same effect value is still running.
+  /// Starts `operation` inline as a task, as ``spawn(_:ids:origin:)`` does: for work the
+  /// runner makes itself (a concatenation's body), which catches its own errors.
+  @inlinable
+  @discardableResult
+  func spawn(
+    priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
+    _ operation: nonisolated(nonsending) @escaping @Sendable (Send<Action>) async -> Void
+  ) -> Task<Void, Never>? {
+    self.spawn(
+      RunOperation(priority: priority, operation, errors: .caughtInside), ids: ids,
+      origin: origin)
+  }
+
+  /// Starts a `run` effect's operation inline as a task; files it if it is still running when
+  /// its synchronous part returns. Returns the task, or nil when the store is gone.
+  ///
+  /// The task's lifetime is settled in the effect's own object (``RunOperation``), unless a
+  /// task of the same effect value is still running; the task's closure holds that object, not
+  /// copies of the operation and its error handling.
   @inlinable
   @discardableResult
   func spawn(
     _ run: RunOperation<Action>, ids: [EffectID], origin: EffectOrigin? = nil
   ) -> Task<Void, Never>? {
-    self.spawn(
-      priority: run.priority, ids: ids, origin: origin, run.operation, errors: run.errors,
-      lifetime: run.claim() ? run : EffectLifetime())
-  }
-
-  /// Starts `operation` inline as a task; files it if it is still running when its
-  /// synchronous part returns. Returns the task, or nil when the store is gone.
-  @inlinable
-  @discardableResult
-  func spawn(
-    priority: TaskPriority?, ids: [EffectID], origin: EffectOrigin? = nil,
-    _ operation: nonisolated(nonsending) @escaping @Sendable (Send<Action>) async throws -> Void,
-    errors: EffectErrors<Action> = .caughtInside, lifetime: EffectLifetime = EffectLifetime()
-  ) -> Task<Void, Never>? {
     let tasks = self.tasks
-    guard !tasks.closed.load(ordering: .acquiring) else {
-      lifetime.release()
-      return nil
-    }
+    guard !tasks.closed.load(ordering: .acquiring) else { return nil }
+    let lifetime: EffectLifetime = run.claim() ? run : EffectLifetime()
     let send: Send<Action>
     if let enqueueFromEffect = self.enqueueFromEffect, !ids.isEmpty {
       send = Send { enqueueFromEffect($0, ids) }
@@ -102,13 +102,13 @@ struct EffectRunner<Action>: Sendable {
     }
     let task: Task<Void, Never>
     if let executor = self.executor {
-      task = Task.immediate(priority: priority, executorPreference: executor) {
-        await executor.run { await errors.run(operation, send) }
+      task = Task.immediate(priority: run.priority, executorPreference: executor) {
+        await executor.run { await run.errors.run(run.operation, send) }
         if let token = lifetime.finish() { tasks.end(token) }
       }
     } else {
-      task = Task.immediate(priority: priority) {
-        await errors.run(operation, send)
+      task = Task.immediate(priority: run.priority) {
+        await run.errors.run(run.operation, send)
         if let token = lifetime.finish() { tasks.end(token) }
       }
     }
