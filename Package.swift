@@ -257,6 +257,10 @@ let package = Package(
     .target(
       name: "PatchbayAudioDevice",
       dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
+    // The app's sound as a JACK client (or PipeWire's JACK API): ports, the process callback.
+    .systemLibrary(name: "CJACK", path: "Sources/CJACK", providers: [.apt(["libjack-jackd2-dev"])]),
+    .target(
+      name: "PatchbayJACK", dependencies: ["CJACK", "PatchbayAudioDevice", "PatchbayRealtime"]),
     // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
     .target(
       name: "PatchbayMIDI", dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
@@ -356,6 +360,7 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
+    .testTarget(name: "PatchbayJACKTests", dependencies: ["PatchbayJACK", "PatchbayTestWaiting"]),
     .testTarget(name: "PatchbayFlightTests", dependencies: ["PatchbayFlight"]),
     .testTarget(name: "PatchbayValidationTests", dependencies: ["PatchbayValidation"]),
     .testTarget(name: "PatchbayReproTests", dependencies: ["PatchbayRepro"]),

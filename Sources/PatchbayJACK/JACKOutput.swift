@@ -1,0 +1,228 @@
+import CJACK
+import PatchbayAudioDevice
+import PatchbayRealtime
+import Synchronization
+
+/// The app's sound as a JACK client: output ports a session can patch (Ardour, Carla, a
+/// `jack_connect`), fed by the renderer from JACK's own process callback.
+///
+/// ```swift
+/// let output = try JACKOutput(clientName: "patchbay", channels: 2, renderer: graph)
+/// try output.activate()          // ports patchbay:out_1, patchbay:out_2 appear
+/// // jack_connect patchbay:out_1 system:playback_1
+/// output.statistics              // periods, xruns, the server's buffer size and rate
+/// output.close()
+/// ```
+///
+/// JACK pulls: the server calls the process callback once a period, on its realtime thread,
+/// and the callback renders the period there, with the audio thread's rules (no allocation,
+/// no lock, no logging, no reducer). The server's buffer size and rate are followed: the mix
+/// is allocated once for JACK's largest buffer, so a change of size needs nothing new. What
+/// the app needs to know (an xrun, a new buffer size, the server gone) goes out through
+/// ``events``. When the server goes away the app goes on, silent, and says so in one line.
+public final class JACKOutput: @unchecked Sendable {
+  /// What the process callback tells the app.
+  public struct Event: Sendable, BitwiseCopyable, Equatable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
+      case xrun, bufferSize, sampleRate, serverLost
+    }
+    public var kind: Kind
+    public var period: Int
+    /// The new buffer size or rate; 0 for the others.
+    public var value: Int
+  }
+
+  /// Counts since ``activate()``, and the server's current shape.
+  public struct Statistics: Sendable, Equatable {
+    public var periods: Int
+    public var xruns: Int
+    public var bufferFrames: Int
+    public var sampleRate: Int
+    public var serverLost: Bool
+  }
+
+  /// JACK's largest buffer: the mix is this big from the start.
+  public static let maximumBufferFrames = 8192
+
+  public let clientName: String
+  public let channels: Int
+  /// Why the server went away, once it has (its own words); nil while it runs.
+  public var serverLostReason: String? { self.lostReason.withLock { $0 } }
+  /// Events from the process callback, oldest first. [consumer: the app]
+  public let events = SPSCRing<Event>(minimumCapacity: 256)
+
+  private let client: OpaquePointer
+  private let ports: UnsafeMutablePointer<OpaquePointer?>
+  private let mix: UnsafeMutablePointer<Float>
+  private let renderer: any AudioRenderer
+  private let periods = Atomic<Int>(0)
+  private let xruns = Atomic<Int>(0)
+  private let bufferFrames = Atomic<Int>(0)
+  private let sampleRate = Atomic<Int>(0)
+  private let lost = Atomic<Bool>(false)
+  private let lostReason = Mutex<String?>(nil)
+  private var isOpen = true
+
+  /// Opens a client named `clientName` on the server `serverName` (nil: the default one, or
+  /// `$JACK_DEFAULT_SERVER`) with `channels` output ports, `out_1` …; nothing plays until
+  /// ``activate()``.
+  public init(
+    clientName: String, serverName: String? = nil, channels: Int = 2,
+    renderer: any AudioRenderer
+  ) throws(AudioError) {
+    precondition(channels > 0, "a JACK output needs at least one channel")
+    JACKMessages.silence()
+    var status = jack_status_t(rawValue: 0)
+    let opened: OpaquePointer? =
+      if let serverName {
+        jack_client_open_with_server(clientName, serverName, &status)
+      } else {
+        jack_client_open_default(clientName, &status)
+      }
+    guard let client = opened else {
+      throw AudioError(JACKStatus(status).openFailure(client: clientName, server: serverName))
+    }
+    self.client = client
+    self.clientName = String(cString: jack_get_client_name(client))
+    self.channels = channels
+    self.renderer = renderer
+    self.ports = .allocate(capacity: channels)
+    self.mix = .allocate(capacity: Self.maximumBufferFrames * channels)
+    self.mix.initialize(repeating: 0, count: Self.maximumBufferFrames * channels)
+    for channel in 0..<channels {
+      let port = jack_port_register(
+        client, "out_\(channel + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
+      guard let port else {
+        jack_client_close(client)
+        throw AudioError(
+          "JACK: the server refused port \(self.clientName):out_\(channel + 1); is the name taken?")
+      }
+      (self.ports + channel).initialize(to: port)
+    }
+    self.bufferFrames.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
+    self.sampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    jack_set_process_callback(client, jackProcess, context)
+    jack_set_buffer_size_callback(client, jackBufferSize, context)
+    jack_set_sample_rate_callback(client, jackSampleRate, context)
+    jack_set_xrun_callback(client, jackXrun, context)
+    jack_on_info_shutdown(client, jackShutdown, context)
+  }
+
+  deinit {
+    self.close()
+    self.ports.deallocate()
+    self.mix.deallocate()
+  }
+
+  /// The format the app renders in now: the server's rate and buffer size.
+  public var format: AudioFormat {
+    AudioFormat(
+      sampleRate: self.sampleRate.load(ordering: .relaxed), channels: self.channels,
+      periodFrames: self.bufferFrames.load(ordering: .relaxed))
+  }
+
+  /// Counts so far. [thread-safe]
+  public var statistics: Statistics {
+    Statistics(
+      periods: self.periods.load(ordering: .relaxed), xruns: self.xruns.load(ordering: .relaxed),
+      bufferFrames: self.bufferFrames.load(ordering: .relaxed),
+      sampleRate: self.sampleRate.load(ordering: .relaxed),
+      serverLost: self.lost.load(ordering: .acquiring))
+  }
+
+  /// The full names of this client's output ports (`patchbay:out_1`, …), for `jack_connect`.
+  public var portNames: [String] {
+    (0..<self.channels).map { String(cString: jack_port_name(self.ports[$0])) }
+  }
+
+  /// Starts the process callback: the server calls it from now on, once a period.
+  public func activate() throws(AudioError) {
+    let code = jack_activate(self.client)
+    guard code == 0 else {
+      throw AudioError("JACK: the server would not activate \(self.clientName) (code \(code))")
+    }
+  }
+
+  /// Leaves the server. Safe to call twice, and after the server has gone.
+  public func close() {
+    guard self.isOpen else { return }
+    self.isOpen = false
+    if !self.lost.load(ordering: .acquiring) { jack_deactivate(self.client) }
+    jack_client_close(self.client)
+  }
+
+  /// One period. [audio-thread]: no allocation, no lock, no logging.
+  fileprivate func process(frames: Int) {
+    let samples = frames * self.channels
+    self.mix.update(repeating: 0, count: samples)
+    let period = self.periods.load(ordering: .relaxed)
+    let steadyTime = UInt64(jack_last_frame_time(self.client))
+    self.renderer.render(into: self.mix, frames: frames, steadyTime: steadyTime)
+    for channel in 0..<self.channels {
+      guard let raw = jack_port_get_buffer(self.ports[channel], jack_nframes_t(frames)) else {
+        continue
+      }
+      let buffer = raw.assumingMemoryBound(to: Float.self)
+      for frame in 0..<frames { buffer[frame] = self.mix[frame * self.channels + channel] }
+    }
+    self.periods.store(period + 1, ordering: .relaxed)
+  }
+
+  fileprivate func bufferSizeChanged(to frames: Int) {
+    self.bufferFrames.store(frames, ordering: .relaxed)
+    self.events.push(
+      Event(kind: .bufferSize, period: self.periods.load(ordering: .relaxed), value: frames))
+  }
+
+  fileprivate func sampleRateChanged(to rate: Int) {
+    self.sampleRate.store(rate, ordering: .relaxed)
+    self.events.push(
+      Event(kind: .sampleRate, period: self.periods.load(ordering: .relaxed), value: rate))
+  }
+
+  fileprivate func xrun() {
+    self.xruns.add(1, ordering: .relaxed)
+    self.events.push(Event(kind: .xrun, period: self.periods.load(ordering: .relaxed), value: 0))
+  }
+
+  fileprivate func serverLost(reason: String) {
+    self.lostReason.withLock { $0 = reason }
+    self.lost.store(true, ordering: .releasing)
+    self.events.push(
+      Event(kind: .serverLost, period: self.periods.load(ordering: .relaxed), value: 0))
+  }
+}
+
+// The C callbacks: each finds its output in `arg`, which the output outlives (it closes the
+// client, which stops the callbacks, before it goes).
+
+private func output(_ arg: UnsafeMutableRawPointer?) -> JACKOutput {
+  Unmanaged<JACKOutput>.fromOpaque(arg!).takeUnretainedValue()
+}
+
+private let jackProcess: JackProcessCallback = { frames, arg in
+  Unmanaged<JACKOutput>.fromOpaque(arg!)._withUnsafeGuaranteedRef {
+    $0.process(frames: Int(frames))
+  }
+  return 0
+}
+
+private let jackBufferSize: JackBufferSizeCallback = { frames, arg in
+  output(arg).bufferSizeChanged(to: Int(frames))
+  return 0
+}
+
+private let jackSampleRate: JackSampleRateCallback = { rate, arg in
+  output(arg).sampleRateChanged(to: Int(rate))
+  return 0
+}
+
+private let jackXrun: JackXRunCallback = { arg in
+  output(arg).xrun()
+  return 0
+}
+
+private let jackShutdown: JackInfoShutdownCallback = { _, reason, arg in
+  output(arg).serverLost(reason: reason.map { String(cString: $0) } ?? "no reason given")
+}

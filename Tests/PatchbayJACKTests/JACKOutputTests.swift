@@ -1,0 +1,107 @@
+import CJACK
+import PatchbayAudioDevice
+import PatchbayJACK
+import PatchbayTestWaiting
+import Synchronization
+import Testing
+
+/// The JACK output against a real server (`jackd -d dummy`, one per test, under a private
+/// name): its ports, its process callback, a change of buffer size, the server's loss.
+@Suite(.highPriority, .serialized) struct JACKOutputTests {
+  @Test func itsPortsAppearOnTheServer() async throws {
+    let server = try await JACKServer()
+    let output = try JACKOutput(
+      clientName: "patchbay", serverName: server.name, channels: 2, renderer: Ramp())
+    defer { output.close() }
+    try output.activate()
+    #expect(output.portNames == ["patchbay:out_1", "patchbay:out_2"])
+    let listed = server.withClient { client in Self.ports(client, matching: "patchbay:") }
+    #expect(listed == ["patchbay:out_1", "patchbay:out_2"])
+  }
+
+  @Test func theServerCallsTheRendererEveryPeriod() async throws {
+    let server = try await JACKServer(frames: 128, rate: 48_000)
+    let ramp = Ramp()
+    let output = try JACKOutput(
+      clientName: "patchbay", serverName: server.name, channels: 2, renderer: ramp)
+    defer { output.close() }
+    #expect(output.format == AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128))
+    try output.activate()
+    #expect(await eventually { output.statistics.periods >= 50 })
+    #expect(ramp.lastFrames.load(ordering: .relaxed) == 128)
+    #expect(ramp.calls.load(ordering: .relaxed) >= 50)
+  }
+
+  @Test func aNewBufferSizeIsFollowed() async throws {
+    let server = try await JACKServer(frames: 128)
+    let ramp = Ramp()
+    let output = try JACKOutput(
+      clientName: "patchbay", serverName: server.name, channels: 2, renderer: ramp)
+    defer { output.close() }
+    try output.activate()
+    #expect(await eventually { output.statistics.periods >= 10 })
+    let changed = server.withClient { jack_set_buffer_size($0, 256) }
+    #expect(changed == 0)
+    #expect(await eventually { output.statistics.bufferFrames == 256 })
+    let before = output.statistics.periods
+    #expect(await eventually { output.statistics.periods >= before + 10 })
+    #expect(ramp.lastFrames.load(ordering: .relaxed) == 256)
+    #expect(output.format.periodFrames == 256)
+    var sizes: [Int] = []
+    while let event = output.events.pop() {
+      if event.kind == .bufferSize { sizes.append(event.value) }
+    }
+    #expect(sizes.last == 256)
+  }
+
+  @Test func losingTheServerIsSaidOnceAndTheAppGoesOn() async throws {
+    let server = try await JACKServer()
+    let output = try JACKOutput(
+      clientName: "patchbay", serverName: server.name, channels: 2, renderer: Ramp())
+    try output.activate()
+    #expect(await eventually { output.statistics.periods >= 10 })
+    server.kill()
+    #expect(await eventually { output.statistics.serverLost })
+    #expect(output.serverLostReason?.isEmpty == false)
+    output.close()
+    output.close()
+  }
+
+  @Test func noServerIsOneLineNamingIt() {
+    #expect {
+      _ = try JACKOutput(
+        clientName: "patchbay", serverName: "patchbay-test-nobody", channels: 2,
+        renderer: Ramp())
+    } throws: { error in
+      let line = (error as? AudioError)?.description ?? ""
+      return line.contains("no server \"patchbay-test-nobody\" is running")
+        && line.contains("jackd -n patchbay-test-nobody") && !line.contains("\n")
+    }
+  }
+
+  /// The ports on the server whose names start with `prefix`, sorted.
+  private static func ports(_ client: OpaquePointer, matching prefix: String) -> [String] {
+    guard let list = jack_get_ports(client, nil, nil, 0) else { return [] }
+    defer { jack_free(list) }
+    var names: [String] = []
+    var index = 0
+    while let name = list[index] {
+      let port = String(cString: name)
+      if port.hasPrefix(prefix) { names.append(port) }
+      index += 1
+    }
+    return names.sorted()
+  }
+}
+
+/// A renderer that writes a rising ramp and remembers the last period's length.
+private final class Ramp: AudioRenderer, @unchecked Sendable {
+  let calls = Atomic<Int>(0)
+  let lastFrames = Atomic<Int>(0)
+
+  func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
+    for frame in 0..<frames { mix[frame * 2] = Float(frame) / Float(frames) }
+    self.lastFrames.store(frames, ordering: .relaxed)
+    self.calls.add(1, ordering: .relaxed)
+  }
+}
