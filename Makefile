@@ -28,7 +28,9 @@ export PATCHBAY_WARNINGS_AS_ERRORS := 1
 # (its Makefile exports the same two variables).
 export SWIFT_DETERMINISTIC_HASHING := 1
 # chromium: DevTools' browser test (headless, driven through its DevTools protocol).
-SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev libboost-dev chromium libspng-dev
+# jackd2: the JACK server the JACK output's tests and realtime-check start under a private
+# name (`jackd -d dummy`, no sound card needed).
+SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev jackd2 libboost-dev chromium libspng-dev
 
 .PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench growth bench-smoke format clean
 

@@ -272,7 +272,7 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudioDevice", "PatchbayMIDI", "RealtimeCheckSupport",
+        "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
     ),

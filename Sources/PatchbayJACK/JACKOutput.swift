@@ -7,8 +7,9 @@ import Synchronization
 /// `jack_connect`), fed by the renderer from JACK's own process callback.
 ///
 /// ```swift
-/// let output = try JACKOutput(clientName: "patchbay", channels: 2, renderer: graph)
-/// try output.activate()          // ports patchbay:out_1, patchbay:out_2 appear
+/// let output = try JACKOutput(clientName: "patchbay", channels: 2)
+/// let graph = ProcessorGraph(format: output.format)     // the server's rate
+/// try output.activate(rendering: graph, inChunksOf: 128) // ports patchbay:out_1, …_2 appear
 /// // jack_connect patchbay:out_1 system:playback_1
 /// output.statistics              // periods, xruns, the server's buffer size and rate
 /// output.close()
@@ -17,7 +18,9 @@ import Synchronization
 /// JACK pulls: the server calls the process callback once a period, on its realtime thread,
 /// and the callback renders the period there, with the audio thread's rules (no allocation,
 /// no lock, no logging, no reducer). The server's buffer size and rate are followed: the mix
-/// is allocated once for JACK's largest buffer, so a change of size needs nothing new. What
+/// is allocated once for JACK's largest buffer, so a change of size needs nothing new, and a
+/// period longer than the renderer's chunk is rendered in chunks (a graph's processors are
+/// made for at most its own period). What
 /// the app needs to know (an xrun, a new buffer size, the server gone) goes out through
 /// ``events``. When the server goes away the app goes on, silent, and says so in one line.
 public final class JACKOutput: @unchecked Sendable {
@@ -54,7 +57,9 @@ public final class JACKOutput: @unchecked Sendable {
   private let client: OpaquePointer
   private let ports: UnsafeMutablePointer<OpaquePointer?>
   private let mix: UnsafeMutablePointer<Float>
-  private let renderer: any AudioRenderer
+  /// Set once, before the callback starts (``activate(rendering:inChunksOf:)``).
+  private var renderer: (any AudioRenderer)?
+  private var chunkFrames = JACKOutput.maximumBufferFrames
   private let periods = Atomic<Int>(0)
   private let xruns = Atomic<Int>(0)
   private let bufferFrames = Atomic<Int>(0)
@@ -65,11 +70,10 @@ public final class JACKOutput: @unchecked Sendable {
 
   /// Opens a client named `clientName` on the server `serverName` (nil: the default one, or
   /// `$JACK_DEFAULT_SERVER`) with `channels` output ports, `out_1` …; nothing plays until
-  /// ``activate()``.
-  public init(
-    clientName: String, serverName: String? = nil, channels: Int = 2,
-    renderer: any AudioRenderer
-  ) throws(AudioError) {
+  /// ``activate(rendering:inChunksOf:)``.
+  public init(clientName: String, serverName: String? = nil, channels: Int = 2)
+    throws(AudioError)
+  {
     precondition(channels > 0, "a JACK output needs at least one channel")
     JACKMessages.silence()
     var status = jack_status_t(rawValue: 0)
@@ -85,7 +89,6 @@ public final class JACKOutput: @unchecked Sendable {
     self.client = client
     self.clientName = String(cString: jack_get_client_name(client))
     self.channels = channels
-    self.renderer = renderer
     self.ports = .allocate(capacity: channels)
     self.mix = .allocate(capacity: Self.maximumBufferFrames * channels)
     self.mix.initialize(repeating: 0, count: Self.maximumBufferFrames * channels)
@@ -136,8 +139,15 @@ public final class JACKOutput: @unchecked Sendable {
     (0..<self.channels).map { String(cString: jack_port_name(self.ports[$0])) }
   }
 
-  /// Starts the process callback: the server calls it from now on, once a period.
-  public func activate() throws(AudioError) {
+  /// Starts the process callback: from now on the server calls it once a period, and it
+  /// renders with `renderer`, at most `chunkFrames` frames a call. Call it once.
+  public func activate(
+    rendering renderer: any AudioRenderer, inChunksOf chunkFrames: Int = maximumBufferFrames
+  ) throws(AudioError) {
+    precondition(self.renderer == nil, "the JACK output is already active")
+    precondition(chunkFrames > 0, "a chunk needs at least one frame")
+    self.renderer = renderer
+    self.chunkFrames = chunkFrames
     let code = jack_activate(self.client)
     guard code == 0 else {
       throw AudioError("JACK: the server would not activate \(self.clientName) (code \(code))")
@@ -158,7 +168,16 @@ public final class JACKOutput: @unchecked Sendable {
     self.mix.update(repeating: 0, count: samples)
     let period = self.periods.load(ordering: .relaxed)
     let steadyTime = UInt64(jack_last_frame_time(self.client))
-    self.renderer.render(into: self.mix, frames: frames, steadyTime: steadyTime)
+    if let renderer = self.renderer {
+      var done = 0
+      while done < frames {
+        let chunk = min(self.chunkFrames, frames - done)
+        renderer.render(
+          into: self.mix + done * self.channels, frames: chunk,
+          steadyTime: steadyTime + UInt64(done))
+        done += chunk
+      }
+    }
     for channel in 0..<self.channels {
       guard let raw = jack_port_get_buffer(self.ports[channel], jack_nframes_t(frames)) else {
         continue

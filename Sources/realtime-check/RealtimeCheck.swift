@@ -92,6 +92,11 @@ enum RealtimeCheck {
     // The same, each plugin in a process of its own: the host's side of a period.
     let isolated = try ProcessorCheck.run(periods: periods, warmUp: warmUp, isolated: true)
     report(isolated.description, interposer.count)
+    interposer.reset()
+
+    // JACK's process callback, on the server's thread.
+    let jack = try JACKCheck.run(periods: 2_000, warmUp: 100)
+    report(jack.description, interposer.count)
 
     return failures == 0 ? 0 : 1
   }

@@ -108,7 +108,8 @@ import Testing
     #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("audio thread, 10000 periods after 100 of warm-up ("))
     #expect(
-      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 5)
+      result.stdout.split(separator: "\n").filter { $0.hasSuffix(": 0 allocation(s)") }.count == 6)
+    #expect(result.stdout.contains("JACK process callback, 2000 periods of 64 frames after 100"))
     // The processors' lines, in this process and isolated: the plugins ran, MIDI and
     // parameters reached them, beats came back.
     let processors = result.stdout.split(separator: "\n").filter {

@@ -9,36 +9,36 @@ import Testing
 /// name): its ports, its process callback, a change of buffer size, the server's loss.
 @Suite(.highPriority, .serialized) struct JACKOutputTests {
   @Test func itsPortsAppearOnTheServer() async throws {
-    let server = try await JACKServer()
+    let server = try PrivateJACKServer()
     let output = try JACKOutput(
-      clientName: "patchbay", serverName: server.name, channels: 2, renderer: Ramp())
+      clientName: "patchbay", serverName: server.name, channels: 2)
     defer { output.close() }
-    try output.activate()
+    try output.activate(rendering: Ramp())
     #expect(output.portNames == ["patchbay:out_1", "patchbay:out_2"])
     let listed = server.withClient { client in Self.ports(client, matching: "patchbay:") }
     #expect(listed == ["patchbay:out_1", "patchbay:out_2"])
   }
 
   @Test func theServerCallsTheRendererEveryPeriod() async throws {
-    let server = try await JACKServer(frames: 128, rate: 48_000)
+    let server = try PrivateJACKServer(frames: 128, rate: 48_000)
     let ramp = Ramp()
     let output = try JACKOutput(
-      clientName: "patchbay", serverName: server.name, channels: 2, renderer: ramp)
+      clientName: "patchbay", serverName: server.name, channels: 2)
     defer { output.close() }
     #expect(output.format == AudioFormat(sampleRate: 48_000, channels: 2, periodFrames: 128))
-    try output.activate()
+    try output.activate(rendering: ramp)
     #expect(await eventually { output.statistics.periods >= 50 })
     #expect(ramp.lastFrames.load(ordering: .relaxed) == 128)
     #expect(ramp.calls.load(ordering: .relaxed) >= 50)
   }
 
   @Test func aNewBufferSizeIsFollowed() async throws {
-    let server = try await JACKServer(frames: 128)
+    let server = try PrivateJACKServer(frames: 128)
     let ramp = Ramp()
     let output = try JACKOutput(
-      clientName: "patchbay", serverName: server.name, channels: 2, renderer: ramp)
+      clientName: "patchbay", serverName: server.name, channels: 2)
     defer { output.close() }
-    try output.activate()
+    try output.activate(rendering: ramp)
     #expect(await eventually { output.statistics.periods >= 10 })
     let changed = server.withClient { jack_set_buffer_size($0, 256) }
     #expect(changed == 0)
@@ -54,11 +54,24 @@ import Testing
     #expect(sizes.last == 256)
   }
 
+  @Test func aPeriodLongerThanTheChunkIsRenderedInChunks() async throws {
+    let server = try PrivateJACKServer(frames: 256)
+    let ramp = Ramp()
+    let output = try JACKOutput(clientName: "patchbay", serverName: server.name, channels: 2)
+    defer { output.close() }
+    try output.activate(rendering: ramp, inChunksOf: 64)
+    #expect(await eventually { output.statistics.periods >= 20 })
+    output.close()
+    let (periods, calls) = (output.statistics.periods, ramp.calls.load(ordering: .relaxed))
+    #expect(ramp.lastFrames.load(ordering: .relaxed) == 64)
+    #expect(calls == 4 * periods, "\(calls) calls for \(periods) periods of 256 frames")
+  }
+
   @Test func losingTheServerIsSaidOnceAndTheAppGoesOn() async throws {
-    let server = try await JACKServer()
+    let server = try PrivateJACKServer()
     let output = try JACKOutput(
-      clientName: "patchbay", serverName: server.name, channels: 2, renderer: Ramp())
-    try output.activate()
+      clientName: "patchbay", serverName: server.name, channels: 2)
+    try output.activate(rendering: Ramp())
     #expect(await eventually { output.statistics.periods >= 10 })
     server.kill()
     #expect(await eventually { output.statistics.serverLost })
@@ -70,8 +83,7 @@ import Testing
   @Test func noServerIsOneLineNamingIt() {
     #expect {
       _ = try JACKOutput(
-        clientName: "patchbay", serverName: "patchbay-test-nobody", channels: 2,
-        renderer: Ramp())
+        clientName: "patchbay", serverName: "patchbay-test-nobody", channels: 2)
     } throws: { error in
       let line = (error as? AudioError)?.description ?? ""
       return line.contains("no server \"patchbay-test-nobody\" is running")
