@@ -20,9 +20,9 @@ import Synchronization
 /// no lock, no logging, no reducer). The server's buffer size and rate are followed: the mix
 /// is allocated once for JACK's largest buffer, so a change of size needs nothing new, and a
 /// period longer than the renderer's chunk is rendered in chunks (a graph's processors are
-/// made for at most its own period). What
-/// the app needs to know (an xrun, a new buffer size, the server gone) goes out through
-/// ``events``. When the server goes away the app goes on, silent, and says so in one line.
+/// made for at most its own period). What the app needs to know (an xrun, a new buffer size,
+/// the server gone) goes out through ``events``. When the server goes away the app goes on,
+/// silent, and says so in one line.
 public final class JACKOutput: @unchecked Sendable {
   /// What the process callback tells the app.
   public struct Event: Sendable, BitwiseCopyable, Equatable {
@@ -35,7 +35,7 @@ public final class JACKOutput: @unchecked Sendable {
     public var value: Int
   }
 
-  /// Counts since ``activate()``, and the server's current shape.
+  /// Counts since ``activate(rendering:inChunksOf:)``, and the server's current shape.
   public struct Statistics: Sendable, Equatable {
     public var periods: Int
     public var xruns: Int
@@ -164,6 +164,14 @@ public final class JACKOutput: @unchecked Sendable {
 
   /// One period. [audio-thread]: no allocation, no lock, no logging.
   fileprivate func process(frames: Int) {
+    guard frames <= Self.maximumBufferFrames else {
+      // Larger than JACK allows today: silence rather than write past the mix.
+      for channel in 0..<self.channels {
+        jack_port_get_buffer(self.ports[channel], jack_nframes_t(frames))?
+          .initializeMemory(as: Float.self, repeating: 0, count: frames)
+      }
+      return
+    }
     let samples = frames * self.channels
     self.mix.update(repeating: 0, count: samples)
     let period = self.periods.load(ordering: .relaxed)
