@@ -157,8 +157,8 @@ let package = Package(
       name: "PatchbayAudioGraph",
       dependencies: [
         "PatchbayHost", "PatchbayLoader", "PatchbayConfig", sdk("PatchbayABI"),
-        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayRealtime",
-        "CPatchbayCrash", "CPatchbaySampleChecks",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayJACK", "PatchbayMIDI",
+        "PatchbayRealtime", "CPatchbayCrash", "CPatchbaySampleChecks",
       ]
     ),
     // driving an app from outside: the script language, and recordings and their replay.
@@ -368,7 +368,7 @@ let package = Package(
     .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
     .testTarget(
       name: "PatchbayHostTests",
-      dependencies: [sdk("PatchbayTesting"), "PatchbayTestWaiting"] + host),
+      dependencies: [sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK"] + host),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),

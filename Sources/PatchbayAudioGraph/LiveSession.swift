@@ -3,6 +3,7 @@ import Patchbay
 import PatchbayAudioDevice
 import PatchbayConfig
 import PatchbayHost
+import PatchbayJACK
 import PatchbayMIDI
 import PatchbayRealtime
 import Synchronization
@@ -32,8 +33,14 @@ public final class LiveSession: @unchecked Sendable {
   public let app: AppRuntime
   public let graph: ProcessorGraph
   public let engine: AudioEngine?
-  /// What `auto` chose, and why; nil when nothing was chosen.
+  /// The JACK client, when the app plays through a JACK server (`[audio] backend = "jack"`,
+  /// `--audio jack`): the server's process callback renders the graph, so there is no
+  /// ``engine``.
+  public let jack: JACKOutput?
+  /// What `auto` chose, and why, or where JACK plays; nil when nothing was chosen.
   public let deviceNote: String?
+  /// JACK: the connections made to the server's playback ports at start.
+  public private(set) var playbackConnections: [String] = []
   private let midiInput: MIDIInput?
   private let song: SMFPlayer?
   private let running = Atomic<Bool>(false)
@@ -58,16 +65,29 @@ public final class LiveSession: @unchecked Sendable {
   /// Errors name the device or input and what to do.
   public init(app: AppRuntime, settings: SoundSettings) throws(AppError) {
     self.app = app
-    self.graph = ProcessorGraph(format: settings.format)
     do {
-      if settings.playsAudio {
+      switch (settings.playsAudio, settings.backend) {
+      case (true, .jack):
+        let jack = try JACKOutput(
+          clientName: settings.clientName, serverName: settings.jackServer,
+          channels: settings.format.channels)
+        // The server's rate; the graph's period is the chunk it renders at a time.
+        var format = settings.format
+        format.sampleRate = jack.format.sampleRate
+        self.graph = ProcessorGraph(format: format)
+        (self.jack, self.engine) = (jack, nil)
+        self.deviceNote =
+          "JACK: client \"\(jack.clientName)\", \(format.sampleRate) Hz, the server's buffer "
+          + "\(jack.format.periodFrames) frames, rendered \(format.periodFrames) at a time"
+      case (true, .alsa):
+        self.graph = ProcessorGraph(format: settings.format)
         let (output, note) = try AudioDevice.open(
           settings.device == "auto" ? nil : settings.device, format: settings.format)
-        self.engine = AudioEngine(output: output, renderer: self.graph)
+        (self.engine, self.jack) = (AudioEngine(output: output, renderer: self.graph), nil)
         self.deviceNote = note
-      } else {
-        self.engine = nil
-        self.deviceNote = nil
+      case (false, _):
+        self.graph = ProcessorGraph(format: settings.format)
+        (self.engine, self.jack, self.deviceNote) = (nil, nil, nil)
       }
     } catch {
       throw AppError(.failed(path: "[audio]", reason: error.description))
@@ -85,6 +105,14 @@ public final class LiveSession: @unchecked Sendable {
       throw AppError(.failed(path: "[midi]", reason: error.description))
     }
     try app.attach(self.graph)
+    if let jack = self.jack {
+      do {
+        try jack.activate(rendering: self.graph, inChunksOf: self.graph.format.periodFrames)
+      } catch {
+        throw AppError(.failed(path: "[audio]", reason: error.description))
+      }
+      if settings.connectsToPlayback { self.playbackConnections = jack.connectToPlayback() }
+    }
     // A file or a song ends: until it has, the app is not quiet (a script's `settle` waits
     // for all of it). A port or a FIFO never ends.
     if self.song != nil || self.midiInput?.source.isLive == false {
@@ -94,7 +122,8 @@ public final class LiveSession: @unchecked Sendable {
     }
   }
 
-  /// Starts the audio thread, the MIDI reader and pump, and the event timer.
+  /// Starts the audio thread, the MIDI reader and pump, and the event timer. (A JACK client
+  /// plays from `init` on: the server started calling it when it was activated.)
   public func start() {
     guard !self.running.exchange(true, ordering: .relaxed) else { return }
     self.engine?.start()
@@ -157,6 +186,7 @@ public final class LiveSession: @unchecked Sendable {
     self.graph.stopWatching()
     self.engine?.stop()
     self.engine?.output.close()
+    self.jack?.close()
     self.timer?.cancel()
     self.timer = nil
     self.midiInput?.source.close()
@@ -169,8 +199,13 @@ public final class LiveSession: @unchecked Sendable {
     self.app.deliverProcessorEvents()
   }
 
-  /// The audio thread's counts so far.
-  public var statistics: AudioEngine.Statistics { self.engine?.statistics ?? .init() }
+  /// The audio thread's counts so far (JACK: its periods, and its xruns as underruns).
+  public var statistics: AudioEngine.Statistics {
+    if let jack = self.jack?.statistics {
+      return .init(periods: jack.periods, underruns: jack.xruns)
+    }
+    return self.engine?.statistics ?? .init()
+  }
 
   deinit {
     self.stop()

@@ -67,7 +67,7 @@ struct Run: AsyncParsableCommand {
   @Option(
     help: """
       Where the app's sound goes (overrides [audio] device): auto, null (paced, silent), none, \
-      default, hw:0, file:out.wav, alsa:NAME.
+      default, hw:0, file:out.wav, alsa:NAME; or jack, jack:SERVER (a JACK client).
       """)
   var audio: String?
 
@@ -262,6 +262,14 @@ extension Run {
     }
     if let note = live.deviceNote {
       Terminal.error("audio: \(note)")
+    }
+    if let jack = live.jack {
+      let connected = live.playbackConnections
+      Terminal.error(
+        connected.isEmpty
+          ? "audio: ports \(jack.portNames.joined(separator: ", ")) (connect them: jack_connect "
+            + "\(jack.portNames[0]) system:playback_1)"
+          : "audio: connected \(connected.joined(separator: ", "))")
     }
     live.start()
     return live

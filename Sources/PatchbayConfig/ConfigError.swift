@@ -47,6 +47,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
     case badMIDIInput(String)
+    case badAudioBackend(String)
     case badKey(String)
     case reservedKey(String, String)
     case badKeyTarget(String)
@@ -172,6 +173,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
       return "\(value) is out of range: use \(least) to \(most)."
     case .badMIDIInput(let input):
       return "'\(input)' is not a MIDI input: use \(MIDIInputSpec.forms)."
+    case .badAudioBackend(let backend):
+      return "'\(backend)' is not an audio backend: use alsa or jack."
     case .undeclaredFeature(let id, let known):
       return "no loaded plugin declares '\(id)'.\(suggestion(for: id, among: known)) "
         + "Known: \(known.joined(separator: ", "))."

@@ -95,7 +95,20 @@ package enum ConfigSchema {
             "device", "string", "\"\(sound.device)\"",
             "auto, null, none, default, hw:0, file:out.wav or alsa:NAME (`patchbay audio devices`)."
           ),
-          key("rate", "integer", "\(sound.format.sampleRate)", "Samples a second."),
+          key(
+            "backend", "string", "\"\(sound.backend.rawValue)\"",
+            "alsa (plays through `device`) or jack (joins a JACK server as a client; docs/SOUND.md)."
+          ),
+          key(
+            "client-name", "string", "\"\(sound.clientName)\"",
+            "jack: the client's name; its ports are NAME:out_1, NAME:out_2, …"),
+          key("server", "string", "the default", "jack: the server to join (`jackd -n NAME`)."),
+          key(
+            "connect", "boolean", "\(sound.connectsToPlayback)",
+            "jack: connect the ports to the server's playback ports at start."),
+          key(
+            "rate", "integer", "\(sound.format.sampleRate)",
+            "Samples a second (jack: the server's)."),
           key("period", "integer", "\(sound.format.periodFrames)", "Frames a period."),
           key("channels", "integer", "\(sound.format.channels)", "Channels of the mix."),
         ]),

@@ -139,6 +139,26 @@ public final class JACKOutput: @unchecked Sendable {
     (0..<self.channels).map { String(cString: jack_port_name(self.ports[$0])) }
   }
 
+  /// Connects the output ports, in order, to the server's physical playback ports (a sound
+  /// card's, or the dummy driver's `system:playback_N`); returns the connections made, as
+  /// `"patchbay:out_1 → system:playback_1"`. Call it after activating.
+  @discardableResult
+  public func connectToPlayback() -> [String] {
+    let flags = UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)
+    guard let list = jack_get_ports(self.client, nil, JACK_DEFAULT_AUDIO_TYPE, flags) else {
+      return []
+    }
+    defer { jack_free(list) }
+    var made: [String] = []
+    for (channel, source) in self.portNames.enumerated() {
+      guard let destination = list[channel] else { break }
+      if jack_connect(self.client, source, destination) == 0 {
+        made.append("\(source) → \(String(cString: destination))")
+      }
+    }
+    return made
+  }
+
   /// Starts the process callback: from now on the server calls it once a period, and it
   /// renders with `renderer`, at most `chunkFrames` frames a call. Call it once.
   public func activate(
