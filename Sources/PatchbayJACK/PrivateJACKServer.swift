@@ -1,5 +1,6 @@
 import CJACK
 import Foundation
+import Synchronization
 
 /// A JACK server of one's own, for tests and checks: `jackd -n NAME -d dummy`, which needs no
 /// sound card, under a name no session uses, stopped when it goes.
@@ -13,11 +14,30 @@ import Foundation
 ///
 /// It runs without realtime scheduling (`--no-realtime`), so it needs no privileges; the
 /// clocks of its periods are the dummy driver's.
+///
+/// **One server per process at a time.** libjack keeps the server its clients talk to in
+/// process-wide globals (JACK2's `JackLibGlobals`: the engine's and the graph's shared memory),
+/// so a process with clients of two servers at once crashes in libjack. Tests that start
+/// servers take turns (`.oneJACKServerAtATime` in the test suites).
+///
+/// **It leaves nothing behind.** JACK2 registers servers in `/dev/shm/jack-shm-registry`,
+/// which holds eight, and forgets one only when it stops cleanly or when a server of the same
+/// name starts again. So the name is `patchbay-test-PID-N` (this process's id, a counter); a
+/// server ``kill()``ed is started again under its name and stopped cleanly by ``stop()``, and a
+/// server whose test process died without stopping it (its PID in the name is gone) is stopped
+/// by the next one started.
+///
+/// Stop it yourself, after its clients close: `defer { server.stop() }` before the client's
+/// own `defer`. Its `deinit` stops it too, but Swift may end a local's life at its last use.
 public final class PrivateJACKServer: @unchecked Sendable {
   /// Where Debian's `jackd2` puts the server.
   public static let executable = "/usr/bin/jackd"
   public let name: String
-  private let process = Process()
+  private let frames: Int
+  private let rate: Int
+  private var process: Process
+  private let log: URL
+  private var killed = false
 
   /// Starts a server at `rate` Hz with `frames`-frame buffers, and waits (up to `timeout`
   /// seconds) until it takes clients.
@@ -27,41 +47,62 @@ public final class PrivateJACKServer: @unchecked Sendable {
         "\(Self.executable) is missing: install the JACK server with apt-get install -y jackd2 "
           + "(make deps does)")
     }
-    self.name = "patchbay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    self.process.executableURL = URL(fileURLWithPath: Self.executable)
-    self.process.arguments = [
-      "--no-realtime", "-n", self.name, "-d", "dummy", "-r", "\(rate)", "-p", "\(frames)",
-    ]
-    self.process.standardOutput = FileHandle.nullDevice
-    self.process.standardError = FileHandle.nullDevice
-    var environment = ProcessInfo.processInfo.environment
-    environment["JACK_NO_AUDIO_RESERVATION"] = "1"
-    self.process.environment = environment
-    try self.process.run()
+    Self.stopOrphans()
+    self.name = "\(Self.prefix)\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
+    (self.frames, self.rate) = (frames, rate)
+    self.log = FileManager.default.temporaryDirectory.appendingPathComponent("\(self.name).log")
+    self.process = try Self.start(self.name, frames: frames, rate: rate, log: self.log)
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
     while !Self.takesClients(self.name) {
       guard self.process.isRunning, ContinuousClock.now < deadline else {
+        let said = Self.lastLine(of: self.log).map { ": it said \"\($0)\"" } ?? ""
+        let ended = self.process.isRunning ? "did not start within \(timeout) s" : "stopped"
         self.stop()
-        throw Failure("jackd -n \(self.name) -d dummy did not start within \(timeout) s")
+        throw Failure(
+          "jackd -n \(self.name) -d dummy \(ended)\(said) (a JACK2 registry full of stale "
+            + "servers is mended with: pkill jackd; rm -rf /dev/shm/jack*)")
       }
       usleep(10_000)
     }
   }
 
-  deinit { self.stop() }
-
-  /// Stops the server as a user quitting it would (SIGTERM), and waits for it.
-  public func stop() {
-    guard self.process.isRunning else { return }
-    self.process.terminate()
-    self.process.waitUntilExit()
+  deinit {
+    self.stop()
+    try? FileManager.default.removeItem(at: self.log)
   }
 
-  /// Kills the server outright (SIGKILL), as a crash would, and waits for it.
+  /// Stops the server as a user quitting it would (SIGTERM), and waits for it; one that has not
+  /// gone in 10 s is killed. A server ``kill()``ed is started again under its name and stopped
+  /// cleanly, which takes the killed one's entry out of JACK's registry: call this after the
+  /// clients of the killed server have closed.
+  public func stop() {
+    if self.process.isRunning {
+      self.process.terminate()
+      if Self.waitForExit(of: self.process, seconds: 10) { return }
+      Foundation.kill(self.process.processIdentifier, SIGKILL)
+      self.process.waitUntilExit()
+    } else if self.killed {
+      self.killed = false
+      guard
+        let again = try? Self.start(self.name, frames: self.frames, rate: self.rate, log: self.log)
+      else { return }
+      let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+      while again.isRunning, !Self.takesClients(self.name), ContinuousClock.now < deadline {
+        usleep(10_000)
+      }
+      self.process = again
+      self.stop()
+      Self.removeSemaphores(of: self.name)
+    }
+  }
+
+  /// Kills the server outright (SIGKILL), as a crash would, and waits for it. Its entry in
+  /// JACK's registry stays until ``stop()``.
   public func kill() {
     guard self.process.isRunning else { return }
     Foundation.kill(self.process.processIdentifier, SIGKILL)
     self.process.waitUntilExit()
+    self.killed = true
   }
 
   /// Runs `body` with a client of this server of its own (to list ports, change the buffer
@@ -74,6 +115,31 @@ public final class PrivateJACKServer: @unchecked Sendable {
     return body(client)
   }
 
+  /// Why the server could not start: one line naming what is missing.
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  private static let prefix = "patchbay-test-"
+  private static let counter = Atomic<Int>(0)
+
+  private static func start(_ name: String, frames: Int, rate: Int, log: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.executable)
+    process.arguments = [
+      "--no-realtime", "-n", name, "-d", "dummy", "-r", "\(rate)", "-p", "\(frames)",
+    ]
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
+    var environment = ProcessInfo.processInfo.environment
+    environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+    process.environment = environment
+    try process.run()
+    return process
+  }
+
   private static func takesClients(_ name: String) -> Bool {
     JACKMessages.silence()
     var status = jack_status_t(rawValue: 0)
@@ -84,9 +150,47 @@ public final class PrivateJACKServer: @unchecked Sendable {
     return true
   }
 
-  /// Why the server could not start: one line naming what is missing.
-  public struct Failure: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
+  private static func waitForExit(of process: Process, seconds: Int) -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+    while process.isRunning {
+      if ContinuousClock.now >= deadline { return false }
+      usleep(5_000)
+    }
+    return true
+  }
+
+  /// Stops (SIGTERM) the private servers whose test process has gone: `jackd … -n
+  /// patchbay-test-PID-N` with no process PID.
+  private static func stopOrphans() {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+      return
+    }
+    for entry in entries {
+      guard let pid = Int32(entry),
+        let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+      else { continue }
+      let arguments = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+      guard arguments.first?.hasSuffix("jackd") == true,
+        let name = arguments.first(where: { $0.hasPrefix(Self.prefix) }),
+        let owner = Int32(name.dropFirst(Self.prefix.count).prefix { $0 != "-" }),
+        owner != getpid(), Foundation.kill(owner, 0) != 0, errno == ESRCH
+      else { continue }
+      Foundation.kill(pid, SIGTERM)
+    }
+  }
+
+  /// The semaphores a killed server left in `/dev/shm` for its clients
+  /// (`jack_sem.UID_NAME_CLIENT`).
+  private static func removeSemaphores(of name: String) {
+    let directory = "/dev/shm"
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for file in files where file.hasPrefix("jack_sem.") && file.contains("_\(name)_") {
+      try? FileManager.default.removeItem(atPath: "\(directory)/\(file)")
+    }
+  }
+
+  private static func lastLine(of log: URL) -> String? {
+    guard let text = try? String(contentsOf: log, encoding: .utf8) else { return nil }
+    return text.split(whereSeparator: \.isNewline).last.map(String.init)
   }
 }

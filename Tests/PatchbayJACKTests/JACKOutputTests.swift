@@ -1,4 +1,5 @@
 import CJACK
+import Foundation
 import PatchbayAudioDevice
 import PatchbayJACK
 import PatchbayTestWaiting
@@ -7,9 +8,10 @@ import Testing
 
 /// The JACK output against a real server (`jackd -d dummy`, one per test, under a private
 /// name): its ports, its process callback, a change of buffer size, the server's loss.
-@Suite(.highPriority, .serialized) struct JACKOutputTests {
+@Suite(.highPriority, .serialized, .oneJACKServerAtATime) struct JACKOutputTests {
   @Test func itsPortsAppearOnTheServer() async throws {
     let server = try PrivateJACKServer()
+    defer { server.stop() }
     let output = try JACKOutput(
       clientName: "patchbay", serverName: server.name, channels: 2)
     defer { output.close() }
@@ -21,6 +23,7 @@ import Testing
 
   @Test func theServerCallsTheRendererEveryPeriod() async throws {
     let server = try PrivateJACKServer(frames: 128, rate: 48_000)
+    defer { server.stop() }
     let ramp = Ramp()
     let output = try JACKOutput(
       clientName: "patchbay", serverName: server.name, channels: 2)
@@ -34,6 +37,7 @@ import Testing
 
   @Test func aNewBufferSizeIsFollowed() async throws {
     let server = try PrivateJACKServer(frames: 128)
+    defer { server.stop() }
     let ramp = Ramp()
     let output = try JACKOutput(
       clientName: "patchbay", serverName: server.name, channels: 2)
@@ -56,6 +60,7 @@ import Testing
 
   @Test func aPeriodLongerThanTheChunkIsRenderedInChunks() async throws {
     let server = try PrivateJACKServer(frames: 256)
+    defer { server.stop() }
     let ramp = Ramp()
     let output = try JACKOutput(clientName: "patchbay", serverName: server.name, channels: 2)
     defer { output.close() }
@@ -69,6 +74,7 @@ import Testing
 
   @Test func losingTheServerIsSaidOnceAndTheAppGoesOn() async throws {
     let server = try PrivateJACKServer()
+    defer { server.stop() }
     let output = try JACKOutput(
       clientName: "patchbay", serverName: server.name, channels: 2)
     try output.activate(rendering: Ramp())
@@ -78,6 +84,25 @@ import Testing
     #expect(output.serverLostReason?.isEmpty == false)
     output.close()
     output.close()
+  }
+
+  /// JACK2's registry holds eight servers and keeps a killed one's entry: without the clean
+  /// restart in `stop()`, the ninth server here would not start ("too many servers").
+  @Test func killedServersLeaveNothingBehind() async throws {
+    for _ in 1...9 {
+      let server = try PrivateJACKServer()
+      let output = try JACKOutput(clientName: "patchbay", serverName: server.name, channels: 2)
+      try output.activate(rendering: Ramp())
+      server.kill()
+      #expect(await eventually { output.statistics.serverLost })
+      output.close()
+      server.stop()
+      let left = try FileManager.default.contentsOfDirectory(atPath: "/dev/shm")
+        .filter { $0.contains(server.name) }
+      #expect(left.isEmpty, "left in /dev/shm: \(left)")
+    }
+    let tenth = try PrivateJACKServer()
+    tenth.stop()
   }
 
   @Test func noServerIsOneLineNamingIt() {

@@ -6,9 +6,10 @@ import Testing
 
 /// An app playing through a JACK server (`[audio] backend = "jack"`): a private
 /// `jackd -d dummy` per test, the trio's processors rendered by the server's callback.
-@Suite(.highPriority, .serialized) struct LiveSessionJACKTests {
+@Suite(.highPriority, .serialized, .oneJACKServerAtATime) struct LiveSessionJACKTests {
   @Test func theTrioPlaysThroughAJACKServer() async throws {
     let server = try PrivateJACKServer(frames: 256, rate: 48_000)
+    defer { server.stop() }
     let app = try makeApp("trio")
     var settings = SoundSettings()
     settings.backend = .jack
