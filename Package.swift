@@ -260,7 +260,8 @@ let package = Package(
     // The app's sound as a JACK client (or PipeWire's JACK API): ports, the process callback.
     .systemLibrary(name: "CJACK", path: "Sources/CJACK", providers: [.apt(["libjack-jackd2-dev"])]),
     .target(
-      name: "PatchbayJACK", dependencies: ["CJACK", "PatchbayAudioDevice", "PatchbayRealtime"]),
+      name: "PatchbayJACK",
+      dependencies: ["CJACK", "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayRealtime"]),
     // MIDI 1.0: the byte parser, and sources (ALSA sequencer and rawmidi, byte streams, SMF).
     .target(
       name: "PatchbayMIDI", dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
@@ -272,7 +273,8 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "RealtimeCheckSupport",
+        "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "PatchbayJACKProbe",
+        "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
     ),
@@ -352,6 +354,10 @@ let package = Package(
       name: "PatchbayEncodingTests", dependencies: [sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
     // Waits for tests: `eventually`, and the `.highPriority` suite trait.
     .target(name: "PatchbayTestWaiting", path: "Tests/PatchbayTestWaiting"),
+    // A second JACK client for tests: a MIDI output port and a recorder.
+    .target(
+      name: "PatchbayJACKProbe", dependencies: ["CJACK", "PatchbayRealtime"],
+      path: "Tests/PatchbayJACKProbe"),
     .testTarget(
       name: "PatchbayTests",
       dependencies: [sdk("Patchbay"), sdk("PatchbayTesting"), "PatchbayTestWaiting"]),
@@ -360,7 +366,9 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
-    .testTarget(name: "PatchbayJACKTests", dependencies: ["PatchbayJACK", "PatchbayTestWaiting"]),
+    .testTarget(
+      name: "PatchbayJACKTests",
+      dependencies: ["PatchbayJACK", "PatchbayJACKProbe", "PatchbayMIDI", "PatchbayTestWaiting"]),
     .testTarget(name: "PatchbayFlightTests", dependencies: ["PatchbayFlight"]),
     .testTarget(name: "PatchbayValidationTests", dependencies: ["PatchbayValidation"]),
     .testTarget(name: "PatchbayReproTests", dependencies: ["PatchbayRepro"]),
@@ -368,7 +376,9 @@ let package = Package(
     .testTarget(name: "PatchbayFuzzTargetsTests", dependencies: ["PatchbayFuzzTargets"]),
     .testTarget(
       name: "PatchbayHostTests",
-      dependencies: [sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK"] + host),
+      dependencies: [
+        sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK", "PatchbayJACKProbe",
+      ] + host),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),

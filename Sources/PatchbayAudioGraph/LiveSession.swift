@@ -65,12 +65,13 @@ public final class LiveSession: @unchecked Sendable {
   /// Errors name the device or input and what to do.
   public init(app: AppRuntime, settings: SoundSettings) throws(AppError) {
     self.app = app
+    let midi = Self.midiInput(settings)
     do {
       switch (settings.playsAudio, settings.backend) {
       case (true, .jack):
         let jack = try JACKOutput(
           clientName: settings.clientName, serverName: settings.jackServer,
-          channels: settings.format.channels)
+          channels: settings.format.channels, midiInput: midi == .jack)
         // The server's rate; the graph's period is the chunk it renders at a time.
         var format = settings.format
         format.sampleRate = jack.format.sampleRate
@@ -92,14 +93,22 @@ public final class LiveSession: @unchecked Sendable {
     } catch {
       throw AppError(.failed(path: "[audio]", reason: error.description))
     }
-    do {
-      switch settings.midi {
+    do throws(MIDIError) {
+      switch midi {
       case .smf(let path):
         self.song = SMFPlayer(file: try StandardMIDIFile(contentsOf: path))
         self.midiInput = nil
+      case .jack:
+        guard let port = self.jack?.midiInput else {
+          throw MIDIError(
+            "input \"jack\" is the JACK client's midi_in port: play through JACK too "
+              + "([audio] backend = \"jack\", or --audio jack)")
+        }
+        self.song = nil
+        self.midiInput = MIDIInput(source: port)
       default:
         self.song = nil
-        self.midiInput = try settings.midi.openSource().map { MIDIInput(source: $0) }
+        self.midiInput = try midi.openSource().map { MIDIInput(source: $0) }
       }
     } catch {
       throw AppError(.failed(path: "[midi]", reason: error.description))
@@ -120,6 +129,13 @@ public final class LiveSession: @unchecked Sendable {
         self?.pumpFinished.load(ordering: .acquiring) ?? true
       }
     }
+  }
+
+  /// The MIDI input `settings` mean: with the JACK backend and no other input named, the
+  /// client's `midi_in` port, which a musician patches a keyboard into.
+  static func midiInput(_ settings: SoundSettings) -> MIDIInputSpec {
+    settings.backend == .jack && settings.playsAudio && settings.midi == .none
+      ? .jack : settings.midi
   }
 
   /// Starts the audio thread, the MIDI reader and pump, and the event timer. (A JACK client

@@ -270,6 +270,11 @@ extension Run {
           ? "audio: ports \(jack.portNames.joined(separator: ", ")) (connect them: jack_connect "
             + "\(jack.portNames[0]) system:playback_1)"
           : "audio: connected \(connected.joined(separator: ", "))")
+      if let midi = jack.midiInput {
+        Terminal.error(
+          "midi: JACK port \(midi.portName) (patch a keyboard into it: jack_connect "
+            + "KEYBOARD:midi_out \(midi.portName))")
+      }
     }
     live.start()
     return live

@@ -15,7 +15,7 @@ import PatchbayTOML
 /// channels = 2
 ///
 /// [midi]
-/// input = "none"       # none | seq | hw:1,0,0 | fifo:PATH | file:PATH | smf:PATH | stdin
+/// input = "none"       # none | seq | hw:1,0,0 | fifo:PATH | file:PATH | smf:PATH | stdin | jack
 /// ```
 ///
 /// The defaults work on a machine without a sound card: `auto` picks ALSA `default` when the

@@ -49,6 +49,8 @@ public final class JACKOutput: @unchecked Sendable {
 
   public let clientName: String
   public let channels: Int
+  /// The `midi_in` port, when asked for: a ``MIDIInput`` reads it like any MIDI source.
+  public let midiInput: JACKMIDIInput?
   /// Why the server went away, once it has (its own words); nil while it runs.
   public var serverLostReason: String? { self.lostReason.withLock { $0 } }
   /// Events from the process callback, oldest first. [consumer: the app]
@@ -69,11 +71,11 @@ public final class JACKOutput: @unchecked Sendable {
   private var isOpen = true
 
   /// Opens a client named `clientName` on the server `serverName` (nil: the default one, or
-  /// `$JACK_DEFAULT_SERVER`) with `channels` output ports, `out_1` …; nothing plays until
-  /// ``activate(rendering:inChunksOf:)``.
-  public init(clientName: String, serverName: String? = nil, channels: Int = 2)
-    throws(AudioError)
-  {
+  /// `$JACK_DEFAULT_SERVER`) with `channels` output ports, `out_1` …, and a MIDI input port
+  /// `midi_in` when `midiInput`; nothing plays until ``activate(rendering:inChunksOf:)``.
+  public init(
+    clientName: String, serverName: String? = nil, channels: Int = 2, midiInput: Bool = false
+  ) throws(AudioError) {
     precondition(channels > 0, "a JACK output needs at least one channel")
     JACKMessages.silence()
     var status = jack_status_t(rawValue: 0)
@@ -101,6 +103,15 @@ public final class JACKOutput: @unchecked Sendable {
           "JACK: the server refused port \(self.clientName):out_\(channel + 1); is the name taken?")
       }
       (self.ports + channel).initialize(to: port)
+    }
+    if midiInput {
+      guard let input = JACKMIDIInput(client: client, clientName: self.clientName) else {
+        jack_client_close(client)
+        throw AudioError("JACK: the server refused port \(self.clientName):midi_in")
+      }
+      self.midiInput = input
+    } else {
+      self.midiInput = nil
     }
     self.bufferFrames.store(Int(jack_get_buffer_size(client)), ordering: .relaxed)
     self.sampleRate.store(Int(jack_get_sample_rate(client)), ordering: .relaxed)
@@ -178,12 +189,14 @@ public final class JACKOutput: @unchecked Sendable {
   public func close() {
     guard self.isOpen else { return }
     self.isOpen = false
+    self.midiInput?.close()
     if !self.lost.load(ordering: .acquiring) { jack_deactivate(self.client) }
     jack_client_close(self.client)
   }
 
   /// One period. [audio-thread]: no allocation, no lock, no logging.
   fileprivate func process(frames: Int) {
+    self.midiInput?.take(frames: frames)
     guard frames <= Self.maximumBufferFrames else {
       // Larger than JACK allows today: silence rather than write past the mix.
       for channel in 0..<self.channels {

@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayAudioDevice
 import PatchbayJACK
+import PatchbayJACKProbe
+import PatchbayMIDI
 import RealtimeCheckSupport
 import Synchronization
 
@@ -11,9 +13,11 @@ enum JACKCheck {
     let periods: Int
     let warmUp: Int
     let frames: Int
+    let midiMessages: Int
     var description: String {
       "JACK process callback, \(self.periods) periods of \(self.frames) frames after "
-        + "\(self.warmUp) of warm-up (a private jackd -d dummy)"
+        + "\(self.warmUp) of warm-up (a private jackd -d dummy), taking \(self.midiMessages) "
+        + "MIDI messages from midi_in"
     }
   }
 
@@ -22,18 +26,34 @@ enum JACKCheck {
     defer { server.stop() }
     let renderer = Counting(from: warmUp, to: warmUp + periods)
     let output = try JACKOutput(
-      clientName: "realtime-check", serverName: server.name, channels: 2)
+      clientName: "realtime-check", serverName: server.name, channels: 2, midiInput: true)
     defer { output.close() }
     try output.activate(rendering: renderer)
+    // Another client plays notes into midi_in all along, so the callback copies messages.
+    guard let keyboard = JACKProbe(server: server.name, name: "keyboard", captureFrames: 1),
+      keyboard.connect("keyboard:midi_out", to: "realtime-check:midi_in")
+    else { throw Failure("the JACK server refused a second client playing MIDI") }
+    defer { keyboard.close() }
+    let midi = MIDIInput(source: output.midiInput!)
+    midi.start()
     let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+    var note: UInt8 = 0
     while renderer.calls.load(ordering: .acquiring) < warmUp + periods + 1 {
+      keyboard.send([0x90, 40 + note % 40, 100])
+      keyboard.send([0x80, 40 + note % 40, 0])
+      note &+= 1
+      while midi.events.pop() != nil {}
       guard ContinuousClock.now < deadline, !output.statistics.serverLost else {
         throw Failure(
           "the JACK server ran \(renderer.calls.load(ordering: .relaxed)) periods in 120 s")
       }
       usleep(10_000)
     }
-    return Result(periods: periods, warmUp: warmUp, frames: frames)
+    output.close()  // ends the MIDI reader's read
+    midi.wait()
+    return Result(
+      periods: periods, warmUp: warmUp, frames: frames,
+      midiMessages: output.midiInput!.received)
   }
 
   /// Writes a tone, and watches its own thread's allocations from period `from` to `to`.

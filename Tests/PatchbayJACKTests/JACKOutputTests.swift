@@ -2,6 +2,8 @@ import CJACK
 import Foundation
 import PatchbayAudioDevice
 import PatchbayJACK
+import PatchbayJACKProbe
+import PatchbayMIDI
 import PatchbayTestWaiting
 import Synchronization
 import Testing
@@ -86,6 +88,71 @@ import Testing
     output.close()
   }
 
+  /// 300 notes from another client's MIDI output reach the app's MIDI input through
+  /// `midi_in`, in order, none lost, parsed as ALSA's are.
+  @Test func midiSentToThePortReachesTheMIDIInput() async throws {
+    let server = try PrivateJACKServer()
+    defer { server.stop() }
+    let output = try JACKOutput(
+      clientName: "patchbay", serverName: server.name, channels: 2, midiInput: true)
+    defer { output.close() }
+    let port = try #require(output.midiInput)
+    #expect(port.portName == "patchbay:midi_in")
+    try output.activate(rendering: Ramp())
+    let probe = try #require(JACKProbe(server: server.name, captureFrames: 1))
+    defer { probe.close() }
+    #expect(probe.connect("probe:midi_out", to: "patchbay:midi_in"))
+    let midi = MIDIInput(source: port)
+    midi.start()
+    var notes: [UInt8] = []
+    for batch in 0..<10 {
+      for note in 0..<30 { probe.send([0x90, UInt8(batch * 10 + note % 10), UInt8(1 + note)]) }
+      #expect(
+        await eventually { port.received >= (batch + 1) * 30 },
+        "\(port.received) received, batch \(batch)")
+    }
+    #expect(
+      await eventually {
+        while let event = midi.events.pop() {
+          if event.kind == .noteOn { notes.append(event.note) }
+        }
+        return notes.count >= 300
+      })
+    output.close()
+    midi.wait()
+    #expect(notes.count == 300)
+    #expect(notes.prefix(12) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1])
+    #expect(port.dropped == 0)
+    #expect(midi.isFinished)
+  }
+
+  /// A click rendered at every frame time that is a multiple of 1,000 arrives at a connected
+  /// recorder on exactly those frames, for a second of sound: none late, early, lost or
+  /// doubled, across 256-frame periods rendered in 128-frame chunks. (The recorder keeps each
+  /// frame's time: a loaded machine's xrun skips periods, which must not read as a shift.)
+  @Test func aClickTrackArrivesSampleAccurate() async throws {
+    let server = try PrivateJACKServer(frames: 256)
+    defer { server.stop() }
+    let output = try JACKOutput(clientName: "patchbay", serverName: server.name, channels: 2)
+    defer { output.close() }
+    try output.activate(rendering: Click(every: 1_000), inChunksOf: 128)
+    let probe = try #require(JACKProbe(server: server.name, captureFrames: 48_000))
+    defer { probe.close() }
+    #expect(probe.connect("patchbay:out_1", to: "probe:in_1"))
+    #expect(probe.connect("patchbay:out_2", to: "probe:in_2"))
+    // A connection made now is in the graph by the period after next.
+    let connected = output.statistics.periods
+    #expect(await eventually { output.statistics.periods >= connected + 4 })
+    probe.startCapture()
+    #expect(await eventually { probe.capturedFrames == 48_000 }, "\(probe.capturedFrames)")
+    for channel in 0..<2 {
+      let frames = probe.captured(channel: channel)
+      let wrong = frames.filter { ($0.sample == 1) != ($0.frameTime % 1_000 == 0) }
+      #expect(wrong.isEmpty, "channel \(channel + 1): \(wrong.prefix(5))")
+      #expect(frames.count { $0.sample == 1 } >= 40)
+    }
+  }
+
   /// JACK2's registry holds eight servers and keeps a killed one's entry: without the clean
   /// restart in `stop()`, the ninth server here would not start ("too many servers").
   @Test func killedServersLeaveNothingBehind() async throws {
@@ -128,6 +195,19 @@ import Testing
       index += 1
     }
     return names.sorted()
+  }
+}
+
+/// A renderer that writes 1 on frames whose JACK frame time is a multiple of `every`, and 0
+/// elsewhere.
+private final class Click: AudioRenderer, @unchecked Sendable {
+  let every: UInt64
+  init(every: UInt64) { self.every = every }
+
+  func render(into mix: UnsafeMutablePointer<Float>, frames: Int, steadyTime: UInt64) {
+    for frame in 0..<frames where (steadyTime + UInt64(frame)) % self.every == 0 {
+      (mix[frame * 2], mix[frame * 2 + 1]) = (1, 1)
+    }
   }
 }
 

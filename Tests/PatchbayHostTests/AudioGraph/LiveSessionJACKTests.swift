@@ -1,6 +1,8 @@
 import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayJACK
+import PatchbayJACKProbe
+import PatchbayMIDI
 import PatchbayTestWaiting
 import Testing
 
@@ -31,6 +33,49 @@ import Testing
     // Each 256-frame period of the server is two of the graph's 128-frame periods.
     #expect(live.graph.periodsRendered == 2 * live.statistics.periods)
     #expect(live.graph.format.sampleRate == 48_000)
+  }
+
+  /// 100 notes played into the client's `midi_in` by another client reach the Synth's
+  /// reducer, in order, as notes from ALSA's sequencer do: the JACK backend's default MIDI
+  /// input.
+  @Test func midiPatchedIntoTheClientReachesTheReducer() async throws {
+    let server = try PrivateJACKServer(frames: 128, rate: 48_000)
+    defer { server.stop() }
+    let app = try makeApp("trio")
+    let synth = try app.instance("metronome/synth")
+    let before = synth.reducedCount
+    var settings = SoundSettings()
+    (settings.backend, settings.jackServer, settings.clientName) = (.jack, server.name, "trio")
+    let live = try LiveSession(app: app, settings: settings)
+    defer { live.stop() }
+    #expect(live.jack?.midiInput?.portName == "trio:midi_in")
+    live.start()
+    let probe = try #require(JACKProbe(server: server.name, captureFrames: 1))
+    defer { probe.close() }
+    #expect(probe.connect("probe:midi_out", to: "trio:midi_in"))
+    for note in 0..<100 {
+      probe.send([0x90, UInt8(40 + note % 40), 100])
+      probe.send([0x80, UInt8(40 + note % 40), 0])
+      if note % 10 == 9 {
+        #expect(await eventually { synth.reducedCount - before >= UInt64(2 * (note + 1)) })
+      }
+    }
+    #expect(await app.settle(timeout: .seconds(300)))
+    #expect(synth.reducedCount - before == 200)
+    #expect(try app.state("metronome/synth")[field: "notesPlayed"] == 100)
+    #expect(try app.state("metronome/synth")[field: "held"] == .list([]))
+  }
+
+  @Test func jackMIDIWithoutTheJACKBackendIsOneLineNamingTheMIDITable() throws {
+    let app = try makeApp("trio")
+    var settings = SoundSettings()
+    (settings.device, settings.midi) = ("null", .jack)
+    #expect {
+      _ = try LiveSession(app: app, settings: settings)
+    } throws: { error in
+      let line = "\(error)"
+      return line.contains("[midi]") && line.contains("--audio jack") && !line.contains("\n")
+    }
   }
 
   @Test func noServerIsOneLineNamingTheAudioTable() throws {

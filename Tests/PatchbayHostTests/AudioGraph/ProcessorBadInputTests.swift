@@ -56,7 +56,7 @@ import Testing
       #expect(error.errors.map(\.line) == [9, 10, 11, 13])
       #expect(
         error.errors[3].description
-          == "sound.toml:13: midi.input: 'usb' is not a MIDI input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq, hw:N or none."
+          == "sound.toml:13: midi.input: 'usb' is not a MIDI input: use file:PATH, fifo:PATH, stdin, smf:PATH, seq, hw:N, jack or none."
       )
     }
   }
