@@ -184,6 +184,7 @@ import-swap-check: build
 GROWTH_RESULTS := $(CURDIR)/.build/growth
 bench: deps
 	$(SWIFT) build -c release
+	$(SWIFT) build -c release --package-path Benchmarks --product BareJACKClient
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --skip-target GrowthBenchmarks
 	$(MAKE) growth
 

@@ -41,6 +41,7 @@ let package = Package(
     .library(name: "PatchbayRealtime", targets: ["PatchbayRealtime"]),
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
+    .library(name: "PatchbayJACK", targets: ["PatchbayJACK"]),
     .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterFeature"]),

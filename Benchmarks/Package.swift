@@ -33,6 +33,13 @@ let package = Package(
       path: "References",
       linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("asound")]
     ),
+    // A JACK client with nothing of Patchbay in it, run beside the studio on a server of its
+    // own: the JACK studio benchmark's reference (Benchmarks/BareJACKClient/main.c).
+    .executableTarget(
+      name: "BareJACKClient",
+      path: "BareJACKClient",
+      linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("m")]
+    ),
     .executableTarget(
       name: "AudioBenchmarks",
       dependencies: [
@@ -64,6 +71,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayAudioDevice", package: root),
+        .product(name: "PatchbayJACK", package: root),
         .product(name: "PatchbayMIDI", package: root),
         .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],

@@ -24,26 +24,6 @@ import Synchronization
 /// the server gone) goes out through ``events``. When the server goes away the app goes on,
 /// silent, and says so in one line.
 public final class JACKOutput: @unchecked Sendable {
-  /// What the process callback tells the app.
-  public struct Event: Sendable, BitwiseCopyable, Equatable {
-    public enum Kind: UInt8, Sendable, BitwiseCopyable {
-      case xrun, bufferSize, sampleRate, serverLost
-    }
-    public var kind: Kind
-    public var period: Int
-    /// The new buffer size or rate; 0 for the others.
-    public var value: Int
-  }
-
-  /// Counts since ``activate(rendering:inChunksOf:)``, and the server's current shape.
-  public struct Statistics: Sendable, Equatable {
-    public var periods: Int
-    public var xruns: Int
-    public var bufferFrames: Int
-    public var sampleRate: Int
-    public var serverLost: Bool
-  }
-
   /// JACK's largest buffer: the mix is this big from the start.
   public static let maximumBufferFrames = 8192
 
@@ -55,6 +35,9 @@ public final class JACKOutput: @unchecked Sendable {
   public var serverLostReason: String? { self.lostReason.withLock { $0 } }
   /// Events from the process callback, oldest first. [consumer: the app]
   public let events = SPSCRing<Event>(minimumCapacity: 256)
+  /// How late each process callback started, in µs after its cycle began (the server's
+  /// clock, `jack_get_cycle_times`). Written by the callback only: read it after ``close()``.
+  public let lateness = LatenessHistogram(maximumMicroseconds: 100_000)
 
   private let client: OpaquePointer
   private let ports: UnsafeMutablePointer<OpaquePointer?>
@@ -196,6 +179,7 @@ public final class JACKOutput: @unchecked Sendable {
 
   /// One period. [audio-thread]: no allocation, no lock, no logging.
   fileprivate func process(frames: Int) {
+    self.recordLateness()
     self.midiInput?.take(frames: frames)
     guard frames <= Self.maximumBufferFrames else {
       // Larger than JACK allows today: silence rather than write past the mix.
@@ -227,6 +211,16 @@ public final class JACKOutput: @unchecked Sendable {
       for frame in 0..<frames { buffer[frame] = self.mix[frame * self.channels + channel] }
     }
     self.periods.store(period + 1, ordering: .relaxed)
+  }
+
+  /// How long after its cycle began this callback started. [audio-thread]
+  private func recordLateness() {
+    var frames: jack_nframes_t = 0
+    var (began, next): (jack_time_t, jack_time_t) = (0, 0)
+    var period: Float = 0
+    guard jack_get_cycle_times(self.client, &frames, &began, &next, &period) == 0 else { return }
+    let now = jack_get_time()
+    self.lateness.record(microseconds: now > began ? Int(now - began) : 0)
   }
 
   fileprivate func bufferSizeChanged(to frames: Int) {

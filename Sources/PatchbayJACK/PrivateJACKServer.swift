@@ -12,8 +12,9 @@ import Synchronization
 /// server.stop()
 /// ```
 ///
-/// It runs without realtime scheduling (`--no-realtime`), so it needs no privileges; the
-/// clocks of its periods are the dummy driver's.
+/// It runs without realtime scheduling (`--no-realtime`), so it needs no privileges, unless
+/// asked for it (`realtime: true`, for benchmarks: `-R -P 70`, which needs root or an rtprio
+/// limit); the clocks of its periods are the dummy driver's.
 ///
 /// **One server per process at a time.** libjack keeps the server its clients talk to in
 /// process-wide globals (JACK2's `JackLibGlobals`: the engine's and the graph's shared memory),
@@ -35,13 +36,16 @@ public final class PrivateJACKServer: @unchecked Sendable {
   public let name: String
   private let frames: Int
   private let rate: Int
+  private let realtime: Bool
   private var process: Process
   private let log: URL
   private var killed = false
 
   /// Starts a server at `rate` Hz with `frames`-frame buffers, and waits (up to `timeout`
   /// seconds) until it takes clients.
-  public init(frames: Int = 128, rate: Int = 48_000, timeout: Double = 30) throws {
+  public init(
+    frames: Int = 128, rate: Int = 48_000, realtime: Bool = false, timeout: Double = 30
+  ) throws {
     guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
       throw Failure(
         "\(Self.executable) is missing: install the JACK server with apt-get install -y jackd2 "
@@ -49,9 +53,10 @@ public final class PrivateJACKServer: @unchecked Sendable {
     }
     Self.stopOrphans()
     self.name = "\(Self.prefix)\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
-    (self.frames, self.rate) = (frames, rate)
+    (self.frames, self.rate, self.realtime) = (frames, rate, realtime)
     self.log = FileManager.default.temporaryDirectory.appendingPathComponent("\(self.name).log")
-    self.process = try Self.start(self.name, frames: frames, rate: rate, log: self.log)
+    self.process = try Self.start(
+      self.name, frames: frames, rate: rate, realtime: realtime, log: self.log)
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
     while !Self.takesClients(self.name) {
       guard self.process.isRunning, ContinuousClock.now < deadline else {
@@ -84,7 +89,9 @@ public final class PrivateJACKServer: @unchecked Sendable {
     } else if self.killed {
       self.killed = false
       guard
-        let again = try? Self.start(self.name, frames: self.frames, rate: self.rate, log: self.log)
+        let again = try? Self.start(
+          self.name, frames: self.frames, rate: self.rate, realtime: self.realtime,
+          log: self.log)
       else { return }
       let deadline = ContinuousClock.now.advanced(by: .seconds(10))
       while again.isRunning, !Self.takesClients(self.name), ContinuousClock.now < deadline {
@@ -124,12 +131,14 @@ public final class PrivateJACKServer: @unchecked Sendable {
   private static let prefix = "patchbay-test-"
   private static let counter = Atomic<Int>(0)
 
-  private static func start(_ name: String, frames: Int, rate: Int, log: URL) throws -> Process {
+  private static func start(
+    _ name: String, frames: Int, rate: Int, realtime: Bool, log: URL
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.executable)
-    process.arguments = [
-      "--no-realtime", "-n", name, "-d", "dummy", "-r", "\(rate)", "-p", "\(frames)",
-    ]
+    process.arguments =
+      (realtime ? ["-R", "-P", "70"] : ["--no-realtime"])
+      + ["-n", name, "-d", "dummy", "-r", "\(rate)", "-p", "\(frames)"]
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: log)

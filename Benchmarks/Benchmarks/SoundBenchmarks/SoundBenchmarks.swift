@@ -238,6 +238,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   studioBenchmarks()
+  jackStudioBenchmark()
   BenchmarkRun.finishRegistration()
 }
 
