@@ -31,22 +31,29 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 # jackd2: the JACK server the JACK output's tests and realtime-check start under a private
 # name (`jackd -d dummy`, no sound card needed).
 SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev jackd2 libboost-dev chromium libspng-dev
+# pipewire, pipewire-jack: PipeWire's JACK API, which the JACK backend's PipeWire test runs
+# the app under (pw-jack, a private daemon with a dummy driver).
+SYSTEM_PACKAGES_BARE := pipewire pipewire-jack
 
 .PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench growth bench-smoke format clean
 
 all: build
 
-# Installs the Debian packages the build needs, when they are missing.
+# Installs the Debian packages the build needs, when they are missing. PipeWire's without
+# its recommends (a session manager, D-Bus, rtkit): the tests run their own daemon.
 deps:
 	@missing=""; \
-	for pkg in $(SYSTEM_PACKAGES); do \
+	for pkg in $(SYSTEM_PACKAGES) $(SYSTEM_PACKAGES_BARE); do \
 	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" \
 	    || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "make: installing$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    apt-get update -qq \
+	      && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES) \
+	      && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        $(SYSTEM_PACKAGES_BARE); \
 	  else \
 	    echo "make: missing system packages:$$missing" >&2; \
 	    echo "make: install them with: sudo apt-get install -y$$missing" >&2; \

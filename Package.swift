@@ -307,7 +307,8 @@ let package = Package(
     .executableTarget(
       name: "PatchbayCLI",
       dependencies: [
-        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayValidation",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayJACK", "PatchbayMIDI",
+        "PatchbayValidation",
         "PatchbayRepro", "PatchbayRebuild", "CPatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
@@ -407,7 +408,8 @@ let package = Package(
     // Runs the built `patchbay` executable.
     // Fixtures/: recordings made by earlier versions, which must still replay.
     .testTarget(
-      name: "PatchbayCLITests", dependencies: ["PatchbayConfig", "PatchbayPlot"],
+      name: "PatchbayCLITests",
+      dependencies: ["PatchbayConfig", "PatchbayPlot", "PatchbayJACKProbe"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayTestingTests", dependencies: [sdk("Patchbay"), sdk("PatchbayTesting")]),

@@ -5,6 +5,7 @@ import PatchbayConfig
 import PatchbayDevTools
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayJACK
 import PatchbayLoader
 import PatchbayRebuild
 import PatchbayScript
@@ -131,7 +132,10 @@ struct Run: AsyncParsableCommand {
     let devtools = try await self.startDevTools(app, replica: replica)
     // After the change handler: MIDI from the first message on is printed and recorded.
     let live = try self.startSound(app)
-    defer { live?.stop() }
+    defer {
+      live?.stop()
+      if let jack = live?.jack { Terminal.error("audio: JACK: \(Self.summary(of: jack))") }
+    }
     if let live { await devtools?.attach(live) }
 
     let name: String
@@ -191,6 +195,18 @@ struct Run: AsyncParsableCommand {
       Terminal.error("Error: \(message)")
       throw ExitCode(2)
     }
+  }
+}
+
+extension Run {
+  /// What a JACK client did, for the line a run ends with: `1,875 periods of 128 frames,
+  /// 0 xruns`, and the server's own words if it went away.
+  static func summary(of jack: JACKOutput) -> String {
+    let statistics = jack.statistics
+    let counts =
+      "\(statistics.periods) periods of \(statistics.bufferFrames) frames, \(statistics.xruns) xruns"
+    guard let reason = jack.serverLostReason else { return counts }
+    return counts + "; the server went away (\(reason)) and the app went on silent"
   }
 }
 
