@@ -42,6 +42,7 @@ let package = Package(
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     .library(name: "PatchbayJACK", targets: ["PatchbayJACK"]),
+    .library(name: "PatchbayLV2", targets: ["PatchbayLV2"]),
     .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterFeature"]),
@@ -258,6 +259,9 @@ let package = Package(
     .target(
       name: "PatchbayAudioDevice",
       dependencies: ["PatchbayRealtime", "CALSA", "CPatchbayALSAErrors"]),
+    // LV2 plugins: discovery through lilv, instances the host runs.
+    .systemLibrary(name: "CLilv", path: "Sources/CLilv", providers: [.apt(["liblilv-dev"])]),
+    .target(name: "PatchbayLV2", dependencies: ["CLilv", "PatchbayRealtime"]),
     // The app's sound as a JACK client (or PipeWire's JACK API): ports, the process callback.
     .systemLibrary(name: "CJACK", path: "Sources/CJACK", providers: [.apt(["libjack-jackd2-dev"])]),
     .target(
@@ -274,7 +278,7 @@ let package = Package(
     .executableTarget(
       name: "realtime-check",
       dependencies: [
-        "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "PatchbayJACKProbe",
+        "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "PatchbayJACKProbe", "PatchbayLV2",
         "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
@@ -303,11 +307,15 @@ let package = Package(
         .unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux])),
         .linkedLibrary("dl"),
       ]),
+    // What the command line writes: every line made safe for a terminal first.
+    .target(name: "PatchbayTerminalText"),
     // The command line.
     .executableTarget(
       name: "PatchbayCLI",
       dependencies: [
-        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayJACK", "PatchbayMIDI",
+        "PatchbayTerminalText",
+        sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayJACK", "PatchbayLV2",
+        "PatchbayMIDI",
         "PatchbayValidation",
         "PatchbayRepro", "PatchbayRebuild", "CPatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -368,6 +376,7 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
+    .testTarget(name: "PatchbayLV2Tests", dependencies: ["PatchbayLV2"]),
     .testTarget(
       name: "PatchbayJACKTests",
       dependencies: ["PatchbayJACK", "PatchbayJACKProbe", "PatchbayMIDI", "PatchbayTestWaiting"]),

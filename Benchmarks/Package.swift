@@ -46,6 +46,7 @@ let package = Package(
         "References", "BenchmarkSupport",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "PatchbayAudioDevice", package: root),
+        .product(name: "PatchbayLV2", package: root),
         .product(name: "PatchbayMIDI", package: root),
       ],
       path: "Benchmarks/AudioBenchmarks",

@@ -7,13 +7,15 @@
  * It writes a sine to two output ports connected to the server's playback ports, as a
  * simple synth would, for SECONDS, and prints one line:
  *
- *   periods 22500 xruns 0 lateness-p50-us 12 lateness-p99-us 40 lateness-max-us 310
+ *   periods 22500 xruns 0 lateness-p50-us 12 lateness-p99-us 40 lateness-max-us 310 priority 65
  *
  * Lateness is measured as Patchbay's JACK output measures it: how long after its cycle began
  * (jack_get_cycle_times) the process callback started. Nothing in the callback allocates,
  * locks or prints. */
 #include <jack/jack.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +28,16 @@ static jack_port_t *ports[2];
 static unsigned long histogram[MAX_US + 1];
 static atomic_long periods, xruns;
 static float phase;
+static atomic_int priority = -1;
 
 static int process(jack_nframes_t frames, void *arg) {
   (void)arg;
+  if (atomic_load_explicit(&priority, memory_order_relaxed) < 0) {
+    int policy;
+    struct sched_param parameters;
+    pthread_getschedparam(pthread_self(), &policy, &parameters);
+    atomic_store(&priority, policy == SCHED_FIFO || policy == SCHED_RR ? parameters.sched_priority : 0);
+  }
   jack_nframes_t cycle_frames;
   jack_time_t began, next;
   float period;
@@ -93,7 +102,9 @@ int main(int argc, char **argv) {
   unsigned long max = 0;
   for (int i = 0; i <= MAX_US; i++)
     if (histogram[i]) max = (unsigned long)i;
-  printf("periods %ld xruns %ld lateness-p50-us %lu lateness-p99-us %lu lateness-max-us %lu\n",
-         atomic_load(&periods), atomic_load(&xruns), percentile(50), percentile(99), max);
+  printf("periods %ld xruns %ld lateness-p50-us %lu lateness-p99-us %lu lateness-max-us %lu "
+         "priority %d\n",
+         atomic_load(&periods), atomic_load(&xruns), percentile(50), percentile(99), max,
+         atomic_load(&priority));
   return 0;
 }

@@ -4,6 +4,8 @@ import Foundation
 import PatchbayDevTools
 import PatchbayHost
 import PatchbayLoader
+// Every command writes through Terminal (Sources/PatchbayTerminalText).
+@_exported import PatchbayTerminalText
 
 /// `patchbay`: load feature plugins, inspect them, and run them composed into an app.
 @main
@@ -26,7 +28,7 @@ struct PatchbayCommand: AsyncParsableCommand {
       Run.self, Replay.self, ReproCommand.self, Render.self, Check.self, Inspect.self,
       Functions.self, Call.self,
       New.self, Validate.self, AudioCommand.self, DevToolsCommand.self,
-      MIDICommand.self, ReproChild.self,
+      MIDICommand.self, LV2Command.self, ReproChild.self,
     ]
   )
 

@@ -50,6 +50,7 @@ public final class JACKOutput: @unchecked Sendable {
   private let bufferFrames = Atomic<Int>(0)
   private let sampleRate = Atomic<Int>(0)
   private let lost = Atomic<Bool>(false)
+  private let callbackPriority = Atomic<Int>(Int.min)
   private let lostReason = Mutex<String?>(nil)
   private var isOpen = true
 
@@ -213,8 +214,22 @@ public final class JACKOutput: @unchecked Sendable {
     self.periods.store(period + 1, ordering: .relaxed)
   }
 
+  /// The SCHED_FIFO (or SCHED_RR) priority the server's process thread runs this client at;
+  /// 0 when it runs without realtime scheduling, nil before the first period.
+  public var callbackThreadPriority: Int? {
+    let priority = self.callbackPriority.load(ordering: .relaxed)
+    return priority == Int.min ? nil : priority
+  }
+
   /// How long after its cycle began this callback started. [audio-thread]
   private func recordLateness() {
+    if self.callbackPriority.load(ordering: .relaxed) == Int.min {
+      var policy: Int32 = 0
+      var parameters = sched_param()
+      pthread_getschedparam(pthread_self(), &policy, &parameters)
+      let realtime = policy == SCHED_FIFO || policy == SCHED_RR
+      self.callbackPriority.store(realtime ? Int(parameters.sched_priority) : 0, ordering: .relaxed)
+    }
     var frames: jack_nframes_t = 0
     var (began, next): (jack_time_t, jack_time_t) = (0, 0)
     var period: Float = 0

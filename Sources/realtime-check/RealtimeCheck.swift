@@ -97,6 +97,11 @@ enum RealtimeCheck {
     // JACK's process callback, on the server's thread.
     let jack = try JACKCheck.run(periods: 2_000, warmUp: 100)
     report(jack.description, interposer.count)
+    interposer.reset()
+
+    // LV2 plugins' run, as the host calls it.
+    let lv2 = try LV2Check.run(periods: periods, warmUp: warmUp)
+    report(lv2.description, interposer.count)
 
     return failures == 0 ? 0 : 1
   }

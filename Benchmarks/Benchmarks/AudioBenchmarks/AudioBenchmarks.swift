@@ -322,5 +322,6 @@ let benchmarks: @Sendable () -> Void = {
       "audio thread: \(engine.schedulingNote); starved periods \(engine.statistics.starvedPeriods)")
   }
 
+  lv2Benchmarks()
   BenchmarkRun.finishRegistration()
 }

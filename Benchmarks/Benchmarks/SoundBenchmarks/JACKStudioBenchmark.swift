@@ -59,7 +59,8 @@ func jackStudioBenchmark() {
       "studio: \(jack.statistics.periods) periods, \(jack.statistics.xruns) xruns, lateness "
         + "p50 \(jack.lateness.percentile(50)) µs, p99 \(jack.lateness.percentile(99)) µs, max "
         + "\(jack.lateness.maximum) µs, MIDI messages \(live.midiEvents); bare C client: "
-        + reference.line + "; servers " + (realtime ? "realtime (-R -P 70)" : "not realtime"))
+        + reference.line + "; servers " + (realtime ? "realtime (-R -P 70)" : "not realtime")
+        + ", the studio's process thread at priority \(jack.callbackThreadPriority ?? -1)")
     benchmark.measurement(xruns, jack.statistics.xruns)
     benchmark.measurement(lateness, jack.lateness.percentile(99))
     benchmark.measurement(bareXruns, reference.xruns)

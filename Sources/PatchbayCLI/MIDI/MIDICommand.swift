@@ -20,6 +20,7 @@ struct MIDICommand: AsyncParsableCommand {
         "fifo:PATH   raw MIDI bytes from a FIFO (mkfifo PATH), until its writers close it")
       Terminal.out("stdin       raw MIDI bytes from standard input")
       Terminal.out("smf:PATH    a Standard MIDI File (format 0 or 1), played in real time")
+      Terminal.out("jack        the JACK client's midi_in port (with --audio jack, the default)")
       if let reason = SequencerSource.unavailableReason {
         Terminal.out("seq         unavailable: \(reason)")
       } else {

@@ -14,7 +14,7 @@ import Foundation
 /// an action's text, a log line, a failure reason, a summary in `inspect`) reaches the terminal
 /// raw. JSON output passes unchanged: JSON already escapes control characters.
 extension String {
-  var terminalSafe: String {
+  public var terminalSafe: String {
     guard self.unicodeScalars.contains(where: \.isTerminalControl) else { return self }
     var safe = ""
     safe.unicodeScalars.reserveCapacity(self.unicodeScalars.count)
@@ -32,20 +32,20 @@ extension String {
 extension Unicode.Scalar {
   /// C0 controls but newline and tab, DEL, and the C1 controls (U+0080–U+009F, which some
   /// terminals read as escape sequences too).
-  var isTerminalControl: Bool {
+  public var isTerminalControl: Bool {
     (self.value < 0x20 && self != "\n" && self != "\t") || (0x7F...0x9F).contains(self.value)
   }
 }
 
 /// The CLI's output: each line made ``Swift/String/terminalSafe`` first.
-enum Terminal {
+public enum Terminal {
   /// A line on standard output.
-  static func out(_ line: String) {
+  public static func out(_ line: String) {
     print(line.terminalSafe)
   }
 
   /// A line on standard error.
-  static func error(_ line: String) {
+  public static func error(_ line: String) {
     FileHandle.standardError.write(Data((line.terminalSafe + "\n").utf8))
   }
 }

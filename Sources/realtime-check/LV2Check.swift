@@ -1,0 +1,46 @@
+import Foundation
+import PatchbayLV2
+import RealtimeCheckSupport
+
+/// LV2 plugins run by the host: x42's EQ (with its atom ports, which the host resets every
+/// period) and compressor, `periods` 128-frame blocks each after `warmUp`, the EQ's MIDI-less
+/// control port moved every 100 periods, allocations on this thread counted in between.
+enum LV2Check {
+  static let plugins = [
+    "http://gareus.org/oss/lv2/fil4#mono", "http://gareus.org/oss/lv2/darc#stereo",
+  ]
+
+  struct Result: CustomStringConvertible {
+    let periods: Int
+    let names: [String]
+    var description: String {
+      "LV2 plugins run by the host (\(self.names.joined(separator: ", "))), \(self.periods) "
+        + "periods of 128 frames each, a control moved every 100"
+    }
+  }
+
+  static func run(periods: Int, warmUp: Int) throws -> Result {
+    let instances = try plugins.map {
+      try LV2Instance(LV2World.shared.plugin(uri: $0), sampleRate: 48_000, maximumFrames: 128)
+    }
+    for instance in instances {
+      for input in instance.audioInputs {
+        for frame in 0..<128 { input[frame] = sinf(Float(frame) / 8) * 0.5 }
+      }
+    }
+    // The EQ's gain, by port index, as the host's control changes reach a plugin.
+    let gain = instances[0].port("gain")!.index
+    let gains: [Float] = [-6, 0, 6]
+    let (first, second) = (instances[0], instances[1])
+    var period = 0
+    while period < warmUp + periods {
+      if period == warmUp { AllocationCounter.watch(currentThread: true) }
+      if period % 100 == 0 { first.controls[gain] = gains[(period / 100) % 3] }
+      first.run(frames: 128)
+      second.run(frames: 128)
+      period += 1
+    }
+    AllocationCounter.watch(currentThread: false)
+    return Result(periods: periods, names: instances.map(\.info.name))
+  }
+}
