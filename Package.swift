@@ -376,7 +376,7 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
-    .testTarget(name: "PatchbayLV2Tests", dependencies: ["PatchbayLV2"]),
+    .testTarget(name: "PatchbayLV2Tests", dependencies: ["PatchbayLV2"], exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayJACKTests",
       dependencies: ["PatchbayJACK", "PatchbayJACKProbe", "PatchbayMIDI", "PatchbayTestWaiting"]),

@@ -65,8 +65,8 @@ public final class LV2Instance: @unchecked Sendable {
     }
     guard let made else {
       throw LV2Error(
-        "<\(info.uri)> would not instantiate at \(sampleRate) Hz (its instantiate returned nothing)"
-      )
+        "<\(info.uri)> would not instantiate at \(sampleRate) Hz: "
+          + (info.libraryProblem ?? "its instantiate returned nothing"))
     }
     (self.info, self.sampleRate, self.maximumFrames, self.instance) = (
       info, sampleRate, maximumFrames, made

@@ -1,4 +1,5 @@
 import CLilv
+import Foundation
 
 /// What an installed LV2 plugin is: its URI, name, ports, the features it requires and the
 /// presets it ships, read from its Turtle by lilv.
@@ -38,7 +39,7 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
     }
     if !self.isHardRealtimeCapable && !allowingNonRealtime {
       return "<\(self.uri)> does not say it is hard-realtime capable (lv2:hardRTCapable), so "
-        + "its run may block the audio thread: allow it with lv2-realtime = false"
+        + "its run may block the audio thread: Patchbay runs it only where that is allowed"
     }
     return nil
   }
@@ -98,6 +99,28 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
       lilv_nodes_free(related)
     }
     self.presets = presets.sorted { $0.0 < $1.0 }
+  }
+
+  /// The file of its shared library.
+  public var libraryPath: String? {
+    LV2World.shared.lock.withLock { _ in
+      guard let uri = lilv_plugin_get_library_uri(self.plugin),
+        let path = lilv_file_uri_parse(lilv_node_as_uri(uri), nil)
+      else { return nil }
+      defer { lilv_free(path) }
+      return String(cString: path)
+    }
+  }
+
+  /// Why its library does not load (`dlerror`'s words, naming the file), or nil when it does:
+  /// lilv says so only on standard error.
+  public var libraryProblem: String? {
+    guard let path = self.libraryPath else { return "lilv finds no library for it" }
+    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+      return "its library does not load: " + (dlerror().map { String(cString: $0) } ?? path)
+    }
+    dlclose(handle)
+    return nil
   }
 
   /// A node's text, freeing the node.

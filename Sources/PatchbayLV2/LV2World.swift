@@ -28,6 +28,17 @@ public final class LV2World: @unchecked Sendable {
     self.nodes = Nodes(world: self.world)
   }
 
+  /// Adds the plugins of the bundle at `path` (a `NAME.lv2` folder), beside those in
+  /// `$LV2_PATH`: for a plugin being developed, or a test's fixture.
+  public func loadBundle(_ path: String) {
+    self.lock.withLock { _ in
+      let folder = path.hasSuffix("/") ? path : path + "/"
+      let uri = lilv_new_file_uri(self.world, nil, folder)
+      defer { lilv_node_free(uri) }
+      lilv_world_load_bundle(self.world, uri)
+    }
+  }
+
   /// Every plugin lilv found, sorted by URI.
   public var plugins: [LV2PluginInfo] {
     self.lock.withLock { _ in

@@ -87,3 +87,23 @@ struct LV2InstanceTests {
     #expect(try instance.set("gain", to: 100) == 18)
   }
 }
+
+/// A plugin whose library does not load: one line naming the file and the loader's reason
+/// (lilv itself says it only on standard error).
+struct LV2LibraryTests {
+  @Test func aLibraryThatDoesNotLoadIsNamed() throws {
+    let bundle = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/broken.lv2").path
+    LV2World.shared.loadBundle(bundle)
+    let broken = try LV2World.shared.plugin(uri: "urn:patchbay:test:broken")
+    #expect(broken.libraryPath == bundle + "/broken.so")
+    #expect {
+      _ = try LV2Instance(broken, sampleRate: 48_000, maximumFrames: 128)
+    } throws: {
+      // The rest is the loader's own words ("file too short" here).
+      "\($0)".hasPrefix(
+        "<urn:patchbay:test:broken> would not instantiate at 48000 Hz: its library does not "
+          + "load: \(bundle)/broken.so: ") && !"\($0)".contains("\n")
+    }
+  }
+}
