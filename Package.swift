@@ -63,6 +63,8 @@ let package = Package(
     // Broken on purpose, for the loader's bad-input tests.
     .library(name: "TestFixtureMisbehaving", type: .dynamic, targets: ["MisbehavingFixture"]),
     .library(name: "TestFixtureNoEntry", type: .dynamic, targets: ["NoEntryFixture"]),
+    // An LV2 plugin with a worker, for PatchbayLV2's tests.
+    .library(name: "TestFixtureLV2Worker", type: .dynamic, targets: ["LV2WorkerFixture"]),
     // A processor and a reducer that misbehave when told (NaN, +60 dB, crash, spin, hang).
     .library(name: "TestFixtureHostile", type: .dynamic, targets: ["HostileFixture"]),
     // Counter under an id from its file name: copies of it are distinct plugins (benchmarks).
@@ -279,7 +281,7 @@ let package = Package(
       name: "realtime-check",
       dependencies: [
         "PatchbayAudioDevice", "PatchbayMIDI", "PatchbayJACK", "PatchbayJACKProbe", "PatchbayLV2",
-        "RealtimeCheckSupport",
+        "PatchbayLV2Fixtures", "RealtimeCheckSupport",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ] + host
     ),
@@ -352,6 +354,8 @@ let package = Package(
     ),
     .target(name: "NoEntryFixture", path: "Plugins/Fixtures/NoEntry"),
     .target(
+      name: "LV2WorkerFixture", path: "Plugins/Fixtures/LV2Worker", exclude: ["manifest.ttl"]),
+    .target(
       name: "HostileFixture", dependencies: [sdk("PatchbayABI")], path: "Plugins/Fixtures/Hostile",
       linkerSettings: [.linkedLibrary("m")]),
     .target(
@@ -376,7 +380,13 @@ let package = Package(
       dependencies: [sdk("PatchbayPlugin"), sdk("PatchbayTesting")] + host
     ),
     .testTarget(name: "PatchbayTOMLTests", dependencies: ["PatchbayTOML"]),
-    .testTarget(name: "PatchbayLV2Tests", dependencies: ["PatchbayLV2"], exclude: ["Fixtures"]),
+    // The LV2 plugins built here for tests, made into bundles.
+    .target(
+      name: "PatchbayLV2Fixtures", dependencies: ["PatchbayLV2"],
+      path: "Tests/PatchbayLV2Fixtures"),
+    .testTarget(
+      name: "PatchbayLV2Tests", dependencies: ["PatchbayLV2", "PatchbayLV2Fixtures"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "PatchbayJACKTests",
       dependencies: ["PatchbayJACK", "PatchbayJACKProbe", "PatchbayMIDI", "PatchbayTestWaiting"]),

@@ -2,7 +2,7 @@ import CLilv
 import Foundation
 
 /// The features an instance is made with: `urid:map`, `urid:unmap`, `options` (the rate, the
-/// block lengths, the sequence size) and `buf-size:boundedBlockLength`, as the
+/// block lengths, the sequence size), `buf-size:boundedBlockLength` and `worker:schedule`, as the
 /// null-terminated list `instantiate` takes. It lives as long as its instance (plugins may keep
 /// the pointers).
 final class LV2Features: @unchecked Sendable {
@@ -10,7 +10,7 @@ final class LV2Features: @unchecked Sendable {
   let list: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
   private var allocations: [UnsafeMutableRawPointer] = []
 
-  init(sampleRate: Int, maximumFrames: Int, sequenceCapacity: Int) {
+  init(sampleRate: Int, maximumFrames: Int, sequenceCapacity: Int, worker: LV2Worker) {
     let map = LV2URIDMap.shared
     let rate = Self.value(Float(sampleRate), into: &self.allocations)
     let minimum = Self.value(Int32(1), into: &self.allocations)
@@ -39,6 +39,7 @@ final class LV2Features: @unchecked Sendable {
       (LV2URI.uridUnmap, UnsafeMutableRawPointer(map.unmapFeature)),
       (LV2URI.options, UnsafeMutableRawPointer(options)),
       (LV2URI.boundedBlockLength, nil),
+      (LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
     ]
     self.list = .allocate(capacity: features.count + 1)
     for (index, (uri, data)) in features.enumerated() {

@@ -15,7 +15,9 @@ import Foundation
 ///
 /// Every buffer is allocated here, for `maximumFrames` (LV2's `buf-size:boundedBlockLength`):
 /// audio and CV ports a buffer each, control ports a value each (``controls``), atom ports a
-/// sequence of ``sequenceCapacity`` bytes. ``run(frames:)`` touches only those.
+/// sequence of ``sequenceCapacity`` bytes. ``run(frames:)`` touches only those. A plugin with
+/// a worker (`work:schedule`) gets a thread for its slow work, whose answers reach it after
+/// each run (``LV2Worker``).
 public final class LV2Instance: @unchecked Sendable {
   public let info: LV2PluginInfo
   public let sampleRate: Int
@@ -39,6 +41,9 @@ public final class LV2Instance: @unchecked Sendable {
   private let atomOutputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<LV2_Atom_Sequence>>
   private let midiInput: UnsafeMutablePointer<LV2_Atom_Sequence>?
   private let features: LV2Features
+  private let worker: LV2Worker
+  /// Whether the plugin has a worker (`work:schedule`) the host runs a thread for.
+  public let hasWorker: Bool
   private let sequenceType: LV2_URID
   private let chunkType: LV2_URID
   private let midiType: LV2_URID
@@ -56,10 +61,11 @@ public final class LV2Instance: @unchecked Sendable {
     let map = LV2URIDMap.shared
     (self.sequenceType, self.chunkType) = (map.map(LV2URI.atomSequence), map.map(LV2URI.atomChunk))
     self.midiType = map.map(LV2URI.midiEvent)
+    let worker = LV2Worker()
     let features = LV2Features(
       sampleRate: sampleRate, maximumFrames: maximumFrames,
-      sequenceCapacity: Self.sequenceCapacity)
-    self.features = features
+      sequenceCapacity: Self.sequenceCapacity, worker: worker)
+    (self.features, self.worker) = (features, worker)
     let made = LV2World.shared.lock.withLock { _ in
       lilv_plugin_instantiate(info.plugin, Double(sampleRate), features.list)
     }
@@ -117,12 +123,14 @@ public final class LV2Instance: @unchecked Sendable {
     _ = self.atomOutputs.initialize(from: atomOut)
     self.midiInput = midi
     self.takesMIDI = midi != nil
+    self.hasWorker = worker.start(made)
     self.clearAtomPorts()
     lilv_instance_activate(made)
     self.isActive = true
   }
 
   deinit {
+    self.worker.stop()  // before the instance goes: its thread calls the plugin's work
     if self.isActive { lilv_instance_deactivate(self.instance) }
     lilv_instance_free(self.instance)
     self.controls.deallocate()
@@ -183,6 +191,7 @@ public final class LV2Instance: @unchecked Sendable {
   /// the next. [audio-thread]: no allocation, no lock.
   public func run(frames: Int) {
     lilv_instance_run(self.instance, UInt32(frames))
+    if self.hasWorker { self.worker.deliverResponses() }
     self.clearAtomPorts()
   }
 

@@ -27,6 +27,7 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
   /// The LV2 features the host gives every instance.
   public static let hostFeatures: Set<String> = [
     LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.options, LV2URI.boundedBlockLength,
+    LV2URI.workerSchedule,
   ]
 
   /// Why Patchbay cannot host it, in one line; nil when it can. A plugin that does not say it
@@ -35,7 +36,8 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
     let missing = self.requiredFeatures.filter { !Self.hostFeatures.contains($0) }
     if let first = missing.first {
       return "<\(self.uri)> requires the LV2 feature <\(first)>, which Patchbay does not "
-        + "provide (it provides urid:map, urid:unmap, options and buf-size:boundedBlockLength)"
+        + "provide (it provides urid:map, urid:unmap, options, buf-size:boundedBlockLength and "
+        + "worker:schedule)"
     }
     if !self.isHardRealtimeCapable && !allowingNonRealtime {
       return "<\(self.uri)> does not say it is hard-realtime capable (lv2:hardRTCapable), so "

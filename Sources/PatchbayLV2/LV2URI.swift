@@ -18,6 +18,7 @@ enum LV2URI {
   static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
   static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
   static let options = "http://lv2plug.in/ns/ext/options#options"
+  static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
   static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
   static let minBlockLength = "http://lv2plug.in/ns/ext/buf-size#minBlockLength"
   static let maxBlockLength = "http://lv2plug.in/ns/ext/buf-size#maxBlockLength"

@@ -1,4 +1,5 @@
 import CLilv
+import Foundation
 import Synchronization
 
 /// The LV2 plugins installed on this machine, found by lilv in `$LV2_PATH` (by default
@@ -37,6 +38,22 @@ public final class LV2World: @unchecked Sendable {
       defer { lilv_node_free(uri) }
       lilv_world_load_bundle(self.world, uri)
     }
+  }
+
+  /// Makes a bundle in a temporary folder from a `manifest` and the `library` it names as
+  /// `binary`, and loads it (``loadBundle(_:)``); returns the folder. For a plugin built by
+  /// SwiftPM, whose library is not yet in a bundle (the tests' fixtures).
+  @discardableResult
+  public func loadBundle(manifest: String, library: String, as binary: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-lv2-\(getpid())-\(UUID().uuidString.prefix(8)).lv2")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: manifest, toPath: folder.appendingPathComponent("manifest.ttl").path)
+    try FileManager.default.copyItem(
+      atPath: library, toPath: folder.appendingPathComponent(binary).path)
+    self.loadBundle(folder.path)
+    return folder.path
   }
 
   /// Every plugin lilv found, sorted by URI.

@@ -1,10 +1,13 @@
 import Foundation
 import PatchbayLV2
+import PatchbayLV2Fixtures
 import RealtimeCheckSupport
 
 /// LV2 plugins run by the host: x42's EQ (with its atom ports, which the host resets every
-/// period) and compressor, `periods` 128-frame blocks each after `warmUp`, the EQ's MIDI-less
-/// control port moved every 100 periods, allocations on this thread counted in between.
+/// period) and compressor, and the worker fixture (Plugins/Fixtures/LV2Worker: its run
+/// schedules work whenever its request changes, and the answers come back into it), `periods`
+/// 128-frame blocks each after `warmUp`, the EQ's gain and the fixture's request moved every
+/// 100 periods, allocations on this thread counted in between.
 enum LV2Check {
   static let plugins = [
     "http://gareus.org/oss/lv2/fil4#mono", "http://gareus.org/oss/lv2/darc#stereo",
@@ -15,12 +18,14 @@ enum LV2Check {
     let names: [String]
     var description: String {
       "LV2 plugins run by the host (\(self.names.joined(separator: ", "))), \(self.periods) "
-        + "periods of 128 frames each, a control moved every 100"
+        + "periods of 128 frames each, a control moved and work scheduled every 100"
     }
   }
 
   static func run(periods: Int, warmUp: Int) throws -> Result {
-    let instances = try plugins.map {
+    let bundle = try LV2Fixtures.loadWorker()
+    defer { try? FileManager.default.removeItem(atPath: bundle) }
+    let instances = try (plugins + ["urn:patchbay:test:worker"]).map {
       try LV2Instance(LV2World.shared.plugin(uri: $0), sampleRate: 48_000, maximumFrames: 128)
     }
     for instance in instances {
@@ -31,16 +36,35 @@ enum LV2Check {
     // The EQ's gain, by port index, as the host's control changes reach a plugin.
     let gain = instances[0].port("gain")!.index
     let gains: [Float] = [-6, 0, 6]
-    let (first, second) = (instances[0], instances[1])
+    let (first, second, worker) = (instances[0], instances[1], instances[2])
+    let request = worker.port("request")!.index
     var period = 0
     while period < warmUp + periods {
       if period == warmUp { AllocationCounter.watch(currentThread: true) }
-      if period % 100 == 0 { first.controls[gain] = gains[(period / 100) % 3] }
+      if period % 100 == 0 {
+        first.controls[gain] = gains[(period / 100) % 3]
+        worker.controls[request] = Float((period / 100) % 50)
+      }
       first.run(frames: 128)
       second.run(frames: 128)
+      worker.run(frames: 128)
       period += 1
     }
     AllocationCounter.watch(currentThread: false)
+    // The last answer may still be on its way: a few more periods, uncounted.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+    while worker["answer"] != 2 * worker.controls[request], ContinuousClock.now < deadline {
+      worker.run(frames: 128)
+      usleep(1_000)
+    }
+    guard worker["answer"] == 2 * worker.controls[request] else {
+      throw LV2CheckFailure("the worker fixture's answers did not come back")
+    }
     return Result(periods: periods, names: instances.map(\.info.name))
+  }
+
+  struct LV2CheckFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayLV2
 import Testing
 
@@ -30,16 +31,28 @@ struct LV2WorldTests {
     ) { try LV2World.shared.plugin(uri: "http://example.org/nothing") }
   }
 
-  /// The MIDI mapper needs a worker thread (`work:schedule`), which Patchbay does not give.
-  @Test func aRequiredFeatureTheHostLacksIsNamed() throws {
-    let mapper = try LV2World.shared.plugin(uri: "http://gareus.org/oss/lv2/midimap")
+  /// Fixtures (Fixtures/broken.lv2): one needs `state:mapPath`, which Patchbay does not
+  /// give; one does not say it is hard-realtime capable.
+  @Test func aPluginPatchbayCannotRunIsRefusedInOneLine() throws {
+    LV2World.shared.loadBundle(
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/broken.lv2").path)
+    let needs = try LV2World.shared.plugin(uri: "urn:patchbay:test:needs-map-path")
     #expect(
-      mapper.refusal(allowingNonRealtime: true)
-        == "<http://gareus.org/oss/lv2/midimap> requires the LV2 feature "
-        + "<http://lv2plug.in/ns/ext/worker#schedule>, which Patchbay does not provide (it "
-        + "provides urid:map, urid:unmap, options and buf-size:boundedBlockLength)")
+      needs.refusal(allowingNonRealtime: true)
+        == "<urn:patchbay:test:needs-map-path> requires the LV2 feature "
+        + "<http://lv2plug.in/ns/ext/state#mapPath>, which Patchbay does not provide (it "
+        + "provides urid:map, urid:unmap, options, buf-size:boundedBlockLength and "
+        + "worker:schedule)")
     #expect {
-      _ = try LV2Instance(mapper, sampleRate: 48_000, maximumFrames: 128)
-    } throws: { ($0 as? LV2Error)?.description.contains("worker#schedule") == true }
+      _ = try LV2Instance(needs, sampleRate: 48_000, maximumFrames: 128)
+    } throws: { ($0 as? LV2Error)?.description.contains("state#mapPath") == true }
+    let slow = try LV2World.shared.plugin(uri: "urn:patchbay:test:not-realtime")
+    #expect(
+      slow.refusal(allowingNonRealtime: false)
+        == "<urn:patchbay:test:not-realtime> does not say it is hard-realtime capable "
+        + "(lv2:hardRTCapable), so its run may block the audio thread: Patchbay runs it only "
+        + "where that is allowed")
+    #expect(slow.refusal(allowingNonRealtime: true) == nil)
   }
 }
