@@ -113,8 +113,8 @@ import Testing
     #expect(
       result.stdout.contains(
         "LV2 plugins run by the host (x42-eq - Parametric Equalizer Mono, x42-comp - Dynamic "
-          + "Compressor Stereo, Worker fixture), 10000 periods of 128 frames each, a control "
-          + "moved and work scheduled every 100: 0 allocation(s)"))
+          + "Compressor Stereo, Worker fixture, Tone fixture), 10000 periods of 128 frames each, "
+          + "a control moved, work scheduled and a note played every 100: 0 allocation(s)"))
     // The processors' lines, in this process and isolated: the plugins ran, MIDI and
     // parameters reached them, beats came back.
     let processors = result.stdout.split(separator: "\n").filter {

@@ -10,8 +10,7 @@ struct LV2WorkerTests {
   static let uri = "urn:patchbay:test:worker"
 
   @Test func workScheduledInRunIsDoneElsewhereAndAnswered() async throws {
-    let bundle = try LV2Fixtures.loadWorker()
-    defer { try? FileManager.default.removeItem(atPath: bundle) }  // loaded: the file can go
+    try LV2Fixtures.loadWorker()
     let info = try LV2World.shared.plugin(uri: Self.uri)
     #expect(info.requiredFeatures == ["http://lv2plug.in/ns/ext/worker#schedule"])
     #expect(info.refusal(allowingNonRealtime: false) == nil)

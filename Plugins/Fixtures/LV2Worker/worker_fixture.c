@@ -89,6 +89,12 @@ static const LV2_Descriptor descriptor = {
     "urn:patchbay:test:worker", instantiate, connect_port, NULL, run, NULL, cleanup,
     extension_data};
 
+extern const LV2_Descriptor lv2_tone_fixture;
+
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
-  return index == 0 ? &descriptor : NULL;
+  switch (index) {
+  case 0: return &descriptor;
+  case 1: return &lv2_tone_fixture;
+  default: return NULL;
+  }
 }
