@@ -77,7 +77,8 @@ public final class JACKProbe: @unchecked Sendable {
     jack_connect(self.client, source, destination) == 0
   }
 
-  /// Queues `message` (one whole MIDI message) for the next period's MIDI output.
+  /// Queues `message` (one whole MIDI message) for the MIDI output: it goes in the first
+  /// period in which `midi_out` is connected.
   public func send(_ message: [UInt8]) {
     precondition((1...7).contains(message.count), "one MIDI message of 1 to 7 bytes")
     let framed = [UInt8(message.count)] + message
@@ -102,7 +103,11 @@ public final class JACKProbe: @unchecked Sendable {
   fileprivate func process(frames: Int) {
     if let buffer = jack_port_get_buffer(self.midiOut, jack_nframes_t(frames)) {
       jack_midi_clear_buffer(buffer)
-      while let length = self.outgoing.peek(), self.outgoing.availableToRead > Int(length) {
+      // Until a connection is in this cycle's graph, what the port sends goes nowhere: the
+      // messages wait (a test that sent right after `connect` lost them on a loaded machine).
+      while jack_port_connected(self.midiOut) > 0, let length = self.outgoing.peek(),
+        self.outgoing.availableToRead > Int(length)
+      {
         _ = self.outgoing.pop()
         var message = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
         withUnsafeMutableBytes(of: &message) { bytes in
