@@ -12,9 +12,13 @@ import Synchronization
 /// server.stop()
 /// ```
 ///
-/// It runs without realtime scheduling (`--no-realtime`), so it needs no privileges, unless
-/// asked for it (`realtime: true`, for benchmarks: `-R -P 70`, which needs root or an rtprio
-/// limit); the clocks of its periods are the dummy driver's.
+/// It runs without realtime scheduling (`--no-realtime`), so it needs no privileges, and in
+/// JACK's synchronous mode (`-S`), unless asked for realtime (`realtime: true`, for benchmarks:
+/// `-R -P 70`, which needs root or an rtprio limit); the clocks of its periods are the dummy
+/// driver's. Synchronous, because on a loaded machine an asynchronous server without realtime
+/// scheduling left two connected clients "Triggered" and never woke them again (its log: "client
+/// = trio was not finished, state = Triggered", every period, after the load had gone): a test
+/// waited forever in 2 of 3 runs under `.ci/under-load`; synchronous, 0 of 6.
 ///
 /// **One server per process at a time.** libjack keeps the server its clients talk to in
 /// process-wide globals (JACK2's `JackLibGlobals`: the engine's and the graph's shared memory),
@@ -137,7 +141,7 @@ public final class PrivateJACKServer: @unchecked Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.executable)
     process.arguments =
-      (realtime ? ["-R", "-P", "70"] : ["--no-realtime"])
+      (realtime ? ["-R", "-P", "70"] : ["--no-realtime", "-S"])
       + ["-n", name, "-d", "dummy", "-r", "\(rate)", "-p", "\(frames)"]
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardOutput = FileHandle.nullDevice
