@@ -9,6 +9,7 @@ func sdk(_ product: String) -> Target.Dependency {
 /// Every target of the host, for what uses the host as a whole (the CLI, its tests).
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
+  "PatchbayLV2Feature",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
   "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
@@ -119,7 +120,7 @@ let package = Package(
       name: "PatchbayConfig",
       dependencies: [
         "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudioDevice",
-        "PatchbayMIDI",
+        "PatchbayMIDI", "PatchbayLV2Feature",
       ]
     ),
     // what an action changed in a state, as lines (`--print-changes`);
@@ -264,6 +265,10 @@ let package = Package(
     // LV2 plugins: discovery through lilv, instances the host runs.
     .systemLibrary(name: "CLilv", path: "Sources/CLilv", providers: [.apt(["liblilv-dev"])]),
     .target(name: "PatchbayLV2", dependencies: ["CLilv", "PatchbayRealtime"]),
+    // An installed LV2 plugin as a feature: its controls the state, its run the processor.
+    .target(
+      name: "PatchbayLV2Feature",
+      dependencies: ["PatchbayLV2", "PatchbayLoader", sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
     // The app's sound as a JACK client (or PipeWire's JACK API): ports, the process callback.
     .systemLibrary(name: "CJACK", path: "Sources/CJACK", providers: [.apt(["libjack-jackd2-dev"])]),
     .target(

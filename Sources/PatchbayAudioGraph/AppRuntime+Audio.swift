@@ -166,12 +166,14 @@ extension ProcessorGraph: InstancePlayer {
     let slot = ProcessorSlot(
       featureID: implementation.feature.id, processor: processor, descriptor: descriptor,
       instance: implementation.instance, context: implementation.context, dropped: graph.dropped,
+      inserts: implementation.feature.code.processorInserts,
       crashLabels: (
         implementation.feature.code.crashLabel, handle.label.pointer.map { UnsafePointer($0) }
       ))
     slot.handle = handle
     slot.path = path.description
-    if !graph.solo.isEmpty, !graph.solo.contains(path.last.key) {
+    // An effect works on what is heard, soloed or not.
+    if !graph.solo.isEmpty, !graph.solo.contains(path.last.key), !slot.inserts {
       slot.unheard = .allocate(capacity: graph.format.periodSamples)
     }
     slot.publishParameters()

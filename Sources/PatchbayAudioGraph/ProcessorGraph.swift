@@ -137,8 +137,10 @@ public final class ProcessorGraph: AudioRenderer, @unchecked Sendable {
     // audio thread has not released yet: a set can be replaced before it ever plays.
     self.releasing += removed.filter(\.sendsMIDI)
     self.releasing.removeAll { $0.notesReleased.load(ordering: .acquiring) }
+    // Effects (processors that insert) play last, on what the others made, in the app's order.
+    let all = self.slots.map(\.slot)
     let set = SlotSet(
-      self.slots.map(\.slot).filter(\.sendsMIDI) + self.slots.map(\.slot).filter { !$0.sendsMIDI },
+      all.filter(\.sendsMIDI) + all.filter { !$0.sendsMIDI && !$0.inserts } + all.filter(\.inserts),
       releasing: self.releasing)
     let old = self.published.exchange(
       Unmanaged.passRetained(set).toOpaque(), ordering: .sequentiallyConsistent)

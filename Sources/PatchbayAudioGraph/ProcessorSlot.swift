@@ -20,6 +20,7 @@ final class ProcessorSlot: @unchecked Sendable {
   let descriptor: pb_processor_desc
   /// The plugin's instance (for `write_parameters` and `event_action`). [app queue]
   let instance: any PluginInstance
+  let inserts: Bool  // it works on the mix the others made (an effect): it plays after them
   /// The instance's host context: which MIDI channels it listens to.
   let context: HostContext
   /// reducer → processor.
@@ -70,11 +71,11 @@ final class ProcessorSlot: @unchecked Sendable {
   init(
     featureID: String, processor: UnsafeMutableRawPointer, descriptor: pb_processor_desc,
     instance: any PluginInstance, context: HostContext, dropped: DropCounter,
+    inserts: Bool = false,
     crashLabels: (feature: UnsafePointer<CChar>, instance: UnsafePointer<CChar>?)? = nil
   ) {
-    self.dropped = dropped
-    self.featureID = featureID
-    self.processor = processor
+    (self.dropped, self.inserts) = (dropped, inserts)
+    (self.featureID, self.processor) = (featureID, processor)
     self.descriptor = descriptor
     self.instance = instance
     self.context = context

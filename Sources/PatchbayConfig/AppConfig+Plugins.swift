@@ -1,4 +1,5 @@
 import PatchbayIsolation
+import PatchbayLV2Feature
 import PatchbayLoader
 
 extension AppConfig {
@@ -15,6 +16,10 @@ extension AppConfig {
     var loader = PluginLoader(searchPaths: firstSearchPaths + self.searchPaths + extraSearchPaths)
     loader.isolated = Set(self.isolated).union(IsolationOptions.fromEnvironment)
     loader.isolator = ProcessIsolator(options: IsolationOptions(limits: self.limits))
+    LV2FeaturePlugin.install(
+      into: &loader,
+      allowingNonRealtime: Set(
+        self.nodes.compactMap { $0.lv2?.allowsNonRealtime == true ? $0.lv2?.uri : nil }))
     for plugin in self.plugins {
       guard let file = try? loader.locate(plugin.reference) else { continue }
       loader.functionProviders.append(file.path)

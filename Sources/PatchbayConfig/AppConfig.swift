@@ -77,12 +77,16 @@ public struct AppConfig: Sendable, Equatable {
     public let persists: Bool
     /// Its screen's keys on a terminal (`keys = ["n skip"]`, see ``TerminalSettings``).
     public let keys: [KeyBinding]
+    /// The installed LV2 plugin it is (`lv2 = "URI"`), whose URI is then its feature id.
+    public let lv2: LV2Plugin?
     public let line: Int
 
     public init(
       key: String, featureID: String, parent: String?, kind: Kind, observes: [String] = [],
-      ids: [String] = [], persists: Bool = false, keys: [KeyBinding] = [], line: Int
+      ids: [String] = [], persists: Bool = false, keys: [KeyBinding] = [], lv2: LV2Plugin? = nil,
+      line: Int
     ) {
+      self.lv2 = lv2
       self.keys = keys
       self.key = key
       self.featureID = featureID
@@ -93,6 +97,16 @@ public struct AppConfig: Sendable, Equatable {
       self.persists = persists
       self.line = line
     }
+  }
+
+  /// An installed LV2 plugin as a feature (`[[feature]] lv2 = "URI"`, docs/SOUND.md).
+  public struct LV2Plugin: Sendable, Equatable {
+    public let uri: String
+    /// `lv2-realtime = false`: it may load though it does not say it is hard-realtime capable.
+    public let allowsNonRealtime: Bool
+
+    /// How `[plugins] load` would name it: `lv2:URI`.
+    public var reference: String { "lv2:\(self.uri)" }
   }
 
   /// A deep link: `/practice/quiz` → node `quiz`.
@@ -213,7 +227,14 @@ extension AppConfig {
     self.searchPaths = searchPaths
     self.isolated = isolate
     self.sandbox = sandbox
-    self.plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
+    var plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
+    for node in nodes {
+      guard let lv2 = node.lv2, !plugins.contains(where: { $0.reference == lv2.reference }) else {
+        continue
+      }
+      plugins.append(Plugin(reference: lv2.reference, line: node.line))
+    }
+    self.plugins = plugins
     self.nodes = nodes
     self.routes = routes
     self.sound = sound

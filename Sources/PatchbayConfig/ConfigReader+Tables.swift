@@ -111,8 +111,14 @@ extension ConfigReader {
     var nodes: [AppConfig.Node] = []
     for table in tables {
       self.checkKeys(table, in: "feature")
+      let lv2 = self.string(table, "lv2")
+      if lv2 != nil, let id = table["id"] { self.error(id.line, "\(table.name).id", .idBesideLV2) }
+      let allowsNonRealtime = self.bool(table, "lv2-realtime").map { !$0 }
+      if lv2 == nil, allowsNonRealtime != nil {
+        self.error(table["lv2-realtime"]!.line, "\(table.name).lv2-realtime", .lv2RealtimeAlone)
+      }
       guard let key = self.string(table, "key", required: true),
-        let id = self.string(table, "id", required: true)
+        let id = lv2 ?? self.string(table, "id", required: true)
       else { continue }
       let parent = self.string(table, "parent")
       var kind = AppConfig.Kind.child
@@ -155,6 +161,9 @@ extension ConfigReader {
         AppConfig.Node(
           key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids,
           persists: self.bool(table, "persist") ?? false, keys: self.readNodeKeys(table),
+          lv2: lv2.map {
+            AppConfig.LV2Plugin(uri: $0, allowsNonRealtime: allowsNonRealtime ?? false)
+          },
           line: table.line))
     }
     if nodes.isEmpty {

@@ -72,7 +72,14 @@ package enum ConfigSchema {
         "feature", "One feature of the app's tree, one table each.",
         keys: [
           key("key", "string", "required", "Its name in paths (`studio/metronome`)."),
-          key("id", "string", "required", "The feature id a loaded plugin exports."),
+          key("id", "string", "required (or lv2)", "The feature id a loaded plugin exports."),
+          key(
+            "lv2", "string", "none",
+            "An installed LV2 plugin's URI, instead of id: its controls are the state "
+              + "(`patchbay lv2 list`)."),
+          key(
+            "lv2-realtime", "boolean", "true",
+            "false lets an LV2 plugin that is not hard-realtime capable load."),
           key("parent", "string", "none (the root)", "The `key` of the feature it lives under."),
           key(
             "kind", "string", "\"child\"",

@@ -8,7 +8,8 @@ import PatchbayMIDI
 import RealtimeCheckSupport
 
 /// The audio thread rendering the studio's processors — the Swift Metronome's, the Practice
-/// screen's sequencer (Swift) sending chords to the C Synth, the C Drums' — into ALSA's null
+/// screen's sequencer (Swift) sending chords to the C Synth, the C Drums', then two LV2
+/// effects as features, their controls moved (the EQ's gain) — into ALSA's null
 /// PCM, while this thread plays MIDI into the app (notes for the synth's processor and
 /// reducer), changes parameters, and takes the beat and chord events back as actions: the
 /// counter watches only the audio thread. Isolated, the plugins run in
@@ -27,13 +28,17 @@ enum ProcessorCheck {
 
     var description: String {
       "audio thread running the Metronome (Swift) and Synth (C) processors, with the Practice "
-        + "sequencer (Swift) playing the Synth and the Drums (C)"
+        + "sequencer (Swift) playing the Synth and the Drums (C), through the x42 EQ and "
+        + "compressor (LV2 features)"
         + (self.isolated ? ", isolated (the host's side)" : "") + ", \(self.periods) "
         + "periods: \(self.midiEvents) MIDI events delivered, \(self.parameterChanges) parameter "
         + "changes read, \(self.beats) beat events back as actions, \(self.chords) chords sent, "
         + "\(self.tapped) samples copied to DevTools' sound tap with each processor's peak"
     }
   }
+
+  /// The x42 EQ and compressor play the mix, as LV2 features (always in this process).
+  static let eq = "http://gareus.org/oss/lv2/fil4#stereo"
 
   static func run(periods: Int, warmUp: Int, isolated: Bool = false) throws -> Result {
     // The plugins swift build put beside this executable.
@@ -65,6 +70,14 @@ enum ProcessorCheck {
         id = "dev.patchbay.practice-room"
         parent = "metronome"
         kind = "child"
+        [[feature]]
+        key = "eq"
+        lv2 = "\(Self.eq)"
+        parent = "metronome"
+        [[feature]]
+        key = "compressor"
+        lv2 = "http://gareus.org/oss/lv2/darc#stereo"
+        parent = "metronome"
         """, file: "realtime-check.toml")
     let app = try AppRuntime(
       config: config, registry: try config.loadPlugins(with: config.loader()))
@@ -97,7 +110,8 @@ enum ProcessorCheck {
       note = note == 96 ? 36 : note + 1
       if result.midiEvents % 64 == 0 {
         try app.send("metronome/synth", "setVolume(level: \(Double(note) / 100))")
-        result.parameterChanges += 1
+        try app.send("metronome/eq", "set(port: \"gain\", value: \(Double(note % 12) - 6))")
+        result.parameterChanges += 2
         app.deliverProcessorEvents()
         result.tapped += graph.tap.read(into: &tapped)
         _ = app.perform { graph.processorPeaks() }

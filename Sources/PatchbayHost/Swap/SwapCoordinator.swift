@@ -50,6 +50,8 @@ struct SwapCoordinator {
   func plugin(_ reference: String, registry: FeatureRegistry) throws(PluginLoadError)
     -> LoadedPlugin
   {
+    // `lv2:URI`: the plugin installed now, read again.
+    if PluginLoader.scheme(of: reference) != nil { return try self.loader.load(reference) }
     let file = try self.loader.locate(reference).path
     if let identity = FileIdentity(path: file),
       let loaded = registry.plugins.last(where: { $0.path == file && $0.fileIdentity == identity })

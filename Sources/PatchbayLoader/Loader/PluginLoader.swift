@@ -7,6 +7,12 @@ import PatchbayDigest
   import Glibc
 #endif
 
+/// What loads a plugin that is not a library file: `lv2:URI` (PatchbayLV2Feature's).
+public protocol PluginScheme: Sendable {
+  /// The plugin `reference` (`lv2:http://…`) names; throws, in one line, why not.
+  func load(_ reference: String) throws(PluginLoadError) -> LoadedPlugin
+}
+
 /// Finds plugin libraries, loads them with `dlopen`, and validates what they declare.
 ///
 /// ```swift
@@ -40,6 +46,9 @@ public struct PluginLoader: Sendable {
   /// What an isolated plugin's sandbox lets it do after all, by file (`[sandbox]` in
   /// host-config): "sockets", "exec", "ptrace". Without, it may do none of them.
   public var sandboxAllows: [String: [String]] = [:]
+  /// Loaders of references that name no file, by scheme: `lv2:URI` once PatchbayLV2Feature's
+  /// `LV2FeaturePlugin.install(into:)` put one here.
+  public var schemes: [String: any PluginScheme] = [:]
   let generations: GenerationPath
 
   public init(searchPaths: [String] = [], generations: GenerationPath = GenerationPath()) {
@@ -77,6 +86,15 @@ public struct PluginLoader: Sendable {
 
   /// Loads and validates a plugin given by name or path.
   public func load(_ nameOrPath: String) throws(PluginLoadError) -> LoadedPlugin {
+    if let scheme = Self.scheme(of: nameOrPath) {
+      guard let load = self.schemes[scheme] else {
+        throw PluginLoadError(
+          file: nameOrPath,
+          "this command does not load '\(scheme):' plugins. Name it in an app's config "
+            + "([[feature]] \(scheme) = \"…\"), and run the app.")
+      }
+      return try load.load(nameOrPath)
+    }
     let source = try self.locate(nameOrPath)
     let file = source.path
     if !self.allowsInsecurePaths, let problem = PluginFileTrust.problem(with: file) {
@@ -159,6 +177,16 @@ public struct PluginLoader: Sendable {
   }
 
   /// Why `dlopen` refused `file`, and what to do.
+  /// `lv2` for `lv2:http://…`: letters before a colon, with no `/` before it; nil for a name or
+  /// a path.
+  package static func scheme(of reference: String) -> String? {
+    guard let colon = reference.firstIndex(of: ":") else { return nil }
+    let scheme = reference[..<colon]
+    guard scheme.count >= 2, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    else { return nil }
+    return String(scheme)
+  }
+
   static func dlopenFailure(_ reason: String, file: String) -> PluginLoadError {
     let missing = ": cannot open shared object file"
     if let end = reason.range(of: missing) {

@@ -22,6 +22,10 @@ package protocol FeatureCode: AnyObject, Sendable {
   /// audio thread calls its `process` (and the graph its `destroy`) directly: a C call, so
   /// the realtime path has no Swift dispatch in it.
   var processor: pb_processor_desc? { get }
+  /// Whether its processor works on the mix the others made (an effect: it reads
+  /// `pb_process.output` and writes over it), so the graph plays it after every processor
+  /// that adds into the mix, in the app's order. False for native processors, which add.
+  var processorInserts: Bool { get }
   /// Whether the feature can migrate state of another schema.
   var migrates: Bool { get }
   /// Whether its instances cancel effects by key (`cancel_effects_keyed`, ABI 2.4): then the
@@ -94,6 +98,10 @@ package protocol PluginInstance: AnyObject {
   /// crashed or hung (and was started again), once; nil otherwise. Code in this process
   /// never says so: its crash ends the process.
   func takeCrash() -> String?
+}
+
+extension FeatureCode {
+  package var processorInserts: Bool { false }
 }
 
 extension PluginInstance {
