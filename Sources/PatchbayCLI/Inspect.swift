@@ -3,6 +3,8 @@ import Foundation
 import PatchbayDigest
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayLV2
+import PatchbayLV2Feature
 import PatchbayLoader
 
 /// `patchbay inspect PLUGIN [--json]`: what a plugin declares.
@@ -44,6 +46,12 @@ enum PluginReport {
       "  ABI:  \(plugin.abiMajor).\(plugin.abiMinor)",
       "  sha256: \(Self.hash(plugin))",
     ]
+    if PluginLoader.scheme(of: plugin.path) == LV2FeaturePlugin.scheme {
+      // An installed LV2 plugin: lilv found it; `patchbay lv2 info` says the rest.
+      let uri = String(plugin.path.dropFirst(LV2FeaturePlugin.scheme.count + 1))
+      let library = (try? LV2World.shared.plugin(uri: uri))?.libraryPath ?? "(not found)"
+      lines[1...3] = ["  LV2:  \(library) (ports and presets: patchbay lv2 info '\(uri)')"]
+    }
     for feature in plugin.features {
       lines.append("")
       lines.append(

@@ -4,6 +4,7 @@ import PatchbayConfig
 import PatchbayFunctions
 import PatchbayHost
 import PatchbayIsolation
+import PatchbayLV2Feature
 import PatchbayLoader
 
 /// Where to look for plugins given by name.
@@ -45,6 +46,7 @@ struct PluginSearchOptions: ParsableArguments {
   private func configured(_ loader: PluginLoader) -> PluginLoader {
     var loader = loader
     loader.allowsInsecurePaths = self.allowInsecurePluginPath
+    if loader.schemes[LV2FeaturePlugin.scheme] == nil { LV2FeaturePlugin.install(into: &loader) }
     if loader.isolator == nil {
       loader.isolated.formUnion(IsolationOptions.fromEnvironment)
       loader.isolator = ProcessIsolator(options: IsolationOptions())

@@ -106,6 +106,7 @@ struct Run: AsyncParsableCommand {
         config.limits, periodSeconds: Double(format.periodFrames) / Double(format.sampleRate))
       let loader = try self.search.loader(for: config, isolating: self.isolation)
       let registry = try config.loadPlugins(with: loader)
+      for notice in registry.notices { Terminal.error(notice) }
       app = try AppRuntime(config: config, registry: registry, loader: loader)
       // DevTools' time travel replays the run into an app of its own, from the same plugins.
       replica = { () throws(AppError) in
@@ -134,7 +135,7 @@ struct Run: AsyncParsableCommand {
     let live = try self.startSound(app)
     defer {
       live?.stop()
-      if let jack = live?.jack { Terminal.error("audio: JACK: \(Self.summary(of: jack))") }
+      if let jack = live?.jack { Terminal.error("audio: JACK: \(jack.summary)") }
     }
     if let live { await devtools?.attach(live) }
 
@@ -195,18 +196,6 @@ struct Run: AsyncParsableCommand {
       Terminal.error("Error: \(message)")
       throw ExitCode(2)
     }
-  }
-}
-
-extension Run {
-  /// What a JACK client did, for the line a run ends with: `1,875 periods of 128 frames,
-  /// 0 xruns`, and the server's own words if it went away.
-  static func summary(of jack: JACKOutput) -> String {
-    let statistics = jack.statistics
-    let counts =
-      "\(statistics.periods) periods of \(statistics.bufferFrames) frames, \(statistics.xruns) xruns"
-    guard let reason = jack.serverLostReason else { return counts }
-    return counts + "; the server went away (\(reason)) and the app went on silent"
   }
 }
 

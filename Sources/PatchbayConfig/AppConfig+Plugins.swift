@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayIsolation
 import PatchbayLV2Feature
 import PatchbayLoader
@@ -16,10 +17,10 @@ extension AppConfig {
     var loader = PluginLoader(searchPaths: firstSearchPaths + self.searchPaths + extraSearchPaths)
     loader.isolated = Set(self.isolated).union(IsolationOptions.fromEnvironment)
     loader.isolator = ProcessIsolator(options: IsolationOptions(limits: self.limits))
+    let lv2 = self.nodes.compactMap(\.lv2)
     LV2FeaturePlugin.install(
-      into: &loader,
-      allowingNonRealtime: Set(
-        self.nodes.compactMap { $0.lv2?.allowsNonRealtime == true ? $0.lv2?.uri : nil }))
+      into: &loader, allowingNonRealtime: Set(lv2.filter(\.allowsNonRealtime).map(\.uri)),
+      optional: Set(lv2.filter(\.isOptional).map(\.uri)))
     for plugin in self.plugins {
       guard let file = try? loader.locate(plugin.reference) else { continue }
       loader.functionProviders.append(file.path)
@@ -54,6 +55,14 @@ extension AppConfig {
     }
     if errors.isEmpty { errors = self.keyBindingErrors(in: registry) }
     guard errors.isEmpty else { throw ConfigErrors(errors: errors) }
+    for node in self.nodes where node.lv2?.isOptional == true {
+      guard let plugin = registry[node.featureID]?.plugin,
+        let reason = LV2FeaturePlugin.absence(of: plugin)
+      else { continue }
+      registry.notices.append(
+        "\(URL(fileURLWithPath: self.file).lastPathComponent):\(node.line): feature "
+          + "\"\(node.key)\" plays without it: \(reason)")
+    }
     return registry
   }
 }

@@ -104,6 +104,8 @@ public struct AppConfig: Sendable, Equatable {
     public let uri: String
     /// `lv2-realtime = false`: it may load though it does not say it is hard-realtime capable.
     public let allowsNonRealtime: Bool
+    /// `optional = true`: when it cannot load, the app runs without its sound, saying why.
+    public let isOptional: Bool
 
     /// How `[plugins] load` would name it: `lv2:URI`.
     public var reference: String { "lv2:\(self.uri)" }

@@ -46,8 +46,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case undeclaredFeature(id: String, known: [String])
     /// A feature given both `id` and `lv2`.
     case idBesideLV2
-    /// `lv2-realtime` on a feature that is not an LV2 plugin.
-    case lv2RealtimeAlone
+    /// `lv2-realtime` or `optional` on a feature that is not an LV2 plugin.
+    case lv2KeyAlone(String)
     /// A number outside what the setting allows: the value, the least and the most.
     case outOfRange(Int, Int, Int)
     case badMIDIInput(String)
@@ -142,8 +142,8 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case .duplicateID(let id): return "'\(id)' is listed twice; ids in a collection are unique."
     case .idBesideLV2:
       return "give id (a loaded plugin's feature) or lv2 (an installed LV2 plugin's URI), not both."
-    case .lv2RealtimeAlone:
-      return "lv2-realtime applies to an LV2 feature only: add lv2 = \"URI\", or remove it."
+    case .lv2KeyAlone(let key):
+      return "\(key) applies to an LV2 feature only: add lv2 = \"URI\", or remove it."
     case .noFeatures: return "no features: add at least the root feature."
     case .routeNotAbsolute: return "a route path starts with '/'."
     case .notAFeatureKey(let key, let keys):

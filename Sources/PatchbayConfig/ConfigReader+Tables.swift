@@ -114,8 +114,9 @@ extension ConfigReader {
       let lv2 = self.string(table, "lv2")
       if lv2 != nil, let id = table["id"] { self.error(id.line, "\(table.name).id", .idBesideLV2) }
       let allowsNonRealtime = self.bool(table, "lv2-realtime").map { !$0 }
-      if lv2 == nil, allowsNonRealtime != nil {
-        self.error(table["lv2-realtime"]!.line, "\(table.name).lv2-realtime", .lv2RealtimeAlone)
+      let optional = self.bool(table, "optional")
+      for key in ["lv2-realtime", "optional"] where lv2 == nil && table[key] != nil {
+        self.error(table[key]!.line, "\(table.name).\(key)", .lv2KeyAlone(key))
       }
       guard let key = self.string(table, "key", required: true),
         let id = lv2 ?? self.string(table, "id", required: true)
@@ -162,7 +163,8 @@ extension ConfigReader {
           key: key, featureID: id, parent: parent, kind: kind, observes: observes, ids: ids,
           persists: self.bool(table, "persist") ?? false, keys: self.readNodeKeys(table),
           lv2: lv2.map {
-            AppConfig.LV2Plugin(uri: $0, allowsNonRealtime: allowsNonRealtime ?? false)
+            AppConfig.LV2Plugin(
+              uri: $0, allowsNonRealtime: allowsNonRealtime ?? false, isOptional: optional ?? false)
           },
           line: table.line))
     }

@@ -80,6 +80,9 @@ package enum ConfigSchema {
           key(
             "lv2-realtime", "boolean", "true",
             "false lets an LV2 plugin that is not hard-realtime capable load."),
+          key(
+            "optional", "boolean", "false",
+            "An LV2 feature whose plugin is missing leaves the app silent there, saying why."),
           key("parent", "string", "none (the root)", "The `key` of the feature it lives under."),
           key(
             "kind", "string", "\"child\"",

@@ -19,5 +19,26 @@ extension JACKOutput {
     public var bufferFrames: Int
     public var sampleRate: Int
     public var serverLost: Bool
+    /// Periods played silent because the server ran at another rate than the app was made
+    /// for (PipeWire can change it while clients run; JACK2 cannot).
+    public var silentForRate: Int
+    /// The rate the app renders at: the server's when the client was activated.
+    public var renderRate: Int
+  }
+
+  /// What the client did, for the line a run ends with: `1,875 periods of 128 frames, 0 xruns`,
+  /// then what went wrong, if anything: the periods silent at another rate, the server gone.
+  public var summary: String {
+    let statistics = self.statistics
+    var text =
+      "\(statistics.periods) periods of \(statistics.bufferFrames) frames, \(statistics.xruns) xruns"
+    if statistics.silentForRate > 0 {
+      text +=
+        "; \(statistics.silentForRate) periods silent while the server ran at "
+        + "\(statistics.sampleRate) Hz, not the \(statistics.renderRate) Hz the app plays at "
+        + "(start the app again to follow the server)"
+    }
+    guard let reason = self.serverLostReason else { return text }
+    return text + "; the server went away (\(reason)) and the app went on silent"
   }
 }

@@ -39,8 +39,8 @@ public final class JACKOutput: @unchecked Sendable {
   /// clock, `jack_get_cycle_times`). Written by the callback only: read it after ``close()``.
   public let lateness = LatenessHistogram(maximumMicroseconds: 100_000)
 
-  private let client: OpaquePointer
-  private let ports: UnsafeMutablePointer<OpaquePointer?>
+  let client: OpaquePointer
+  let ports: UnsafeMutablePointer<OpaquePointer?>
   private let mix: UnsafeMutablePointer<Float>
   /// Set once, before the callback starts (``activate(rendering:inChunksOf:)``).
   private var renderer: (any AudioRenderer)?
@@ -49,6 +49,9 @@ public final class JACKOutput: @unchecked Sendable {
   private let xruns = Atomic<Int>(0)
   private let bufferFrames = Atomic<Int>(0)
   private let sampleRate = Atomic<Int>(0)
+  /// The rate the renderer was made for: the server's at activation.
+  private let renderRate = Atomic<Int>(0)
+  private let silentForRate = Atomic<Int>(0)
   private let lost = Atomic<Bool>(false)
   private let callbackPriority = Atomic<Int>(Int.min)
   private let lostReason = Mutex<String?>(nil)
@@ -126,32 +129,9 @@ public final class JACKOutput: @unchecked Sendable {
       periods: self.periods.load(ordering: .relaxed), xruns: self.xruns.load(ordering: .relaxed),
       bufferFrames: self.bufferFrames.load(ordering: .relaxed),
       sampleRate: self.sampleRate.load(ordering: .relaxed),
-      serverLost: self.lost.load(ordering: .acquiring))
-  }
-
-  /// The full names of this client's output ports (`patchbay:out_1`, …), for `jack_connect`.
-  public var portNames: [String] {
-    (0..<self.channels).map { String(cString: jack_port_name(self.ports[$0])) }
-  }
-
-  /// Connects the output ports, in order, to the server's physical playback ports (a sound
-  /// card's, or the dummy driver's `system:playback_N`); returns the connections made, as
-  /// `"patchbay:out_1 → system:playback_1"`. Call it after activating.
-  @discardableResult
-  public func connectToPlayback() -> [String] {
-    let flags = UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)
-    guard let list = jack_get_ports(self.client, nil, JACK_DEFAULT_AUDIO_TYPE, flags) else {
-      return []
-    }
-    defer { jack_free(list) }
-    var made: [String] = []
-    for (channel, source) in self.portNames.enumerated() {
-      guard let destination = list[channel] else { break }
-      if jack_connect(self.client, source, destination) == 0 {
-        made.append("\(source) → \(String(cString: destination))")
-      }
-    }
-    return made
+      serverLost: self.lost.load(ordering: .acquiring),
+      silentForRate: self.silentForRate.load(ordering: .relaxed),
+      renderRate: self.renderRate.load(ordering: .relaxed))
   }
 
   /// Starts the process callback: from now on the server calls it once a period, and it
@@ -163,6 +143,7 @@ public final class JACKOutput: @unchecked Sendable {
     precondition(chunkFrames > 0, "a chunk needs at least one frame")
     self.renderer = renderer
     self.chunkFrames = chunkFrames
+    self.renderRate.store(self.sampleRate.load(ordering: .relaxed), ordering: .relaxed)
     let code = jack_activate(self.client)
     guard code == 0 else {
       throw AudioError("JACK: the server would not activate \(self.clientName) (code \(code))")
@@ -182,8 +163,13 @@ public final class JACKOutput: @unchecked Sendable {
   fileprivate func process(frames: Int) {
     self.recordLateness()
     self.midiInput?.take(frames: frames)
-    guard frames <= Self.maximumBufferFrames else {
-      // Larger than JACK allows today: silence rather than write past the mix.
+    let foreignRate =
+      self.sampleRate.load(ordering: .relaxed) != self.renderRate.load(ordering: .relaxed)
+    if foreignRate { self.silentForRate.add(1, ordering: .relaxed) }
+    guard frames <= Self.maximumBufferFrames, !foreignRate else {
+      // Larger than JACK allows today: silence rather than write past the mix. At another
+      // rate than the processors were made for: silence rather than every pitch and tempo off
+      // (and the periods' frames counted in another clock).
       for channel in 0..<self.channels {
         jack_port_get_buffer(self.ports[channel], jack_nframes_t(frames))?
           .initializeMemory(as: Float.self, repeating: 0, count: frames)

@@ -11,26 +11,48 @@ import PatchbayLoader
 /// eq.features[0].id          // "http://gareus.org/oss/lv2/fil4#stereo"
 /// ```
 ///
-/// The feature's id is the plugin's URI; its file, in reports, the plugin's library.
+/// The feature's id is the plugin's URI, and the plugin's path is `lv2:URI`: what a recording
+/// names and a replay loads again. Crash reports and refusals name the plugin's library.
 public enum LV2FeaturePlugin {
   /// What a reference to an LV2 plugin starts with.
   public static let scheme = "lv2"
 
   /// Lets `loader` load `lv2:URI`. Plugins whose URI is in `allowingNonRealtime` load even
   /// if they do not say they are hard-realtime capable (`lv2-realtime = false`).
-  public static func install(into loader: inout PluginLoader, allowingNonRealtime: Set<String> = [])
-  {
-    loader.schemes[Self.scheme] = Scheme(allowingNonRealtime: allowingNonRealtime)
+  /// Plugins whose URI is in `optional` load as an absent feature when they cannot load
+  /// (``absence(of:)`` says why).
+  public static func install(
+    into loader: inout PluginLoader, allowingNonRealtime: Set<String> = [],
+    optional: Set<String> = []
+  ) {
+    loader.schemes[Self.scheme] = Scheme(
+      allowingNonRealtime: allowingNonRealtime, optional: optional)
   }
 
   private struct Scheme: PluginScheme {
     let allowingNonRealtime: Set<String>
+    let optional: Set<String>
 
     func load(_ reference: String) throws(PluginLoadError) -> LoadedPlugin {
       let uri = String(reference.dropFirst(LV2FeaturePlugin.scheme.count + 1))
-      return try LV2FeaturePlugin.load(
-        uri: uri, allowingNonRealtime: self.allowingNonRealtime.contains(uri))
+      do {
+        return try LV2FeaturePlugin.load(
+          uri: uri, allowingNonRealtime: self.allowingNonRealtime.contains(uri))
+      } catch  where self.optional.contains(uri) {
+        // The reason names the plugin already, or its library.
+        let code = AbsentLV2Feature(
+          uri: uri, reason: error.file == reference ? error.reason : error.description)
+        return LoadedPlugin(path: reference, id: uri, name: uri, version: "absent") { plugin in
+          [LoadedFeature(plugin: plugin, id: uri, name: "\(uri) (absent)", code: code)]
+        }
+      }
     }
+  }
+
+  /// Why `plugin`, an optional LV2 plugin, stands in for one that did not load; nil when it
+  /// is the plugin itself.
+  public static func absence(of plugin: LoadedPlugin) -> String? {
+    (plugin.features.first?.code as? AbsentLV2Feature)?.reason
   }
 
   /// The plugin of the LV2 plugin `uri`. Throws, in one line naming it, when it is not
@@ -60,7 +82,9 @@ public enum LV2FeaturePlugin {
         "<\(uri)> has \(code.controls.ports.count) control inputs; an LV2 feature holds at most "
           + "\(LV2FeatureCode.maximumControls)")
     }
-    return LoadedPlugin(path: file, id: uri, name: info.name, version: "LV2") { plugin in
+    // Its path is the reference, not the library: what a recording's swap and a validator's
+    // app load again.
+    return LoadedPlugin(path: reference, id: uri, name: info.name, version: "LV2") { plugin in
       [
         LoadedFeature(
           plugin: plugin, id: uri, name: info.name,

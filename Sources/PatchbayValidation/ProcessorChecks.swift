@@ -45,7 +45,7 @@ private func renderPeriods(
   _ context: ValidationContext
 ) throws -> Int {
   let config = try AppConfig(
-    parsing: AppConfig.oneFeature(feature.id, of: plugin.path), file: "validate.toml")
+    parsing: AppConfig.oneFeature(feature.id, of: context.pluginPath), file: "validate.toml")
   let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: config.loader()))
   let format = AudioFormat(sampleRate: rate, channels: channels, periodFrames: 4_096)
   let graph = ProcessorGraph(format: format, offline: true)

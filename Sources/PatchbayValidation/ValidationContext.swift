@@ -2,6 +2,7 @@ import Foundation
 import PatchbayABI
 import PatchbayHost
 import PatchbayIsolation
+import PatchbayLV2Feature
 import PatchbayLoader
 import Synchronization
 
@@ -48,6 +49,7 @@ package final class ValidationContext: @unchecked Sendable {
   package func load() throws -> LoadedPlugin {
     self.step("load \(self.pluginPath)" + (self.isolated ? " (isolated)" : ""))
     var loader = PluginLoader()
+    LV2FeaturePlugin.install(into: &loader)  // `patchbay validate lv2:URI`
     if self.isolated {
       loader.isolated = ["all"]
       var options = IsolationOptions()

@@ -193,7 +193,7 @@ import Testing
     #expect(
       result.stderr.contains(
         "--solo cowbell: no such node in \(CheckTests.root)/host-config/studio.toml. Nodes: studio, "
-          + "metronome, synth, drums, practice, trainer, trainer-results, monitor."),
+          + "metronome, synth, drums, compressor, practice, trainer, trainer-results, monitor."),
       "\(result.stderr)")
   }
 }

@@ -67,6 +67,44 @@ public final class PrivatePipeWire: @unchecked Sendable {
     ]
   }
 
+  /// Sets `key` of the daemon's `settings` metadata (`pw-metadata -n settings 0 KEY VALUE`):
+  /// `clock.force-rate`, `clock.force-quantum`.
+  public func setting(_ key: String, _ value: String) throws {
+    let tool = Process()
+    tool.executableURL = URL(fileURLWithPath: "/usr/bin/pw-metadata")
+    tool.arguments = ["-n", "settings", "0", key, value]
+    tool.environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+    tool.standardOutput = FileHandle.nullDevice
+    tool.standardError = FileHandle.nullDevice
+    try tool.run()
+    tool.waitUntilExit()
+    guard tool.terminationStatus == 0 else {
+      throw Failure("pw-metadata -n settings 0 \(key) \(value) exited \(tool.terminationStatus)")
+    }
+  }
+
+  /// Waits (up to `timeout` seconds) until a client named `name` has a node in the graph.
+  /// Polls `pw-cli ls Node`; throws with its last output when the client never came.
+  public func waitForClient(_ name: String, timeout: Double = 120) throws {
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
+    var last = ""
+    while ContinuousClock.now < deadline {
+      let tool = Process()
+      let pipe = Pipe()
+      tool.executableURL = URL(fileURLWithPath: "/usr/bin/pw-cli")
+      tool.arguments = ["ls", "Node"]
+      tool.environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+      tool.standardOutput = pipe
+      tool.standardError = pipe
+      try tool.run()
+      last = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      tool.waitUntilExit()
+      if last.contains("node.name = \"\(name)\"") { return }
+      usleep(50_000)
+    }
+    throw Failure("no client \(name) in \(timeout) s; pw-cli ls Node said: \(last.prefix(2_000))")
+  }
+
   /// Stops the daemon (SIGTERM), waits for it, and removes its folder.
   public func stop() {
     if self.process.isRunning {

@@ -106,8 +106,9 @@ struct Render: AsyncParsableCommand {
       // (a processor's included) is a hang only after call-seconds.
       CrashReports.watch(callSeconds: config.limits.callSeconds)
       let loader = try self.search.loader(for: config, isolating: self.isolation)
-      app = try AppRuntime(
-        config: config, registry: try config.loadPlugins(with: loader), loader: loader)
+      let registry = try config.loadPlugins(with: loader)
+      for notice in registry.notices { Terminal.error(notice) }
+      app = try AppRuntime(config: config, registry: registry, loader: loader)
       if let unknown = self.solo.first(where: { config.node($0) == nil }) {
         throw CommandFailure(
           "--solo \(unknown): no such node in \(self.config). Nodes: "

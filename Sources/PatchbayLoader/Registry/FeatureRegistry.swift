@@ -8,6 +8,9 @@
 /// ```
 public struct FeatureRegistry: Sendable {
   public private(set) var plugins: [LoadedPlugin] = []
+  /// What loading said without failing, one line each: an optional plugin that is not
+  /// installed (`patchbay run` prints them as it starts).
+  public var notices: [String] = []
   private var byID: [String: LoadedFeature] = [:]
 
   public init() {}

@@ -15,26 +15,29 @@ import Testing
   static let compressor = "http://gareus.org/oss/lv2/darc#stereo"
 
   /// The Synth at the root, `uri` under it (an effect: it works on the Synth's sound).
+  static func toml(_ uri: String, extra: String = "") -> String {
+    """
+    [app]
+    name = "Through LV2"
+    root = "synth"
+
+    [plugins]
+    load = ["Synth"]
+
+    [[feature]]
+    key = "synth"
+    id = "dev.patchbay.synth"
+
+    [[feature]]
+    key = "effect"
+    lv2 = "\(uri)"
+    parent = "synth"
+    \(extra)
+    """
+  }
+
   static func app(_ uri: String, extra: String = "") throws -> AppRuntime {
-    try makeApp(
-      toml: """
-        [app]
-        name = "Through LV2"
-        root = "synth"
-
-        [plugins]
-        load = ["Synth"]
-
-        [[feature]]
-        key = "synth"
-        id = "dev.patchbay.synth"
-
-        [[feature]]
-        key = "effect"
-        lv2 = "\(uri)"
-        parent = "synth"
-        \(extra)
-        """)
+    try makeApp(toml: Self.toml(uri, extra: extra))
   }
 
   /// The left channel of one second of an A4 held from frame 0, after `actions` to the effect.
@@ -127,6 +130,35 @@ import Testing
       let ratio = level(samples, range) / level(flat, range)
       #expect(abs(ratio - 0.501) < 0.01, "\(when) the swap: \(ratio) of the flat level")
     }
+  }
+
+  /// `optional = true`: a plugin that is not installed leaves a silent node with an empty
+  /// state, one line says so, and the rest of the app plays.
+  @Test func anOptionalPluginThatIsMissingLeavesTheAppPlaying() throws {
+    let config = try AppConfig(
+      parsing: Self.toml("http://example.org/not-installed", extra: "optional = true"),
+      file: "studio.toml")
+    let loader = config.loader(firstSearchPaths: [BuiltPlugins.directory])
+    let registry = try config.loadPlugins(with: loader)
+    #expect(registry.notices.count == 1)
+    let notice = try #require(registry.notices.first)
+    #expect(notice.hasPrefix("studio.toml:12: feature \"effect\" plays without it: "))
+    #expect(notice.contains("no LV2 plugin <http://example.org/not-installed> is installed"))
+    let app = try AppRuntime(config: config, registry: registry, loader: loader)
+    #expect(try app.state("synth/effect") == .record([]))
+    #expect(throws: AppError.self) { try app.send("synth/effect", "reset") }
+    #expect(Self.rms(try Self.render(app)) > 1_000, "the Synth plays on")
+    #expect {
+      try AppConfig(
+        parsing: """
+          [app]
+          root = "synth"
+          [[feature]]
+          key = "synth"
+          id = "dev.patchbay.synth"
+          optional = true
+          """, file: "a.toml")
+    } throws: { "\($0)".contains("optional applies to an LV2 feature only") }
   }
 
   @Test func aPluginThatIsNotInstalledOrNotHostableIsOneLineNamingTheFeature() throws {
