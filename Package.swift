@@ -248,7 +248,8 @@ let package = Package(
       name: "patchbay-isolated",
       dependencies: [
         "PatchbayIsolation", "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions",
-        "CPatchbayChannel", "CPatchbayCrash", "PatchbayRealtime", sdk("PatchbayABI"),
+        "CPatchbayChannel", "CPatchbayCrash", "PatchbayRealtime", "PatchbayLV2Feature",
+        sdk("PatchbayABI"),
       ]),
     // What the host checks of processors' samples every period: NaN and infinities, clipping.
     .target(name: "CPatchbaySampleChecks"),

@@ -286,6 +286,9 @@ void pb_isolated_process(void *processor, const pb_process *process) {
                                                               : PB_CHANNEL_MAX_MIDI;
   if (midi) memcpy(period->midi, process->midi, midi * sizeof(pb_midi_event));
   period->midi_count = midi;
+  size_t samples = (size_t)process->frame_count * process->channel_count;
+  period->inserts = self->inserts;
+  if (self->inserts) memcpy(period->samples, process->output, samples * sizeof(float));
   uint64_t now = pb_channel_now();
   uint64_t deadline =
       self->offline ? now + self->offline_timeout_ns
@@ -300,8 +303,11 @@ void pb_isolated_process(void *processor, const pb_process *process) {
     if (self->offline) __atomic_store_n(&self->late_in_a_row, UINT64_MAX / 2, __ATOMIC_RELAXED);
     return;
   }
-  size_t samples = (size_t)process->frame_count * process->channel_count;
-  for (size_t i = 0; i < samples; i++) process->output[i] += period->samples[i];
+  if (self->inserts) {
+    memcpy(process->output, period->samples, samples * sizeof(float));
+  } else {
+    for (size_t i = 0; i < samples; i++) process->output[i] += period->samples[i];
+  }
   uint32_t events = period->event_count < PB_MAX_PROCESSOR_EVENTS ? period->event_count
                                                                    : PB_MAX_PROCESSOR_EVENTS;
   for (uint32_t i = 0; i < events; i++) {
@@ -427,8 +433,9 @@ void pb_channel_serve_audio(pb_channel *channel, const pb_channel_processor *tab
           .events = &events,
           .midi_out = entry->max_midi_output ? &midi_out : NULL,
       };
-      memset(period->samples, 0,
-             sizeof(float) * period->frame_count * period->channel_count);
+      if (!period->inserts) {
+        memset(period->samples, 0, sizeof(float) * period->frame_count * period->channel_count);
+      }
       pb_crash_note(&entry->crash);
       entry->process(entry->processor, &call);
       pb_crash_note(NULL);

@@ -209,6 +209,7 @@ extension AppConfig {
     let pins = reader.readPins(document.tables["sha256"], load: load)
     let sandbox = reader.readSandbox(document.tables["sandbox"], load: load)
     let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
+    reader.checkIsolatedLV2(document.tables["plugins"], nodes: nodes)
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])
     let limits = reader.readLimits(document.tables["limits"])

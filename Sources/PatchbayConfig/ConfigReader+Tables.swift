@@ -52,8 +52,11 @@ extension ConfigReader {
     .map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).standardizedFileURL.path }
     let load = plugins.flatMap { self.strings($0, "load", required: true) } ?? []
     let isolate = plugins.flatMap { self.strings($0, "isolate") } ?? []
+    // `lv2:URI` names an LV2 feature: checked against the features (``checkIsolatedLV2``).
     for name in isolate
-    where name.value != "all" && !load.contains(where: { $0.value == name.value }) {
+    where name.value != "all" && !name.value.hasPrefix("lv2:")
+      && !load.contains(where: { $0.value == name.value })
+    {
       self.error(name.line, "plugins.isolate", .isolatesUnloadedPlugin(name.value))
     }
     return (searchPaths, load, isolate.map(\.value))
@@ -104,6 +107,16 @@ extension ConfigReader {
       sandbox[key] = allowed.map(\.value)
     }
     return sandbox
+  }
+
+  /// `isolate = ["lv2:URI"]` names an LV2 feature of the app.
+  mutating func checkIsolatedLV2(_ table: TOMLDocument.Table?, nodes: [AppConfig.Node]) {
+    for name in (table.flatMap { self.strings($0, "isolate") } ?? [])
+    where name.value.hasPrefix("lv2:")
+      && !nodes.contains(where: { $0.lv2?.reference == name.value })
+    {
+      self.error(name.line, "plugins.isolate", .isolatesUnloadedPlugin(name.value))
+    }
   }
 
   /// `[[feature]]`: one node of the tree each.

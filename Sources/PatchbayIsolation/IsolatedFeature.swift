@@ -34,6 +34,7 @@ final class IsolatedFeature: FeatureCode, @unchecked Sendable {
   /// The processor the audio thread calls: `pb_isolated_process`, which hands each period to
   /// the plugin's process (``IsolatedProcessor``).
   let processor: pb_processor_desc?
+  var processorInserts: Bool { self.description.processor?.inserts ?? false }
   var migrates: Bool { self.description.migrates }
   var cancelsByKey: Bool { self.description.cancelsByKey ?? false }
 

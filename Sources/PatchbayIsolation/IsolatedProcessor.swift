@@ -32,7 +32,8 @@ final class IsolatedProcessor: @unchecked Sendable {
         offline_timeout_ns: UInt64(instance.feature.plugin.options.limits.callSeconds)
           * 1_000_000_000,
         deadline_share: instance.feature.plugin.options.deadlineShare, late: 0, skipped: 0,
-        rendered: 0, late_in_a_row: 0, owner: nil, release: Self.release))
+        rendered: 0, late_in_a_row: 0, inserts: instance.feature.processorInserts ? 1 : 0,
+        owner: nil, release: Self.release))
     self.pointer.pointee.owner = Unmanaged.passRetained(self).toOpaque()
   }
 

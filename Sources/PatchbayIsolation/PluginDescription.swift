@@ -38,6 +38,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
     /// Whether it has `write_parameters` and `event_action`.
     package var writesParameters: Bool
     package var turnsEventsIntoActions: Bool
+    /// An effect on the mix (``FeatureCode/processorInserts``); nil from older children.
+    package var inserts: Bool?
   }
 
   package var id: String
@@ -74,7 +76,7 @@ package struct PluginDescription: Codable, Sendable, Equatable {
             parameterSize: $0.parameter_size, maxOutputEvents: $0.max_output_events,
             maxMIDIOutput: $0.max_midi_output,
             writesParameters: $0.write_parameters != nil,
-            turnsEventsIntoActions: $0.event_action != nil)
+            turnsEventsIntoActions: $0.event_action != nil, inserts: feature.code.processorInserts)
         },
         cancelsByKey: feature.code.cancelsByKey)
     }

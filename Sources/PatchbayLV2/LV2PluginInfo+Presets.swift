@@ -2,6 +2,32 @@ import CLilv
 import Foundation
 
 extension LV2PluginInfo {
+  /// Its presets, by label, with their URIs. Read when asked (lilv loads each preset's Turtle:
+  /// `patchbay lv2 list` does not need them).
+  public var presets: [(label: String, uri: String)] {
+    let world = LV2World.shared
+    return world.lock.withLock { _ in
+      let nodes = world.nodes
+      var presets: [(label: String, uri: String)] = []
+      guard let related = lilv_plugin_get_related(self.plugin, nodes.preset) else { return [] }
+      defer { lilv_nodes_free(related) }
+      var iterator = lilv_nodes_begin(related)
+      while !lilv_nodes_is_end(related, iterator) {
+        if let preset = lilv_nodes_get(related, iterator) {
+          lilv_world_load_resource(world.world, preset)
+          let labels = lilv_world_find_nodes(world.world, preset, nodes.label, nil)
+          let label = labels.flatMap { lilv_nodes_get_first($0) }
+            .map { String(cString: lilv_node_as_string($0)) }
+          lilv_nodes_free(labels)
+          let uri = String(cString: lilv_node_as_uri(preset))
+          presets.append((label ?? uri, uri))
+        }
+        iterator = lilv_nodes_next(related, iterator)
+      }
+      return presets.sorted { $0.label < $1.label }
+    }
+  }
+
   /// The control values preset `name` (its label, or its URI) sets, by port symbol. Throws,
   /// listing the plugin's presets, when it has none of that name.
   ///

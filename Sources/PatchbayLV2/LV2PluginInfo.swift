@@ -20,8 +20,6 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
   public let isHardRealtimeCapable: Bool
   /// Whether it saves and restores state beyond its control ports (the state extension).
   public let hasStateInterface: Bool
-  /// Its presets, by label, with their URIs.
-  public let presets: [(label: String, uri: String)]
   let plugin: OpaquePointer
 
   /// The LV2 features the host gives every instance.
@@ -83,24 +81,6 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
     let state = lilv_new_uri(world.world, LV2URI.stateInterface)
     defer { lilv_node_free(state) }
     self.hasStateInterface = lilv_plugin_has_extension_data(plugin, state)
-    var presets: [(String, String)] = []
-    if let related = lilv_plugin_get_related(plugin, nodes.preset) {
-      var iterator = lilv_nodes_begin(related)
-      while !lilv_nodes_is_end(related, iterator) {
-        if let preset = lilv_nodes_get(related, iterator) {
-          lilv_world_load_resource(world.world, preset)
-          let labels = lilv_world_find_nodes(world.world, preset, nodes.label, nil)
-          let label = labels.flatMap { lilv_nodes_get_first($0) }
-            .map { String(cString: lilv_node_as_string($0)) }
-          lilv_nodes_free(labels)
-          let uri = String(cString: lilv_node_as_uri(preset))
-          presets.append((label ?? uri, uri))
-        }
-        iterator = lilv_nodes_next(related, iterator)
-      }
-      lilv_nodes_free(related)
-    }
-    self.presets = presets.sorted { $0.0 < $1.0 }
   }
 
   /// The file of its shared library.

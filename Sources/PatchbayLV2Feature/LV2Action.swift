@@ -30,7 +30,7 @@ enum LV2Action: Equatable {
   init(_ value: WireValue) throws(LV2Error) {
     guard case .case(let name, _) = value else {
       throw LV2Error(
-        "an action is a case such as set(port: \"gain\", value: -6), not a \(value.kindName)")
+        "an action is a case such as set(port: \"gain\", value: -6), not \(LV2Controls.a(value))")
     }
     switch name {
     case "set":

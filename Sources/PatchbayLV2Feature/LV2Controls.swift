@@ -55,14 +55,14 @@ struct LV2Controls: Sendable {
       throw LV2Error("the state's bytes are not a value: \(error)")
     }
     guard case .record(let fields) = decoded else {
-      throw LV2Error("the state is a \(decoded.kindName), not a record of control values")
+      throw LV2Error("the state is \(Self.a(decoded)), not a record of control values")
     }
     var values = self.defaults
     for field in fields {
       guard let index = self.index(of: field.name) else { continue }
       guard let number = Self.number(field.value) else {
         throw LV2Error(
-          "the state's field '\(field.name)' is a \(field.value.kindName), not a number")
+          "the state's field '\(field.name)' is \(Self.a(field.value)), not a number")
       }
       values[index] = self.clamped(number, at: index)
     }
@@ -71,6 +71,11 @@ struct LV2Controls: Sendable {
 
   /// The control inputs, for an error that names a wrong one.
   var symbols: String { self.ports.map(\.symbol).joined(separator: ", ") }
+
+  /// "an int", "a string": a value's kind, as a sentence says it.
+  static func a(_ value: WireValue) -> String {
+    (value.kindName == "int" ? "an " : "a ") + value.kindName
+  }
 
   /// An int or a finite double, as a double.
   static func number(_ value: WireValue) -> Double? {

@@ -76,12 +76,14 @@ final class LV2Processor {
     guard let mix = process.output, frames <= self.instances[0].maximumFrames else { return }
     if let block = process.parameters { self.applyControls(block) }
     var index = 0
-    while index < Int(process.midi_count) {
-      if let midi = process.midi {
-        var event = midi[index]
-        withUnsafeBytes(of: &event.bytes) { bytes in
-          _ = self.instances[0].queueMIDI(
-            UnsafeRawBufferPointer(rebasing: bytes[0..<Int(event.size)]), at: Int(event.frame))
+    while index < Int(process.midi_count), let midi = process.midi {
+      var event = midi[index]
+      withUnsafeBytes(of: &event.bytes) { bytes in
+        let message = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(event.size)])
+        var instance = 0  // every channel's instance hears it (an autotuner's key, say)
+        while instance < self.instanceCount {
+          _ = self.instances[instance].queueMIDI(message, at: Int(event.frame))
+          instance += 1
         }
       }
       index += 1

@@ -10,6 +10,7 @@ import CPatchbayCrash
 // serves the host's calls until the host ends it or the plugin crashes it.
 import Foundation
 import PatchbayIsolation
+import PatchbayLV2Feature
 import PatchbayLoader
 
 if pb_channel_die_with_host(5) != 0 { exit(2) }
@@ -47,6 +48,13 @@ if pb_channel_confine(allowed, megabytes << 20, seconds) != 0 {
 }
 
 var loader = PluginLoader()
+// `lv2:URI`: the host loaded it first and refused what it would not run, so what it hands
+// over runs here as it is.
+if file.hasPrefix("\(LV2FeaturePlugin.scheme):") {
+  LV2FeaturePlugin.install(
+    into: &loader,
+    allowingNonRealtime: [String(file.dropFirst(LV2FeaturePlugin.scheme.count + 1))])
+}
 if let pin = argument("--pin") { loader.pins[file] = pin }
 loader.allowsInsecurePaths = arguments.contains("--allow-insecure-paths")
 let providers = arguments.indices.filter {

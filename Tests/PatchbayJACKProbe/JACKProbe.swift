@@ -105,7 +105,8 @@ public final class JACKProbe: @unchecked Sendable {
       jack_midi_clear_buffer(buffer)
       // Until a connection is in this cycle's graph, what the port sends goes nowhere: the
       // messages wait (a test that sent right after `connect` lost them on a loaded machine).
-      while jack_port_connected(self.midiOut) > 0, let length = self.outgoing.peek(),
+      let connected = jack_port_connected(self.midiOut) > 0
+      while connected, let length = self.outgoing.peek(),
         self.outgoing.availableToRead > Int(length)
       {
         _ = self.outgoing.pop()

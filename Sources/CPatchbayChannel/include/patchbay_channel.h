@@ -37,7 +37,7 @@
 #include <patchbay_crash.h>
 
 #define PB_CHANNEL_MAGIC 0x4E484350u /* "PCHN" */
-#define PB_CHANNEL_VERSION 2u
+#define PB_CHANNEL_VERSION 3u
 
 /* What a wait ended with. */
 enum {
@@ -65,6 +65,9 @@ typedef struct pb_channel_period {
    * (pb_process.midi_out). */
   uint32_t event_count;
   uint32_t midi_out_count;
+  /* Whether `samples` holds the mix for an effect to work on (pb_isolated_processor.inserts),
+   * rather than silence for a processor to add into. */
+  uint32_t inserts;
   /* Aligned as malloc aligns: processors load their block as a struct. */
   _Alignas(16) uint8_t parameters[PB_MAX_PARAMETER_SIZE];
   pb_midi_event midi[PB_CHANNEL_MAX_MIDI];
@@ -188,6 +191,9 @@ typedef struct pb_isolated_processor {
   uint64_t rendered;
   /* Periods late or skipped in a row: the host's monitor ends a child past its limit. */
   uint64_t late_in_a_row;
+  /* An effect: the mix goes to the process and what comes back replaces it (a late period
+   * leaves the mix as it was); otherwise what comes back is added. */
+  uint32_t inserts;
   /* What `destroy` calls (the host's, on its app queue). */
   void *owner;
   void (*release)(void *owner);

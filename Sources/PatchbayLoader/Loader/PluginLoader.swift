@@ -93,7 +93,14 @@ public struct PluginLoader: Sendable {
           "this command does not load '\(scheme):' plugins. Name it in an app's config "
             + "([[feature]] \(scheme) = \"…\"), and run the app.")
       }
-      return try load.load(nameOrPath)
+      // Isolated, it is loaded here first, for the refusals, then in its own process.
+      let plugin = try load.load(nameOrPath)
+      guard self.isolates(nameOrPath, file: nameOrPath), let isolator = self.isolator,
+        let isolated = try isolator.load(
+          file: nameOrPath, generation: 1, loader: self,
+          named: self.namesIsolated(nameOrPath, file: nameOrPath))
+      else { return plugin }
+      return isolated
     }
     let source = try self.locate(nameOrPath)
     let file = source.path

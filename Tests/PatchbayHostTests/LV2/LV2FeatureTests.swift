@@ -4,6 +4,7 @@ import PatchbayAudioGraph
 import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayIsolation
 import PatchbayMIDI
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
   static let compressor = "http://gareus.org/oss/lv2/darc#stereo"
 
   /// The Synth at the root, `uri` under it (an effect: it works on the Synth's sound).
-  static func toml(_ uri: String, extra: String = "") -> String {
+  static func toml(_ uri: String, extra: String = "", plugins: String = "") -> String {
     """
     [app]
     name = "Through LV2"
@@ -23,6 +24,7 @@ import Testing
 
     [plugins]
     load = ["Synth"]
+    \(plugins)
 
     [[feature]]
     key = "synth"
@@ -36,8 +38,8 @@ import Testing
     """
   }
 
-  static func app(_ uri: String, extra: String = "") throws -> AppRuntime {
-    try makeApp(toml: Self.toml(uri, extra: extra))
+  static func app(_ uri: String, extra: String = "", plugins: String = "") throws -> AppRuntime {
+    try makeApp(toml: Self.toml(uri, extra: extra, plugins: plugins))
   }
 
   /// The left channel of one second of an A4 held from frame 0, after `actions` to the effect.
@@ -132,6 +134,21 @@ import Testing
     }
   }
 
+  /// Isolated (`isolate = ["all"]`, or the plugin named as `load` would name it), the EQ runs
+  /// in a process of its own: the mix goes there and comes back through the channel, and an
+  /// offline render is the same, sample for sample, as in the app's process.
+  @Test(arguments: ["\"all\"", "\"lv2:\(LV2FeatureTests.eq)\""])
+  func anIsolatedEffectSoundsAsInProcess(isolate: String) throws {
+    let actions = ["set(port: \"gain\", value: -6)"]
+    let here = try Self.render(try Self.app(Self.eq), after: actions)
+    let app = try Self.app(Self.eq, plugins: "isolate = [\(isolate)]")
+    let before = IsolationStatistics.periods.rendered
+    let isolated = try Self.render(app, after: actions)
+    #expect(IsolationStatistics.periods.rendered >= before + 375, "the periods went there")
+    #expect(isolated == here, "the isolated EQ sounds otherwise")
+    #expect(try app.state("synth/effect")[field: "gain"] == .double(-6))
+  }
+
   /// `optional = true`: a plugin that is not installed leaves a silent node with an empty
   /// state, one line says so, and the rest of the app plays.
   @Test func anOptionalPluginThatIsMissingLeavesTheAppPlaying() throws {
@@ -142,7 +159,7 @@ import Testing
     let registry = try config.loadPlugins(with: loader)
     #expect(registry.notices.count == 1)
     let notice = try #require(registry.notices.first)
-    #expect(notice.hasPrefix("studio.toml:12: feature \"effect\" plays without it: "))
+    #expect(notice.hasPrefix("studio.toml:13: feature \"effect\" plays without it: "))
     #expect(notice.contains("no LV2 plugin <http://example.org/not-installed> is installed"))
     let app = try AppRuntime(config: config, registry: registry, loader: loader)
     #expect(try app.state("synth/effect") == .record([]))
