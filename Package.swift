@@ -43,7 +43,7 @@ let package = Package(
     .library(name: "PatchbayAudioDevice", targets: ["PatchbayAudioDevice"]),
     .library(name: "PatchbayMIDI", targets: ["PatchbayMIDI"]),
     .library(name: "PatchbayJACK", targets: ["PatchbayJACK"]),
-    .library(name: "PatchbayLV2", targets: ["PatchbayLV2"]),
+    .library(name: "PatchbayLV2", targets: ["PatchbayLV2", "CPatchbayInterleave"]),
     .library(name: "PatchbayTOML", targets: ["PatchbayTOML"]),
     // Feature plugins: each a shared library the host loads with dlopen.
     .library(name: "Counter", type: .dynamic, targets: ["CounterFeature"]),
@@ -269,7 +269,12 @@ let package = Package(
     // An installed LV2 plugin as a feature: its controls the state, its run the processor.
     .target(
       name: "PatchbayLV2Feature",
-      dependencies: ["PatchbayLV2", "PatchbayLoader", sdk("PatchbayEncoding"), sdk("PatchbayABI")]),
+      dependencies: [
+        "PatchbayLV2", "PatchbayLoader", "CPatchbayInterleave", sdk("PatchbayEncoding"),
+        sdk("PatchbayABI"),
+      ]),
+    // Between the interleaved mix and a plugin's planar channels.
+    .target(name: "CPatchbayInterleave"),
     // The app's sound as a JACK client (or PipeWire's JACK API): ports, the process callback.
     .systemLibrary(name: "CJACK", path: "Sources/CJACK", providers: [.apt(["libjack-jackd2-dev"])]),
     .target(

@@ -73,6 +73,7 @@ let package = Package(
         .product(name: "PatchbayHost", package: root),
         .product(name: "PatchbayAudioDevice", package: root),
         .product(name: "PatchbayJACK", package: root),
+        .product(name: "PatchbayLV2", package: root),
         .product(name: "PatchbayMIDI", package: root),
         .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
       ],

@@ -204,11 +204,13 @@ extension AppConfig {
     var reader = ConfigReader(file: file)
     reader.checkLayout(document)
     let app = reader.readApp(document.tables["app"])
+    let features = document.arrays["feature"] ?? []
     let (searchPaths, load, isolate) = reader.readPlugins(
-      document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent())
+      document.tables["plugins"], folder: URL(fileURLWithPath: file).deletingLastPathComponent(),
+      onlyLV2: !features.isEmpty && features.allSatisfy { $0["lv2"] != nil })
     let pins = reader.readPins(document.tables["sha256"], load: load)
     let sandbox = reader.readSandbox(document.tables["sandbox"], load: load)
-    let nodes = reader.readFeatures(document.arrays["feature"] ?? [])
+    let nodes = reader.readFeatures(features)
     reader.checkIsolatedLV2(document.tables["plugins"], nodes: nodes)
     let routes = reader.readRoutes(document.tables["routes"])
     let sound = reader.readSound(audio: document.tables["audio"], midi: document.tables["midi"])

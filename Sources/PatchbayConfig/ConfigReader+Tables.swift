@@ -39,10 +39,11 @@ extension ConfigReader {
   }
 
   /// `[plugins]`: where to look, and what to load.
-  mutating func readPlugins(_ plugins: TOMLDocument.Table?, folder: URL) -> (
-    searchPaths: [String], load: [(value: String, line: Int)], isolate: [String]
-  ) {
-    if plugins == nil {
+  /// An app of LV2 features only (`onlyLV2`) needs none.
+  mutating func readPlugins(_ plugins: TOMLDocument.Table?, folder: URL, onlyLV2: Bool = false)
+    -> (searchPaths: [String], load: [(value: String, line: Int)], isolate: [String])
+  {
+    if plugins == nil, !onlyLV2 {
       self.error(nil, "[plugins]", .missingTable("plugins"))
     }
     plugins.map { self.checkKeys($0, in: "plugins") }

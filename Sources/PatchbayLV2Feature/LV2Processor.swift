@@ -1,3 +1,4 @@
+import CPatchbayInterleave
 import PatchbayABI
 import PatchbayLV2
 
@@ -14,14 +15,22 @@ import PatchbayLV2
 /// the controls only when the reducer's block moved (a sequence number), the MIDI into the
 /// plugin's atom input, and the samples in and out.
 final class LV2Processor {
+  /// The instances, kept alive here; the audio thread reaches them through ``runs``.
   private let instances: [LV2Instance]
   private let instanceCount: Int
+  /// Each instance, unretained: no reference counting on the audio thread.
+  private let runs: UnsafeMutablePointer<Unmanaged<LV2Instance>>
+  /// Each instance's control values (its ports' buffer), and audio buffers: input `port` of
+  /// instance `i` is `inputs[i × inputCount + port]`, likewise the outputs.
+  private let controls: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+  private let inputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+  private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
   /// The port index of each control input, in the block's order.
   private let controlPorts: UnsafeMutablePointer<Int>
   private let controlCount: Int
-  private let channels: Int
   private let inputCount: Int
   private let outputCount: Int
+  private let maximumFrames: Int
   private let replicated: Bool
   private let inserts: Bool
   private var lastSequence: UInt32 = 0
@@ -42,16 +51,34 @@ final class LV2Processor {
     }
     self.instances = instances
     self.instanceCount = instances.count
+    self.runs = .allocate(capacity: instances.count)
+    self.controls = .allocate(capacity: instances.count)
+    self.inputs = .allocate(capacity: max(1, instances.count * inputs))
+    self.outputs = .allocate(capacity: max(1, instances.count * outputs))
+    for (index, instance) in instances.enumerated() {
+      (self.runs + index).initialize(to: Unmanaged.passUnretained(instance))
+      (self.controls + index).initialize(to: instance.controls)
+      for port in 0..<inputs {
+        (self.inputs + index * inputs + port).initialize(to: instance.audioInputs[port])
+      }
+      for port in 0..<outputs {
+        (self.outputs + index * outputs + port).initialize(to: instance.audioOutputs[port])
+      }
+    }
     self.controlCount = code.controls.ports.count
     self.controlPorts = .allocate(capacity: max(1, self.controlCount))
     for (index, port) in code.controls.ports.enumerated() {
       (self.controlPorts + index).initialize(to: port.index)
     }
-    (self.channels, self.inputCount, self.outputCount) = (channels, inputs, outputs)
+    (self.inputCount, self.outputCount, self.maximumFrames) = (inputs, outputs, maximumFrames)
     self.inserts = code.processorInserts
   }
 
   deinit {
+    self.runs.deallocate()
+    self.controls.deallocate()
+    self.inputs.deallocate()
+    self.outputs.deallocate()
     self.controlPorts.deallocate()
   }
 
@@ -60,7 +87,7 @@ final class LV2Processor {
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_process>?) -> Void =
       { raw, process in
         guard let raw, let process else { return }
-        Unmanaged<LV2Processor>.fromOpaque(raw).takeUnretainedValue().render(process.pointee)
+        Unmanaged<LV2Processor>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.render(process) }
       }
 
   /// `pb_processor_desc.destroy`: the graph's last reference. [app queue]
@@ -70,62 +97,76 @@ final class LV2Processor {
   }
 
   /// One period. [audio-thread]
-  func render(_ process: pb_process) {
-    let frames = Int(process.frame_count)
-    let mixChannels = Int(process.channel_count)
-    guard let mix = process.output, frames <= self.instances[0].maximumFrames else { return }
-    if let block = process.parameters { self.applyControls(block) }
+  func render(_ process: UnsafePointer<pb_process>) {
+    let frames = Int(process.pointee.frame_count)
+    let channels = Int(process.pointee.channel_count)
+    guard let mix = process.pointee.output, frames <= self.maximumFrames, channels > 0 else {
+      return
+    }
+    if let block = process.pointee.parameters { self.applyControls(block) }
+    if process.pointee.midi_count > 0, let midi = process.pointee.midi {
+      self.queue(midi, count: Int(process.pointee.midi_count))
+    }
+    self.takeInputs(from: mix, frames: frames, channels: channels)
+    var instance = 0
+    while instance < self.instanceCount {
+      self.runs[instance]._withUnsafeGuaranteedRef { $0.run(frames: frames) }
+      instance += 1
+    }
+    self.putOutputs(into: mix, frames: frames, channels: channels)
+  }
+
+  /// The mix into the inputs: a stereo mix in one pass, else channel by channel.
+  /// [audio-thread]
+  private func takeInputs(from mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+    // Replicated, instance `i`'s one input is input `i` of the flat list: the same layout.
+    let ports = self.replicated ? self.instanceCount : self.inputCount
+    if channels == 2, ports == 2 {
+      return pb_stereo_split(mix, frames, self.inputs[0], self.inputs[1])
+    }
+    var port = 0
+    while port < ports {
+      pb_channel_take(mix, frames, channels, port % channels, self.inputs[port])
+      port += 1
+    }
+  }
+
+  /// The outputs into the mix: over it for an effect, added for an instrument; a mono output
+  /// on every channel, extra outputs added to channel `j mod channels`. [audio-thread]
+  private func putOutputs(into mix: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+    let ports = self.replicated ? self.instanceCount : self.outputCount
+    guard ports > 0 else { return }  // an analyser: the mix goes on as it was
+    let add = !self.inserts
+    if channels == 2, ports == 2 {
+      return pb_stereo_join(self.outputs[0], self.outputs[1], frames, mix, add)
+    }
+    var channel = 0
+    while channel < channels {
+      pb_channel_put(self.outputs[channel % ports], frames, channels, channel, mix, add)
+      channel += 1
+    }
+    while channel < ports {
+      pb_channel_put(self.outputs[channel], frames, channels, channel % channels, mix, true)
+      channel += 1
+    }
+  }
+
+  /// The period's MIDI into every instance's atom input. [audio-thread]
+  private func queue(_ midi: UnsafePointer<pb_midi_event>, count: Int) {
     var index = 0
-    while index < Int(process.midi_count), let midi = process.midi {
+    while index < count {
       var event = midi[index]
       withUnsafeBytes(of: &event.bytes) { bytes in
         let message = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(event.size)])
         var instance = 0  // every channel's instance hears it (an autotuner's key, say)
         while instance < self.instanceCount {
-          _ = self.instances[instance].queueMIDI(message, at: Int(event.frame))
+          _ = self.runs[instance]._withUnsafeGuaranteedRef {
+            $0.queueMIDI(message, at: Int(event.frame))
+          }
           instance += 1
         }
       }
       index += 1
-    }
-    var instance = 0
-    while instance < self.instanceCount {
-      let plugin = self.instances[instance]
-      var port = 0
-      while port < self.inputCount {
-        let channel = self.replicated ? instance : port % mixChannels
-        Self.take(
-          channel, of: mix, channels: mixChannels, frames: frames, into: plugin.audioInputs[port])
-        port += 1
-      }
-      plugin.run(frames: frames)
-      instance += 1
-    }
-    guard self.outputCount > 0 else { return }
-    if self.inserts { mix.update(repeating: 0, count: frames * mixChannels) }
-    if self.replicated {
-      instance = 0
-      while instance < self.instanceCount {
-        Self.add(
-          self.instances[instance].audioOutputs[0], to: instance, of: mix, channels: mixChannels,
-          frames: frames)
-        instance += 1
-      }
-      return
-    }
-    let outputs = self.instances[0].audioOutputs
-    var channel = 0
-    while channel < mixChannels {
-      Self.add(
-        outputs[channel % self.outputCount], to: channel, of: mix, channels: mixChannels,
-        frames: frames)
-      channel += 1
-    }
-    var extra = mixChannels
-    while extra < self.outputCount {
-      Self.add(
-        outputs[extra], to: extra % mixChannels, of: mix, channels: mixChannels, frames: frames)
-      extra += 1
     }
   }
 
@@ -137,7 +178,7 @@ final class LV2Processor {
     self.lastSequence = sequence
     var instance = 0
     while instance < self.instanceCount {
-      let controls = self.instances[instance].controls
+      let controls = self.controls[instance]
       var index = 0
       while index < self.controlCount {
         controls[self.controlPorts[index]] = block.load(
@@ -145,32 +186,6 @@ final class LV2Processor {
         index += 1
       }
       instance += 1
-    }
-  }
-
-  /// Copies channel `channel` of the interleaved `mix` into `buffer`. [audio-thread]
-  @inline(__always)
-  private static func take(
-    _ channel: Int, of mix: UnsafeMutablePointer<Float>, channels: Int, frames: Int,
-    into buffer: UnsafeMutablePointer<Float>
-  ) {
-    var frame = 0
-    while frame < frames {
-      buffer[frame] = mix[frame * channels + channel]
-      frame += 1
-    }
-  }
-
-  /// Adds `buffer` into channel `channel` of the interleaved `mix`. [audio-thread]
-  @inline(__always)
-  private static func add(
-    _ buffer: UnsafeMutablePointer<Float>, to channel: Int, of mix: UnsafeMutablePointer<Float>,
-    channels: Int, frames: Int
-  ) {
-    var frame = 0
-    while frame < frames {
-      mix[frame * channels + channel] += buffer[frame]
-      frame += 1
     }
   }
 }

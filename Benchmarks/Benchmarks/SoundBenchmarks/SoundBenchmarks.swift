@@ -239,6 +239,7 @@ let benchmarks: @Sendable () -> Void = {
 
   studioBenchmarks()
   jackStudioBenchmark()
+  lv2FeatureBenchmark()
   BenchmarkRun.finishRegistration()
 }
 

@@ -178,6 +178,20 @@ import Testing
     } throws: { "\($0)".contains("optional applies to an LV2 feature only") }
   }
 
+  /// An app of LV2 features alone loads nothing else, so it needs no `[plugins]`.
+  @Test func anAppOfLV2FeaturesAloneNeedsNoPluginsTable() throws {
+    let app = try makeApp(
+      toml: """
+        [app]
+        root = "eq"
+        [[feature]]
+        key = "eq"
+        lv2 = "\(Self.eq)"
+        """)
+    try app.send("eq", "set(port: \"gain\", value: 3)")
+    #expect(try app.state("eq")[field: "gain"] == .double(3))
+  }
+
   @Test func aPluginThatIsNotInstalledOrNotHostableIsOneLineNamingTheFeature() throws {
     #expect {
       _ = try Self.app("http://example.org/not-installed")
