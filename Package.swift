@@ -410,6 +410,7 @@ let package = Package(
       name: "PatchbayHostTests",
       dependencies: [
         sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK", "PatchbayJACKProbe",
+        "PatchbayLV2Fixtures",
       ] + host),
     .testTarget(
       name: "CounterFeatureTests",

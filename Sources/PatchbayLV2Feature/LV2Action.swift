@@ -10,10 +10,16 @@ import PatchbayLoader
 /// preset(name: "Live")              the preset's port values (`patchbay lv2 info URI` lists them)
 /// reset                             every control to its default
 /// ```
+///
+/// An instrument's instances also get `midi(…)`, the app's MIDI as actions: recorded and
+/// replayed, changing no control.
 enum LV2Action: Equatable {
   case set(port: String, value: Double)
   case preset(name: String)
   case reset
+  /// A MIDI message the app delivers to a listening instance (`midi(noteOn(…))`): the
+  /// processor plays it; the reducer changes nothing.
+  case midi(WireValue)
 
   /// What `inspect` lists.
   static let declared: [ActionInfo] = [
@@ -48,6 +54,8 @@ enum LV2Action: Equatable {
       self = .preset(name: preset)
     case "reset":
       self = .reset
+    case "midi":
+      self = .midi(value)
     default:
       throw LV2Error("'\(name)' is not an action of an LV2 feature: use set, preset or reset")
     }
@@ -60,6 +68,7 @@ enum LV2Action: Equatable {
       .action("set", ("port", .string(port)), ("value", .double(value)))
     case .preset(let name): .action("preset", ("name", .string(name)))
     case .reset: .case("reset", [])
+    case .midi(let value): value
     }
   }
 }

@@ -26,6 +26,10 @@ final class LV2FeatureCode: FeatureCode, @unchecked Sendable {
   var cancelsByKey: Bool { false }
   /// An effect (audio in and out) works on the mix the processors before it made.
   var processorInserts: Bool { !self.inputs.isEmpty && !self.outputs.isEmpty }
+  /// An instrument: it has a MIDI input, so its instances listen to every channel.
+  var takesMIDI: Bool {
+    self.info.ports.contains { $0.kind == .atom && $0.isInput && $0.carriesMIDI }
+  }
   private var inputs: [LV2Port] { self.info.ports.filter { $0.kind == .audio && $0.isInput } }
   private var outputs: [LV2Port] { self.info.ports.filter { $0.kind == .audio && !$0.isInput } }
 

@@ -23,6 +23,14 @@ final class LV2FeatureInstance: PluginInstance {
 
   init(code: LV2FeatureCode, values: [Double], context: HostContext) {
     (self.code, self.values, self.context) = (code, values, context)
+    // An instrument listens on every channel, as a plugin would through the MIDI service
+    // (patchbay/host.h): so in an isolated plugin's process too, which forwards it.
+    if code.takesMIDI,
+      let service = context.host.pointee.get_service?(context.host, PB_SERVICE_MIDI)
+    {
+      let midi = service.assumingMemoryBound(to: pb_midi_service.self)
+      midi.pointee.listen?(context.host, UInt16(PB_MIDI_ALL_CHANNELS))
+    }
   }
 
   func reduce(_ bytes: [UInt8]) -> pb_status {
@@ -54,6 +62,8 @@ final class LV2FeatureInstance: PluginInstance {
       }
     case .reset:
       next = controls.defaults
+    case .midi:
+      return PB_OK  // the processor plays it; the controls do not change
     }
     if next != self.values {
       self.values = next

@@ -5,6 +5,7 @@ import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayIsolation
+import PatchbayLV2Fixtures
 import PatchbayMIDI
 import Testing
 
@@ -176,6 +177,44 @@ import Testing
           optional = true
           """, file: "a.toml")
     } throws: { "\($0)".contains("optional applies to an LV2 feature only") }
+  }
+
+  /// An LV2 instrument as a feature (the tone fixture, Plugins/Fixtures/LV2Worker): the app's
+  /// MIDI reaches its atom input at the note's frame, and it adds to the mix beside the
+  /// Synth; its reducer takes the MIDI as actions and changes nothing.
+  @Test func anInstrumentPlaysTheAppsMIDIAtItsFrame() throws {
+    try LV2Fixtures.loadWorker()
+    let app = try makeApp(
+      toml: """
+        [app]
+        root = "tone"
+        [[feature]]
+        key = "tone"
+        lv2 = "urn:patchbay:test:tone"
+        """)
+    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
+    let file = temporaryFile("tone.wav")
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let wav = try WAVFileOutput(path: file, format: OfflineRenderTests.format)
+    // A4 at frame 1,000 (inside the eighth period), off at 6,000.
+    render.run(
+      frames: 9_600,
+      midi: [
+        (1_000, MIDIEvent(.noteOn, channel: 0, 69, 100)),
+        (6_000, MIDIEvent(.noteOff, channel: 0, 69, 0)),
+      ], into: wav)
+    wav.close()
+    let samples = try Data(contentsOf: URL(fileURLWithPath: file)).dropFirst(44)
+      .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    let (left, right) = (
+      stride(from: 0, to: samples.count, by: 2).map { samples[$0] },
+      stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
+    )
+    #expect(left[..<1_001].allSatisfy { $0 == 0 }, "silent up to the note's frame")
+    #expect(left[1_001..<1_100].contains { abs($0) > 1_000 }, "sounding from it")
+    #expect(left == right, "its mono output on both channels")
+    #expect(left[6_000...].allSatisfy { $0 == 0 }, "silent from the note-off's frame")
+    #expect(try app.state("tone") == .record([]))
   }
 
   /// An app of LV2 features alone loads nothing else, so it needs no `[plugins]`.
