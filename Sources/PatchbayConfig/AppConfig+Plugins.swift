@@ -41,8 +41,11 @@ extension AppConfig {
       } catch {
         errors.append(
           ConfigError(
-            file: self.file, line: plugin.line, keyPath: "plugins.load[\(index)]",
-            .plugin(error.description)
+            file: self.file, line: plugin.line, keyPath: plugin.keyPath ?? "plugins.load[\(index)]",
+            // The key path names the LV2 plugin already; its library, if the error is about it.
+            .plugin(
+              plugin.keyPath != nil && error.file == plugin.reference
+                ? error.reason : error.description)
           ))
       }
     }

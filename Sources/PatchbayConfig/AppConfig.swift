@@ -60,6 +60,9 @@ public struct AppConfig: Sendable, Equatable {
     public let line: Int
     /// The SHA-256 its file must have (`[sha256]`), or nil.
     public var sha256: String? = nil
+    /// Where errors about it point: `plugins.load[2]`, or `feature "eq".lv2` for an LV2
+    /// feature's plugin. Nil: its place in `load`.
+    public var keyPath: String? = nil
   }
 
   /// A node of the feature tree.
@@ -237,7 +240,8 @@ extension AppConfig {
       guard let lv2 = node.lv2, !plugins.contains(where: { $0.reference == lv2.reference }) else {
         continue
       }
-      plugins.append(Plugin(reference: lv2.reference, line: node.line))
+      plugins.append(
+        Plugin(reference: lv2.reference, line: node.line, keyPath: "feature \"\(node.key)\".lv2"))
     }
     self.plugins = plugins
     self.nodes = nodes

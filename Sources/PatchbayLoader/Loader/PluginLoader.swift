@@ -183,9 +183,7 @@ public struct PluginLoader: Sendable {
     return plugin
   }
 
-  /// Why `dlopen` refused `file`, and what to do.
-  /// `lv2` for `lv2:http://…`: letters before a colon, with no `/` before it; nil for a name or
-  /// a path.
+  /// `lv2` for `lv2:http://…`: letters and digits before a colon; nil for a name or a path.
   package static func scheme(of reference: String) -> String? {
     guard let colon = reference.firstIndex(of: ":") else { return nil }
     let scheme = reference[..<colon]
@@ -194,6 +192,7 @@ public struct PluginLoader: Sendable {
     return String(scheme)
   }
 
+  /// Why `dlopen` refused `file`, and what to do.
   static func dlopenFailure(_ reason: String, file: String) -> PluginLoadError {
     let missing = ": cannot open shared object file"
     if let end = reason.range(of: missing) {

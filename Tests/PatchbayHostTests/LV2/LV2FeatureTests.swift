@@ -236,7 +236,8 @@ import Testing
       _ = try Self.app("http://example.org/not-installed")
     } throws: { error in
       let text = "\(error)"
-      return text.contains("test.toml:") && text.contains("not-installed")
+      return text.contains("test.toml:13: feature \"effect\".lv2: ")
+        && text.contains("not-installed")
         && text.contains("patchbay lv2 list")
     }
     #expect {
