@@ -40,7 +40,7 @@ public final class LV2Instance: @unchecked Sendable {
   private let atomInputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<LV2_Atom_Sequence>>
   private let atomOutputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<LV2_Atom_Sequence>>
   private let midiInput: UnsafeMutablePointer<LV2_Atom_Sequence>?
-  private let features: LV2Features
+  let features: LV2Features
   private let worker: LV2Worker
   /// Whether the plugin has a worker (`work:schedule`) the host runs a thread for.
   public let hasWorker: Bool
