@@ -411,7 +411,7 @@ let package = Package(
       dependencies: [
         sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK", "PatchbayJACKProbe",
         "PatchbayLV2Fixtures",
-      ] + host),
+      ] + host, exclude: ["LV2/Fixtures"]),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),

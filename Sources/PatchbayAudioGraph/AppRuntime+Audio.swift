@@ -171,7 +171,7 @@ extension ProcessorGraph: InstancePlayer {
         implementation.feature.code.crashLabel, handle.label.pointer.map { UnsafePointer($0) }
       ))
     slot.handle = handle
-    slot.path = path.description
+    (slot.path, slot.instancePath) = (path.description, path)
     // An effect works on what is heard, soloed or not.
     if !graph.solo.isEmpty, !graph.solo.contains(path.last.key), !slot.inserts {
       slot.unheard = .allocate(capacity: graph.format.periodSamples)
@@ -191,6 +191,15 @@ extension ProcessorGraph: InstancePlayer {
 
   /// Publishes the instance's parameters for its processor. [app queue]
   package func reduced(_ handle: FeatureHandle) {
-    self.slot(for: ObjectIdentifier(handle))?.publishParameters()
+    guard let slot = self.slot(for: ObjectIdentifier(handle)) else { return }
+    // A new processor, made from the state now, replaces the one playing at the next period.
+    if slot.instance.takeProcessorRestart(), let path = slot.instancePath {
+      do {
+        return try self.play(handle, at: path)
+      } catch {  // the one playing goes on, with what it has
+        handle.owned.implementation.context.log(PB_LOG_ERROR, error.description)
+      }
+    }
+    slot.publishParameters()
   }
 }

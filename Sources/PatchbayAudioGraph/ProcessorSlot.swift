@@ -2,6 +2,7 @@ import CPatchbayCrash
 import CPatchbaySampleChecks
 import Foundation
 import PatchbayABI
+import PatchbayConfig
 import PatchbayHost
 import PatchbayLoader
 import PatchbayRealtime
@@ -48,8 +49,8 @@ final class ProcessorSlot: @unchecked Sendable {
   /// Where it renders when it is not heard (another node is soloed), instead of the mix; set
   /// before the slot plays.
   var unheard: UnsafeMutablePointer<Float>?
-  /// The instance's path, for meters. [app queue]
-  var path = ""
+  /// The instance's path, for meters, and to make its processor again. [app queue]
+  var (path, instancePath): (String, InstancePath?) = ("", nil)
   /// The largest sample it added to the mix since the last take (while the tap is on).
   private let peakBits = Atomic<UInt32>(0)
   /// The handle whose instance this plays. [app queue]
@@ -76,9 +77,7 @@ final class ProcessorSlot: @unchecked Sendable {
   ) {
     (self.dropped, self.inserts) = (dropped, inserts)
     (self.featureID, self.processor) = (featureID, processor)
-    self.descriptor = descriptor
-    self.instance = instance
-    self.context = context
+    (self.descriptor, self.instance, self.context) = (descriptor, instance, context)
     self.parameters =
       descriptor.parameter_size > 0 ? TripleBuffer(byteCount: Int(descriptor.parameter_size)) : nil
     // Room for a second of periods' events before the app queue drains them.

@@ -65,6 +65,33 @@ extension LV2PluginInfo {
   }
 }
 
+extension LV2PluginInfo {
+  /// What preset `name` sets beyond the ports (the state extension's properties), as the
+  /// Turtle ``LV2Instance/restoreState(_:)`` takes; nil when it sets none.
+  public func presetProperties(_ name: String) throws(LV2Error) -> String? {
+    guard let preset = self.presets.first(where: { $0.label == name || $0.uri == name }) else {
+      _ = try self.presetValues(name)  // throws, listing the presets
+      return nil
+    }
+    let world = LV2World.shared
+    let map = LV2URIDMap.shared
+    return world.lock.withLock { _ -> String? in
+      let node = lilv_new_uri(world.world, preset.uri)
+      defer { lilv_node_free(node) }
+      guard let state = lilv_state_new_from_world(world.world, map.mapFeature, node) else {
+        return nil
+      }
+      defer { lilv_state_free(state) }
+      guard lilv_state_get_num_properties(state) > 0,
+        let text = lilv_state_to_string(
+          world.world, map.mapFeature, map.unmapFeature, state, LV2Instance.stateURI, nil)
+      else { return nil }
+      defer { lilv_free(text) }
+      return String(cString: text)
+    }
+  }
+}
+
 /// What `lilv_state_emit_port_values` hands back, gathered.
 private final class PresetValues {
   var bySymbol: [String: Float] = [:]

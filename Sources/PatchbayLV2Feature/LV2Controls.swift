@@ -69,6 +69,25 @@ struct LV2Controls: Sendable {
     return values
   }
 
+  /// The field of a state that holds what the plugin keeps beyond its ports (Turtle): a name
+  /// no port symbol can have.
+  static let pluginStateField = "lv2:state"
+
+  /// The plugin's own state a state's bytes hold, checked; nil when they hold none. Throws
+  /// naming the field when it is not a string lilv reads as LV2 state.
+  func pluginState(from bytes: [UInt8], of uri: String) throws(LV2Error) -> String? {
+    guard let decoded = try? WireValue(decoding: bytes),
+      let field = decoded[field: Self.pluginStateField]
+    else { return nil }
+    guard case .string(let turtle) = field else {
+      throw LV2Error(
+        "the state's field '\(Self.pluginStateField)' is \(Self.a(field)), not the plugin's "
+          + "saved state as text")
+    }
+    try LV2Instance.checkState(turtle, of: uri)
+    return turtle
+  }
+
   /// The control inputs, for an error that names a wrong one.
   var symbols: String { self.ports.map(\.symbol).joined(separator: ", ") }
 

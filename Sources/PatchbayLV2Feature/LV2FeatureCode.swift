@@ -49,16 +49,18 @@ final class LV2FeatureCode: FeatureCode, @unchecked Sendable {
   }
 
   func create(state: [UInt8]?, context: HostContext, label: CrashLabel?) -> (any PluginInstance)? {
-    var values = self.controls.defaults
+    var (values, pluginState) = (self.controls.defaults, String?.none)
     if let state {
       do throws(LV2Error) {
         values = try self.controls.values(from: state)
+        pluginState = try self.controls.pluginState(from: state, of: self.info.uri)
       } catch {
         context.report("\(self.info.uri): \(error)")
         return nil
       }
     }
-    return LV2FeatureInstance(code: self, values: values, context: context)
+    return LV2FeatureInstance(
+      code: self, values: values, pluginState: pluginState, context: context)
   }
 
   func parseAction(_ text: String, context: HostContext) -> (pb_status, [UInt8]) {

@@ -17,12 +17,19 @@ import PatchbayLoader
 final class LV2FeatureInstance: PluginInstance {
   let code: LV2FeatureCode
   private(set) var values: [Double]
+  /// What the plugin keeps beyond its ports (the state extension), as Turtle; nil: its own
+  /// defaults. Restored into the processor's instances before they play.
+  private(set) var pluginState: String?
+  /// Set when ``pluginState`` changed: the graph makes a new processor, restored from it
+  /// (LV2's `restore` may not run beside `run`).
+  private var restartsProcessor = false
   private let context: HostContext
   /// Bumped on every change: the processor copies the controls only when it moved.
   private var sequence: UInt32 = 1
 
-  init(code: LV2FeatureCode, values: [Double], context: HostContext) {
+  init(code: LV2FeatureCode, values: [Double], pluginState: String?, context: HostContext) {
     (self.code, self.values, self.context) = (code, values, context)
+    self.pluginState = pluginState
     // An instrument listens on every channel, as a plugin would through the MIDI service
     // (patchbay/host.h): so in an isolated plugin's process too, which forwards it.
     if code.takesMIDI,
@@ -56,6 +63,12 @@ final class LV2FeatureInstance: PluginInstance {
           guard let index = controls.index(of: symbol) else { continue }
           next[index] = controls.clamped(LV2Controls.shortest(value), at: index)
         }
+        if let properties = try self.code.info.presetProperties(name),
+          properties != self.pluginState
+        {
+          self.pluginState = properties
+          self.restartsProcessor = true
+        }
       } catch {
         self.context.report(error.description)
         return PB_ERR_DECODE
@@ -74,7 +87,18 @@ final class LV2FeatureInstance: PluginInstance {
   }
 
   func snapshot(limit: Int) -> (pb_status, [UInt8]?) {
-    Self.limited(self.code.controls.state(self.values).bytes, limit)
+    guard case .record(var fields) = self.code.controls.state(self.values) else {
+      return (PB_ERR_FAILED, nil)
+    }
+    if let pluginState {
+      fields.append(WireValue.Field(LV2Controls.pluginStateField, .string(pluginState)))
+    }
+    return Self.limited(WireValue.record(fields).bytes, limit)
+  }
+
+  func takeProcessorRestart() -> Bool {
+    defer { self.restartsProcessor = false }
+    return self.restartsProcessor
   }
 
   /// One control a line: `gain  -6.0  (-20.0…20.0)  Gain`.
@@ -95,6 +119,7 @@ final class LV2FeatureInstance: PluginInstance {
       let processor = try LV2Processor(
         self.code, sampleRate: Int(config.sample_rate), channels: Int(config.channel_count),
         maximumFrames: Int(config.max_frame_count))
+      if let pluginState = self.pluginState { try processor.restore(pluginState) }
       return Unmanaged.passRetained(processor).toOpaque()
     } catch {
       self.context.report(error.description)

@@ -82,6 +82,11 @@ final class LV2Processor {
     self.controlPorts.deallocate()
   }
 
+  /// Gives every instance the plugin's own state (the state extension). [before it plays]
+  func restore(_ pluginState: String) throws(LV2Error) {
+    for instance in self.instances { try instance.restoreState(pluginState) }
+  }
+
   /// `pb_processor_desc.process`. [audio-thread]
   static let process:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_process>?) -> Void =

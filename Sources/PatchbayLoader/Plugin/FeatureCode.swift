@@ -94,6 +94,10 @@ package protocol PluginInstance: AnyObject {
   /// The action an event the processor pushed stands for; `PB_ERR_UNSUPPORTED` for none.
   func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8])
 
+  /// Whether the last reduce changed what only a new processor can take (an LV2 plugin's own
+  /// state, which may not be restored beside `run`), once: the graph then makes one.
+  func takeProcessorRestart() -> Bool
+
   /// After a failed call: the crash or hang report, when the call failed because the code
   /// crashed or hung (and was started again), once; nil otherwise. Code in this process
   /// never says so: its crash ends the process.
@@ -107,6 +111,7 @@ extension FeatureCode {
 extension PluginInstance {
   package var directReduce: DirectReduce? { nil }
   package func takeCrash() -> String? { nil }
+  package func takeProcessorRestart() -> Bool { false }
   package func cancelEffects(key: String) {}
   package var cancelsByKey: Bool { false }
   package func resumeEffects() -> pb_status { PB_ERR_UNSUPPORTED }

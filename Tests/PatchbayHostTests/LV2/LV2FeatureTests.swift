@@ -5,6 +5,7 @@ import PatchbayConfig
 import PatchbayEncoding
 import PatchbayHost
 import PatchbayIsolation
+import PatchbayLV2
 import PatchbayLV2Fixtures
 import PatchbayMIDI
 import Testing
@@ -215,6 +216,67 @@ import Testing
     #expect(left == right, "its mono output on both channels")
     #expect(left[6_000...].allSatisfy { $0 == 0 }, "silent from the note-off's frame")
     #expect(try app.state("tone") == .record([]))
+  }
+
+  /// What the plugin keeps beyond its ports (the x42 EQ: its analyser's settings and its
+  /// keyboard tuning) is the state's `lv2:state` field, as Turtle: restored into the playing
+  /// instances (a new processor, made before it plays), kept by a swap; text lilv cannot read
+  /// is one line, and the state stays as it was.
+  @Test func whatThePluginKeepsBeyondItsPortsTravelsInTheState() throws {
+    let app = try Self.app(Self.eq)
+    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
+    render.play(periods: 2)
+    let saved = try #require(
+      try LV2Instance(LV2World.shared.plugin(uri: Self.eq), sampleRate: 48_000, maximumFrames: 128)
+        .savedState())
+    let retuned = saved.replacingOccurrences(
+      of: "#kbtuning> \"440.0\"", with: "#kbtuning> \"432.0\"")
+    guard case .record(let fields) = try app.state("synth/effect") else {
+      Issue.record("the state is not a record")
+      return
+    }
+    let with = { (text: String) in
+      WireValue.record(fields + [WireValue.Field("lv2:state", .string(text))]).bytes
+    }
+    try app.restore("synth/effect", state: with(retuned))
+    render.play(periods: 2)
+    #expect(try app.state("synth/effect")[field: "lv2:state"] == .string(retuned))
+    try app.swap(Self.eq, to: "lv2:\(Self.eq)")
+    #expect(try app.state("synth/effect")[field: "lv2:state"] == .string(retuned))
+    #expect {
+      try app.restore("synth/effect", state: with("not turtle {"))
+    } throws: { "\($0)".contains("its saved state is not LV2 state lilv can read") }
+    #expect(try app.state("synth/effect")[field: "lv2:state"] == .string(retuned))
+  }
+
+  /// A preset that sets what the plugin keeps beyond its ports (a fixture for the x42 EQ,
+  /// `Fixtures/fil4-presets.lv2`) puts it in the state, and the graph makes a new processor
+  /// from it while the note plays: the preset's −6 dB is heard after it.
+  @Test func aPresetWithThePluginsOwnStateMakesANewProcessor() throws {
+    LV2World.shared.loadBundle(
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fil4-presets.lv2").path)
+    let app = try Self.app(Self.eq)
+    var sent: (any Error)?
+    let samples = try Self.render(app) { frame in
+      guard frame == 12_032 else { return }
+      do { try app.send("synth/effect", "preset(name: \"Retuned\")") } catch { sent = error }
+    }
+    #expect(sent == nil)
+    let state = try app.state("synth/effect")
+    #expect(state[field: "gain"] == .double(-6))
+    guard case .string(let kept)? = state[field: "lv2:state"] else {
+      Issue.record("no lv2:state in \(state)")
+      return
+    }
+    #expect(kept.contains("#kbtuning> \"432.0\"^^xsd:float"))
+    let flat = try Self.render(try Self.app(Self.eq))
+    let level = { (samples: [Double], range: Range<Int>) in
+      (samples[range].reduce(0) { $0 + $1 * $1 } / Double(range.count)).squareRoot()
+    }
+    #expect(abs(level(samples, 4_000..<12_000) / level(flat, 4_000..<12_000) - 1) < 0.01)
+    let after = level(samples, 40_000..<46_000) / level(flat, 40_000..<46_000)
+    #expect(abs(after - 0.501) < 0.01, "after the preset: \(after) of the flat level")
   }
 
   /// An app of LV2 features alone loads nothing else, so it needs no `[plugins]`.
