@@ -14,6 +14,9 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
   public let name: String
   /// Its class, as people say it ("Equaliser Plugin", "Instrument Plugin").
   public let classLabel: String
+  /// Whether its class is `lv2:InstrumentPlugin`: it makes sound from MIDI (audio inputs it may
+  /// have are not the mix it works on).
+  public let isInstrument: Bool
   public let ports: [LV2Port]
   public let requiredFeatures: [String]
   /// Whether it says it can run on a realtime thread (`lv2:hardRTCapable`).
@@ -56,6 +59,9 @@ public struct LV2PluginInfo: @unchecked Sendable, Equatable {
     self.classLabel =
       pluginClass.flatMap { lilv_plugin_class_get_label($0) }
       .map { String(cString: lilv_node_as_string($0)) } ?? "Plugin"
+    self.isInstrument =
+      pluginClass.flatMap { lilv_plugin_class_get_uri($0) }
+      .map { String(cString: lilv_node_as_uri($0)) } == LV2URI.core + "InstrumentPlugin"
     let count = Int(lilv_plugin_get_num_ports(plugin))
     var minimum = [Float](repeating: .nan, count: count)
     var maximum = [Float](repeating: .nan, count: count)

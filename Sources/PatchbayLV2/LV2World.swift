@@ -24,6 +24,13 @@ public final class LV2World: @unchecked Sendable {
   let nodes: Nodes
 
   private init() {
+    // Some plugins are Qt programs even in their sound part (synthv1 makes a QApplication when
+    // it is instantiated), and Qt aborts the process when it finds no display: headless, they
+    // get Qt's offscreen platform, unless the user chose one.
+    if getenv("DISPLAY") == nil, getenv("WAYLAND_DISPLAY") == nil, getenv("QT_QPA_PLATFORM") == nil
+    {
+      setenv("QT_QPA_PLATFORM", "offscreen", 0)
+    }
     self.world = lilv_world_new()
     lilv_world_load_all(self.world)
     self.nodes = Nodes(world: self.world)

@@ -24,8 +24,11 @@ final class LV2FeatureCode: FeatureCode, @unchecked Sendable {
   let crashLabel: UnsafePointer<CChar>
   var migrates: Bool { false }
   var cancelsByKey: Bool { false }
-  /// An effect (audio in and out) works on the mix the processors before it made.
-  var processorInserts: Bool { !self.inputs.isEmpty && !self.outputs.isEmpty }
+  /// An effect (audio in and out, not an instrument) works on the mix the processors before it
+  /// made. An instrument adds into it, whatever audio inputs it has (they hear silence).
+  var processorInserts: Bool {
+    !self.inputs.isEmpty && !self.outputs.isEmpty && !self.info.isInstrument
+  }
   /// An instrument: it has a MIDI input, so its instances listen to every channel.
   var takesMIDI: Bool {
     self.info.ports.contains { $0.kind == .atom && $0.isInput && $0.carriesMIDI }

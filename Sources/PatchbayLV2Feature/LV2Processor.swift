@@ -41,7 +41,8 @@ final class LV2Processor {
     let info = code.info
     let inputs = info.ports.filter { $0.kind == .audio && $0.isInput }.count
     let outputs = info.ports.filter { $0.kind == .audio && !$0.isInput }.count
-    self.replicated = inputs == 1 && outputs == 1 && channels > 1
+    // An effect, that is: a mono instrument plays once, on every channel.
+    self.replicated = code.processorInserts && inputs == 1 && outputs == 1 && channels > 1
     var instances: [LV2Instance] = []
     for _ in 0..<(self.replicated ? channels : 1) {
       instances.append(
@@ -112,7 +113,8 @@ final class LV2Processor {
     if process.pointee.midi_count > 0, let midi = process.pointee.midi {
       self.queue(midi, count: Int(process.pointee.midi_count))
     }
-    self.takeInputs(from: mix, frames: frames, channels: channels)
+    // An instrument's audio inputs stay silent (its buffers start zeroed); an effect hears the mix.
+    if self.inserts { self.takeInputs(from: mix, frames: frames, channels: channels) }
     var instance = 0
     while instance < self.instanceCount {
       self.runs[instance]._withUnsafeGuaranteedRef { $0.run(frames: frames) }

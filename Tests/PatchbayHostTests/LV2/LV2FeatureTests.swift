@@ -279,6 +279,47 @@ import Testing
     #expect(abs(after - 0.501) < 0.01, "after the preset: \(after) of the flat level")
   }
 
+  /// A packaged instrument, Debian's synthv1 (`synthv1-lv2`; it has a worker and audio inputs,
+  /// which hear silence): a note from the app's MIDI sounds from its frame, on both channels.
+  @Test func synthv1PlaysTheAppsMIDI() throws {
+    let uri = "http://synthv1.sourceforge.net/lv2"
+    let app = try makeApp(
+      toml: """
+        [app]
+        root = "synth"
+        [[feature]]
+        key = "synth"
+        lv2 = "\(uri)"
+        """)
+    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
+    let file = temporaryFile("synthv1.wav")
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let wav = try WAVFileOutput(path: file, format: OfflineRenderTests.format)
+    render.run(
+      frames: 48_000,
+      midi: [
+        (10_000, MIDIEvent(.noteOn, channel: 0, 57, 100)),
+        (30_000, MIDIEvent(.noteOff, channel: 0, 57, 0)),
+      ], into: wav)
+    wav.close()
+    let samples = try Data(contentsOf: URL(fileURLWithPath: file)).dropFirst(44)
+      .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    let left = stride(from: 0, to: samples.count, by: 2).map { Double(samples[$0]) }
+    let right = stride(from: 1, to: samples.count, by: 2).map { Double(samples[$0]) }
+    #expect(left[..<10_000].allSatisfy { $0 == 0 }, "silent before the note")
+    let onset = try #require(left.firstIndex { abs($0) > 0 })
+    #expect((10_000..<10_128).contains(onset), "the note starts at its frame: \(onset)")
+    #expect(left[12_000..<30_000].contains { abs($0) > 1_000 })
+    #expect(right[12_000..<30_000].contains { abs($0) > 1_000 })
+    // Its 145 parameters are the state (its default patch: detuned oscillators through a
+    // filter, whose pitch zero crossings do not tell; the tone fixture's test checks pitch).
+    guard case .record(let fields) = try app.state("synth") else {
+      Issue.record("its state is not a record")
+      return
+    }
+    #expect(fields.count == 145)
+  }
+
   /// An app of LV2 features alone loads nothing else, so it needs no `[plugins]`.
   @Test func anAppOfLV2FeaturesAloneNeedsNoPluginsTable() throws {
     let app = try makeApp(
