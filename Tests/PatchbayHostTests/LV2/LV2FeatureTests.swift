@@ -180,42 +180,47 @@ import Testing
     } throws: { "\($0)".contains("optional applies to an LV2 feature only") }
   }
 
+  /// An app whose one feature is the LV2 instrument `uri`.
+  static func instrument(_ uri: String) throws -> AppRuntime {
+    try makeApp(toml: "[app]\nroot = \"synth\"\n[[feature]]\nkey = \"synth\"\nlv2 = \"\(uri)\"")
+  }
+
+  /// The left and right channels of `frames` frames with `note` held from frame `from` to `to`.
+  static func play(_ app: AppRuntime, frames: Int, note: UInt8, from: UInt64, to: UInt64) throws
+    -> (left: [Double], right: [Double])
+  {
+    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
+    let file = temporaryFile("instrument.wav")
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let wav = try WAVFileOutput(path: file, format: OfflineRenderTests.format)
+    render.run(
+      frames: frames,
+      midi: [
+        (from, MIDIEvent(.noteOn, channel: 0, note, 100)),
+        (to, MIDIEvent(.noteOff, channel: 0, note, 0)),
+      ], into: wav)
+    wav.close()
+    let samples = try Data(contentsOf: URL(fileURLWithPath: file)).dropFirst(44)
+      .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    return (
+      stride(from: 0, to: samples.count, by: 2).map { Double(samples[$0]) },
+      stride(from: 1, to: samples.count, by: 2).map { Double(samples[$0]) }
+    )
+  }
+
   /// An LV2 instrument as a feature (the tone fixture, Plugins/Fixtures/LV2Worker): the app's
   /// MIDI reaches its atom input at the note's frame, and it adds to the mix beside the
   /// Synth; its reducer takes the MIDI as actions and changes nothing.
   @Test func anInstrumentPlaysTheAppsMIDIAtItsFrame() throws {
     try LV2Fixtures.loadWorker()
-    let app = try makeApp(
-      toml: """
-        [app]
-        root = "tone"
-        [[feature]]
-        key = "tone"
-        lv2 = "urn:patchbay:test:tone"
-        """)
-    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
-    let file = temporaryFile("tone.wav")
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    let wav = try WAVFileOutput(path: file, format: OfflineRenderTests.format)
+    let app = try Self.instrument("urn:patchbay:test:tone")
     // A4 at frame 1,000 (inside the eighth period), off at 6,000.
-    render.run(
-      frames: 9_600,
-      midi: [
-        (1_000, MIDIEvent(.noteOn, channel: 0, 69, 100)),
-        (6_000, MIDIEvent(.noteOff, channel: 0, 69, 0)),
-      ], into: wav)
-    wav.close()
-    let samples = try Data(contentsOf: URL(fileURLWithPath: file)).dropFirst(44)
-      .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    let (left, right) = (
-      stride(from: 0, to: samples.count, by: 2).map { samples[$0] },
-      stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
-    )
+    let (left, right) = try Self.play(app, frames: 9_600, note: 69, from: 1_000, to: 6_000)
     #expect(left[..<1_001].allSatisfy { $0 == 0 }, "silent up to the note's frame")
     #expect(left[1_001..<1_100].contains { abs($0) > 1_000 }, "sounding from it")
     #expect(left == right, "its mono output on both channels")
     #expect(left[6_000...].allSatisfy { $0 == 0 }, "silent from the note-off's frame")
-    #expect(try app.state("tone") == .record([]))
+    #expect(try app.state("synth") == .record([]))
   }
 
   /// What the plugin keeps beyond its ports (the x42 EQ: its analyser's settings and its
@@ -282,30 +287,8 @@ import Testing
   /// A packaged instrument, Debian's synthv1 (`synthv1-lv2`; it has a worker and audio inputs,
   /// which hear silence): a note from the app's MIDI sounds from its frame, on both channels.
   @Test func synthv1PlaysTheAppsMIDI() throws {
-    let uri = "http://synthv1.sourceforge.net/lv2"
-    let app = try makeApp(
-      toml: """
-        [app]
-        root = "synth"
-        [[feature]]
-        key = "synth"
-        lv2 = "\(uri)"
-        """)
-    let render = try OfflineRender(app: app, format: OfflineRenderTests.format)
-    let file = temporaryFile("synthv1.wav")
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    let wav = try WAVFileOutput(path: file, format: OfflineRenderTests.format)
-    render.run(
-      frames: 48_000,
-      midi: [
-        (10_000, MIDIEvent(.noteOn, channel: 0, 57, 100)),
-        (30_000, MIDIEvent(.noteOff, channel: 0, 57, 0)),
-      ], into: wav)
-    wav.close()
-    let samples = try Data(contentsOf: URL(fileURLWithPath: file)).dropFirst(44)
-      .withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    let left = stride(from: 0, to: samples.count, by: 2).map { Double(samples[$0]) }
-    let right = stride(from: 1, to: samples.count, by: 2).map { Double(samples[$0]) }
+    let app = try Self.instrument("http://synthv1.sourceforge.net/lv2")
+    let (left, right) = try Self.play(app, frames: 48_000, note: 57, from: 10_000, to: 30_000)
     #expect(left[..<10_000].allSatisfy { $0 == 0 }, "silent before the note")
     let onset = try #require(left.firstIndex { abs($0) > 0 })
     #expect((10_000..<10_128).contains(onset), "the note starts at its frame: \(onset)")
