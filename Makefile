@@ -123,8 +123,10 @@ test-under-load:
 # one at a time: each app starts a process per plugin, and two hundred apps at once on two
 # cores leave the quiet checks waiting past their timeouts. Left out: calls to plugins'
 # exported functions, which an isolated plugin makes in its own process (docs/SWAP.md, "Isolate
-# a plugin").
-ISOLATED_SKIP := FunctionCallTests|aSwapThatDropsAResolvedFunctionIsRefused
+# a plugin"); and the LV2 tests that load a bundle built for them into the test's process
+# (LV2World.loadBundle: the tone fixture, a preset for the x42 EQ), which the plugin's own
+# process does not see.
+ISOLATED_SKIP := FunctionCallTests|aSwapThatDropsAResolvedFunctionIsRefused|anInstrumentPlaysTheAppsMIDIAtItsFrame|aPresetWithThePluginsOwnStateMakesANewProcessor
 test-isolated:
 	PATCHBAY_ISOLATE=all $(SWIFT) test --skip-build --no-parallel --filter PatchbayHostTests \
 	  --skip '$(ISOLATED_SKIP)'

@@ -47,6 +47,9 @@ public enum LV2FeaturePlugin {
         }
       }
     }
+
+    /// A missing optional plugin stays here: there is nothing to run elsewhere.
+    func isolates(_ plugin: LoadedPlugin) -> Bool { LV2FeaturePlugin.absence(of: plugin) == nil }
   }
 
   /// Why `plugin`, an optional LV2 plugin, stands in for one that did not load; nil when it

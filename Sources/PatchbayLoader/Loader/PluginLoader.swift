@@ -11,6 +11,13 @@ import PatchbayDigest
 public protocol PluginScheme: Sendable {
   /// The plugin `reference` (`lv2:http://…`) names; throws, in one line, why not.
   func load(_ reference: String) throws(PluginLoadError) -> LoadedPlugin
+  /// Whether `plugin`, which ``load(_:)`` made, can run in a process of its own (an optional
+  /// plugin that stands in for a missing one has nothing to run there).
+  func isolates(_ plugin: LoadedPlugin) -> Bool
+}
+
+extension PluginScheme {
+  public func isolates(_ plugin: LoadedPlugin) -> Bool { true }
 }
 
 /// Finds plugin libraries, loads them with `dlopen`, and validates what they declare.
@@ -95,7 +102,8 @@ public struct PluginLoader: Sendable {
       }
       // Isolated, it is loaded here first, for the refusals, then in its own process.
       let plugin = try load.load(nameOrPath)
-      guard self.isolates(nameOrPath, file: nameOrPath), let isolator = self.isolator,
+      guard self.isolates(nameOrPath, file: nameOrPath), load.isolates(plugin),
+        let isolator = self.isolator,
         let isolated = try isolator.load(
           file: nameOrPath, generation: 1, loader: self,
           named: self.namesIsolated(nameOrPath, file: nameOrPath))
