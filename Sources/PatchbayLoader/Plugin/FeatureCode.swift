@@ -22,9 +22,7 @@ package protocol FeatureCode: AnyObject, Sendable {
   /// audio thread calls its `process` (and the graph its `destroy`) directly: a C call, so
   /// the realtime path has no Swift dispatch in it.
   var processor: pb_processor_desc? { get }
-  /// Whether its processor works on the mix the others made (an effect: it reads
-  /// `pb_process.output` and writes over it), so the graph plays it after every processor
-  /// that adds into the mix, in the app's order. False for native processors, which add.
+  /// Whether its processor reads the mix and writes over it (an effect): it plays last.
   var processorInserts: Bool { get }
   /// Whether the feature can migrate state of another schema.
   var migrates: Bool { get }
@@ -94,8 +92,7 @@ package protocol PluginInstance: AnyObject {
   /// The action an event the processor pushed stands for; `PB_ERR_UNSUPPORTED` for none.
   func eventAction(_ event: pb_processor_event) -> (pb_status, [UInt8])
 
-  /// Whether the last reduce changed what only a new processor can take (an LV2 plugin's own
-  /// state, which may not be restored beside `run`), once: the graph then makes one.
+  /// Whether the last reduce changed what only a new processor takes (once): the graph makes one.
   func takeProcessorRestart() -> Bool
 
   /// After a failed call: the crash or hang report, when the call failed because the code
