@@ -132,7 +132,9 @@ public final class LV2Instance: @unchecked Sendable {
   deinit {
     self.worker.stop()  // before the instance goes: its thread calls the plugin's work
     if self.isActive { lilv_instance_deactivate(self.instance) }
-    lilv_instance_free(self.instance)
+    // lilv counts each library's instances in the world, unguarded, and unloads it at zero:
+    // freed outside the lock, a count made at the same time on another thread could be lost.
+    LV2World.shared.lock.withLock { _ in lilv_instance_free(self.instance) }
     self.controls.deallocate()
     for buffer in self.buffers { buffer.deallocate() }
     self.atomInputs.deallocate()

@@ -107,3 +107,42 @@ struct LV2LibraryTests {
     }
   }
 }
+
+/// Instances made and freed on several threads at once: the plugin's library stays loaded while
+/// any instance lives and is unloaded with the last. (lilv counts a library's instances with no
+/// lock of its own; freed outside the world's lock, a count was lost now and then and the
+/// library unloaded under a running instance.)
+struct LV2InstanceLifetimeTests {
+  /// x42's stereo balance: no other test loads its library, so its unloading can be seen.
+  static let balance = "http://gareus.org/oss/lv2/balance"
+
+  static func isLoaded(_ path: String) -> Bool {
+    guard let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else { return false }
+    dlclose(handle)
+    return true
+  }
+
+  @Test func aLibraryStaysLoadedWhileAnyInstanceLives() throws {
+    let info = try LV2World.shared.plugin(uri: Self.balance)
+    let path = try #require(info.libraryPath)
+    var kept: LV2Instance? = try LV2Instance(info, sampleRate: 48_000, maximumFrames: 128)
+    let done = DispatchGroup()
+    for _ in 0..<2 {
+      done.enter()
+      Thread {
+        for _ in 0..<3_000 { _ = try? LV2Instance(info, sampleRate: 48_000, maximumFrames: 128) }
+        done.leave()
+      }.start()
+    }
+    done.wait()
+    let loaded = Self.isLoaded(path)
+    #expect(loaded, "\(path) was unloaded while an instance of it lived")
+    guard loaded else {
+      _ = Unmanaged.passRetained(kept!)  // freeing it now would run code that is gone
+      return
+    }
+    kept?.run(frames: 128)
+    kept = nil
+    #expect(!Self.isLoaded(path), "\(path) is still loaded after its last instance went")
+  }
+}
