@@ -32,8 +32,10 @@ export SWIFT_DETERMINISTIC_HASHING := 1
 # name (`jackd -d dummy`, no sound card needed).
 # liblilv-dev: LV2 plugin discovery (PatchbayLV2); x42-plugins, lsp-plugins-lv2: the real LV2
 # plugins its tests run (an EQ, a compressor); synthv1-lv2: a packaged LV2 instrument (its Qt 6
-# libraries come with jackd2's qjackctl already).
-SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev jackd2 libboost-dev chromium libspng-dev liblilv-dev x42-plugins lsp-plugins-lv2 synthv1-lv2
+# libraries come with jackd2's qjackctl already). wasi-libc, libclang-rt-dev-wasm32: the C
+# library and compiler-rt builtins a plugin built as WebAssembly links
+# (Sources/PatchbayWasmGuest/wasm-cc, with the toolchain's clang and wasm-ld).
+SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev jackd2 libboost-dev chromium libspng-dev liblilv-dev x42-plugins lsp-plugins-lv2 synthv1-lv2 wasi-libc libclang-rt-dev-wasm32
 # pipewire, pipewire-jack: PipeWire's JACK API, which the JACK backend's PipeWire test runs
 # the app under (pw-jack, a private daemon with a dummy driver).
 SYSTEM_PACKAGES_BARE := pipewire pipewire-jack

@@ -9,7 +9,7 @@ func sdk(_ product: String) -> Target.Dependency {
 /// Every target of the host, for what uses the host as a whole (the CLI, its tests).
 let host: [Target.Dependency] = [
   "PatchbayHost", "PatchbayLoader", "PatchbayFunctions", "PatchbayConfig", "PatchbayAudioGraph",
-  "PatchbayLV2Feature",
+  "PatchbayLV2Feature", "PatchbayWasm",
   "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
   "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot", "PatchbaySharedBoard",
   "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree", "PatchbayAppError",
@@ -80,6 +80,8 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
     // HTTP and WebSocket for DevTools (no dependencies of its own: it builds in seconds).
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // WebAssembly plugins run in its interpreter (pure Swift; about a minute to build).
+    .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
   ],
   targets: [
     // The host, by concern (docs/ARCHITECTURE.md has the map). From the bottom up:
@@ -100,10 +102,12 @@ let package = Package(
     .target(
       name: "PatchbayLoader",
       dependencies: [
-        "PatchbayAppQueue", "PatchbayFunctions", "PatchbayDigest", sdk("Patchbay"),
+        "PatchbayAppQueue", "PatchbayFunctions", "PatchbayDigest", "PatchbayELF", sdk("Patchbay"),
         sdk("PatchbayABI"), sdk("PatchbayEncoding"), "CPatchbayCrash",
       ]
     ),
+    // ELF shared objects read as files: whole or not, what they need, their build id;
+    .target(name: "PatchbayELF"),
     // SHA-256, for pinning plugin files and checking kept state;
     .target(name: "PatchbayDigest"),
     // plugins in processes of their own: the calls across shared memory, restarts after a
@@ -120,7 +124,7 @@ let package = Package(
       name: "PatchbayConfig",
       dependencies: [
         "PatchbayLoader", "PatchbayIsolation", "PatchbayTOML", "PatchbayAudioDevice",
-        "PatchbayMIDI", "PatchbayLV2Feature",
+        "PatchbayMIDI", "PatchbayLV2Feature", "PatchbayWasm",
       ]
     ),
     // what an action changed in a state, as lines (`--print-changes`);
@@ -156,7 +160,8 @@ let package = Package(
       ]
     ),
     // watching plugin files and swapping each rebuilt one in (`run --watch`, `patchbay dev`);
-    .target(name: "PatchbayWatch", dependencies: ["PatchbayHost", "PatchbayLoader"]),
+    .target(
+      name: "PatchbayWatch", dependencies: ["PatchbayHost", "PatchbayLoader", "PatchbayELF"]),
     // sound: the processor graph an app plays through, live audio and MIDI, offline render;
     .target(
       name: "PatchbayAudioGraph",
@@ -272,6 +277,12 @@ let package = Package(
       dependencies: [
         "PatchbayLV2", "PatchbayLoader", "CPatchbayInterleave", sdk("PatchbayEncoding"),
         sdk("PatchbayABI"),
+      ]),
+    // WebAssembly modules as plugins, run by WasmKit: fuel and memory bound each call.
+    .target(
+      name: "PatchbayWasm",
+      dependencies: [
+        "PatchbayLoader", sdk("PatchbayABI"), .product(name: "WasmKit", package: "WasmKit"),
       ]),
     // Between the interleaved mix and a plugin's planar channels.
     .target(name: "CPatchbayInterleave"),
@@ -410,8 +421,8 @@ let package = Package(
       name: "PatchbayHostTests",
       dependencies: [
         sdk("PatchbayTesting"), "PatchbayTestWaiting", "PatchbayJACK", "PatchbayJACKProbe",
-        "PatchbayLV2Fixtures",
-      ] + host, exclude: ["LV2/Fixtures"]),
+        "PatchbayLV2Fixtures", "PatchbayELF",
+      ] + host, exclude: ["LV2/Fixtures", "Wasm/Fixtures"]),
     .testTarget(
       name: "CounterFeatureTests",
       dependencies: ["CounterFeature", sharedSDK, sdk("PatchbayTestReporting")]),

@@ -6,6 +6,7 @@ import PatchbayHost
 import PatchbayIsolation
 import PatchbayLV2Feature
 import PatchbayLoader
+import PatchbayWasm
 
 /// Where to look for plugins given by name.
 struct PluginSearchOptions: ParsableArguments {
@@ -47,6 +48,7 @@ struct PluginSearchOptions: ParsableArguments {
     var loader = loader
     loader.allowsInsecurePaths = self.allowInsecurePluginPath
     if loader.schemes[LV2FeaturePlugin.scheme] == nil { LV2FeaturePlugin.install(into: &loader) }
+    if loader.fileKinds[WasmPlugin.fileExtension] == nil { WasmPlugin.install(into: &loader) }
     if loader.isolator == nil {
       loader.isolated.formUnion(IsolationOptions.fromEnvironment)
       loader.isolator = ProcessIsolator(options: IsolationOptions())

@@ -2,6 +2,7 @@ import Foundation
 import PatchbayIsolation
 import PatchbayLV2Feature
 import PatchbayLoader
+import PatchbayWasm
 
 extension AppConfig {
   /// The loader this config asks for, holding its pins: it searches `firstSearchPaths`, then
@@ -21,6 +22,10 @@ extension AppConfig {
     LV2FeaturePlugin.install(
       into: &loader, allowingNonRealtime: Set(lv2.filter(\.allowsNonRealtime).map(\.uri)),
       optional: Set(lv2.filter(\.isOptional).map(\.uri)))
+    WasmPlugin.install(
+      into: &loader,
+      limits: WasmLimits(
+        fuel: UInt64(self.limits.wasmFuel), memoryBytes: self.limits.wasmMemoryMB << 20))
     for plugin in self.plugins {
       guard let file = try? loader.locate(plugin.reference) else { continue }
       loader.functionProviders.append(file.path)

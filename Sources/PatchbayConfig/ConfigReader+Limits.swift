@@ -25,6 +25,10 @@ extension ConfigReader {
       self.integer(table, "isolated-memory-mb", in: 0...1_048_576) ?? limits.isolatedMemoryMB
     limits.isolatedCPUSeconds =
       self.integer(table, "isolated-cpu-seconds", in: 0...86_400) ?? limits.isolatedCPUSeconds
+    limits.wasmFuel =
+      self.integer(table, "wasm-fuel", in: 1_000...1_000_000_000_000) ?? limits.wasmFuel
+    limits.wasmMemoryMB =
+      self.integer(table, "wasm-memory-mb", in: 1...4_096) ?? limits.wasmMemoryMB
     limits.flightActions =
       self.integer(table, "flight-actions", in: 0...10_000_000) ?? limits.flightActions
     return limits

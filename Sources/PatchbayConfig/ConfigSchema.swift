@@ -141,6 +141,12 @@ package enum ConfigSchema {
             "audio-periods", "integer", "\(limits.audioPeriods)",
             "A processor call not back after this many periods: the same."),
           key(
+            "wasm-fuel", "integer", "\(limits.wasmFuel)",
+            "Instructions a call into a WebAssembly plugin may run; past it, it traps."),
+          key(
+            "wasm-memory-mb", "integer", "\(limits.wasmMemoryMB)",
+            "Memory an instance of a WebAssembly plugin may grow to."),
+          key(
             "flight-actions", "integer", "\(limits.flightActions)",
             "The flight recorder keeps at least this many last actions (0: off)."),
           key(

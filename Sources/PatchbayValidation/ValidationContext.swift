@@ -4,6 +4,7 @@ import PatchbayHost
 import PatchbayIsolation
 import PatchbayLV2Feature
 import PatchbayLoader
+import PatchbayWasm
 import Synchronization
 
 /// What a test runs against: the plugin's file, the seed, the strictness, and the breadcrumbs
@@ -50,6 +51,7 @@ package final class ValidationContext: @unchecked Sendable {
     self.step("load \(self.pluginPath)" + (self.isolated ? " (isolated)" : ""))
     var loader = PluginLoader()
     LV2FeaturePlugin.install(into: &loader)  // `patchbay validate lv2:URI`
+    WasmPlugin.install(into: &loader)  // `patchbay validate Echo.wasm`
     if self.isolated {
       loader.isolated = ["all"]
       var options = IsolationOptions()

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayELF
 import PatchbayHost
 import PatchbayLoader
 

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayELF
 import Synchronization
 
 /// Where each load of a plugin is copied before `dlopen`, so every load is new code.

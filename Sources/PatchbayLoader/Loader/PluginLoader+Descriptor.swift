@@ -4,9 +4,18 @@ import PatchbayABI
 /// A plugin's descriptor checked against this host's ABI, field by field, before any of its
 /// code runs: the magic, the major version, each struct's size, each feature's entries.
 extension PluginLoader {
-  /// Checks a descriptor against this host's ABI and reads it.
-  static func validate(
-    _ raw: UnsafeRawPointer, file: String, generation: Int
+  /// What runs a feature whose descriptor passed: given the feature's index in the plugin,
+  /// its descriptor, a copy of its vtable, its processor and the label crash reports use.
+  package typealias FeatureCodeMaker = (
+    _ index: Int, _ descriptor: UnsafePointer<pb_feature_desc>, _ vtable: pb_feature_vtable,
+    _ processor: pb_processor_desc?, _ crashLabel: String
+  ) -> any FeatureCode
+
+  /// Checks a descriptor against this host's ABI and reads it. `code` makes each feature's
+  /// code: by default, calls into this process (``InProcessFeature``); a plugin in another
+  /// form (a WebAssembly module, whose descriptor the host copied out of it) gives its own.
+  package static func validate(
+    _ raw: UnsafeRawPointer, file: String, generation: Int, code: FeatureCodeMaker? = nil
   ) throws(PluginLoadError) -> LoadedPlugin {
     let magic = raw.loadUnaligned(as: UInt32.self)
     guard magic == PATCHBAY_MAGIC else {
@@ -46,7 +55,8 @@ extension PluginLoader {
         guard let pointer = descriptor.pointee.features?[index] else {
           throw PluginLoadError(file: file, "feature \(index) of the descriptor is NULL.")
         }
-        let feature = try validateFeature(pointer, index: index, plugin: plugin, file: file)
+        let feature = try validateFeature(
+          pointer, index: index, plugin: plugin, file: file, code: code)
         if features.contains(where: { $0.id == feature.id }) {
           throw PluginLoadError(
             file: file,
@@ -62,7 +72,8 @@ extension PluginLoader {
   }
 
   static func validateFeature(
-    _ descriptor: UnsafePointer<pb_feature_desc>, index: Int, plugin: LoadedPlugin, file: String
+    _ descriptor: UnsafePointer<pb_feature_desc>, index: Int, plugin: LoadedPlugin, file: String,
+    code: FeatureCodeMaker?
   ) throws(PluginLoadError) -> LoadedFeature {
     try requireSize(
       descriptor.pointee.struct_size, of: pb_feature_desc.self, named: "pb_feature_desc",
@@ -100,9 +111,12 @@ extension PluginLoader {
     }
     let actions = try validateActions(descriptor, feature: id, file: file)
     let processor = try validateProcessor(descriptor.pointee.processor, feature: id, file: file)
+    let label = "\(id) (\(plugin.path))"
     return LoadedFeature(
-      plugin: plugin, descriptor: descriptor, vtable: vtable, processor: processor,
-      actions: actions)
+      plugin: plugin, descriptor: descriptor, actions: actions,
+      code: code?(index, descriptor, vtable, processor, label)
+        ?? InProcessFeature(
+          descriptor: descriptor, vtable: vtable, processor: processor, crashLabel: label))
   }
 }
 

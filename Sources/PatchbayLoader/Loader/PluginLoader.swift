@@ -43,6 +43,9 @@ public struct PluginLoader: Sendable {
   /// Loaders of references that name no file, by scheme: `lv2:URI` once PatchbayLV2Feature's
   /// `LV2FeaturePlugin.install(into:)` put one here.
   public var schemes: [String: any PluginScheme] = [:]
+  /// Loaders of plugin files that are not libraries, by extension: `wasm` once PatchbayWasm's
+  /// `WasmPlugin.install(into:)` put one here.
+  public var fileKinds: [String: any PluginFileKind] = [:]
   let generations: GenerationPath
 
   public init(searchPaths: [String] = [], generations: GenerationPath = GenerationPath()) {
@@ -97,6 +100,7 @@ public struct PluginLoader: Sendable {
       else { return plugin }
       return isolated
     }
+    if let kind = self.fileKind(of: nameOrPath) { return try self.load(nameOrPath, as: kind) }
     let source = try self.locate(nameOrPath)
     let file = source.path
     if !self.allowsInsecurePaths, let problem = PluginFileTrust.problem(with: file) {
@@ -140,13 +144,7 @@ public struct PluginLoader: Sendable {
       if let pinned = self.pins[file] {
         // The copy is in a folder only this user can write: what is hashed is what is loaded.
         let hash = (try? SHA256.hex(ofFile: copy.path)) ?? "unreadable"
-        guard hash == pinned else {
-          throw PluginLoadError(
-            file: file,
-            "has SHA-256 \(hash), but host-config pins \(pinned): the file changed since it "
-              + "was pinned. If the change is yours, pin the new hash (patchbay inspect prints "
-              + "it); otherwise do not run it.")
-        }
+        try Self.check(hash, pinned: pinned, file: file)
       }
       guard let handle = dlopen(copy.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
         let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayELF
 
 /// The libraries a plugin finds beside its own file through `$ORIGIN` — a Swift plugin's
 /// `libPatchbaySDK.so` — resolved from the plugin's original folder although the host loads a

@@ -37,6 +37,10 @@ public struct OutputLimits: Sendable, Equatable {
   public var isolatedCrashSeconds = 60
   public var isolatedMemoryMB = 0
   public var isolatedCPUSeconds = 0
+  /// Instructions a call into a WebAssembly plugin may run (its fuel), and the linear memory
+  /// an instance of one may grow to.
+  public var wasmFuel = 100_000_000
+  public var wasmMemoryMB = 64
 
   public init(
     stateBytes: Int = 16 << 20, viewBytes: Int = 1 << 20, callSeconds: Int = 5,

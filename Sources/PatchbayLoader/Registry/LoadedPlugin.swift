@@ -124,8 +124,8 @@ public final class LoadedFeature: @unchecked Sendable {
   }
 
   init(
-    plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, vtable: pb_feature_vtable,
-    processor: pb_processor_desc?, actions: [ActionInfo]
+    plugin: LoadedPlugin, descriptor: UnsafePointer<pb_feature_desc>, actions: [ActionInfo],
+    code: any FeatureCode
   ) {
     self.plugin = plugin
     self.id = string(descriptor.pointee.id)
@@ -133,9 +133,7 @@ public final class LoadedFeature: @unchecked Sendable {
     self.summary = string(descriptor.pointee.summary)
     self.schemaVersion = descriptor.pointee.state_schema_version
     self.actions = actions
-    self.code = InProcessFeature(
-      descriptor: descriptor, vtable: vtable, processor: processor,
-      crashLabel: "\(self.id) (\(plugin.path))")
+    self.code = code
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PatchbayELF
 @testable import PatchbayHost
 @testable import PatchbayLoader
 

@@ -52,7 +52,7 @@ extension ELFImage {
   }
 
   /// The `DT_NEEDED` names, in the order the dynamic linker loads them.
-  static func neededLibraries(of fd: Int32) -> [String] {
+  package static func neededLibraries(of fd: Int32) -> [String] {
     let segments = Self.segments(of: fd)
     guard let dynamic = segments.first(where: { $0.type == Segment.dynamic }),
       let table = Self.bytes(of: fd, at: dynamic.offset, count: dynamic.fileSize)
@@ -83,7 +83,7 @@ extension ELFImage {
   }
 
   /// The linker's build id (`NT_GNU_BUILD_ID`) as hex, or nil when the file has none.
-  static func buildID(of fd: Int32) -> String? {
+  package static func buildID(of fd: Int32) -> String? {
     for note in Self.segments(of: fd) where note.type == Segment.note {
       guard let bytes = Self.bytes(of: fd, at: note.offset, count: note.fileSize) else { continue }
       var base = 0

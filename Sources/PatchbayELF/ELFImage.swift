@@ -35,7 +35,7 @@ package enum ELFImage {
 
   /// The end of the last `PT_LOAD` segment of a little-endian ELF64 file, or nil for any other
   /// file (which is then copied whole; `dlopen` judges it).
-  static func loadableSize(of fd: Int32, fileSize: Int) -> Int? {
+  package static func loadableSize(of fd: Int32, fileSize: Int) -> Int? {
     let (header, count) = Self.header(of: fd)
     return Self.loadableSize(of: fd, header: header, count: count, fileSize: fileSize)
   }
@@ -68,7 +68,7 @@ package enum ELFImage {
 
   /// Makes a (cut) copy's header say it has no section headers: e_shoff, e_shnum and
   /// e_shstrndx zero.
-  static func dropSectionHeaders(_ fd: Int32) {
+  package static func dropSectionHeaders(_ fd: Int32) {
     var zeroOffset: UInt64 = 0
     var zeroCounts: UInt32 = 0
     _ = pwrite(fd, &zeroOffset, Field.sectionHeaders.1, off_t(Field.sectionHeaders.0))

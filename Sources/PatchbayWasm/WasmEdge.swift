@@ -1,0 +1,130 @@
+import Foundation
+import PatchbayABI
+import PatchbayLoader
+import WasmKit
+
+/// The host's side of a guest's imports (module "patchbay", and the WASI calls C's stdio
+/// links): where the call in progress writes its output, sends its actions, and reports.
+///
+/// Every pointer the guest hands over is checked against its memory; one past it stops the
+/// call with a trap naming the import and the pointer, and the host goes on.
+final class WasmEdge {
+  var memory: Memory?
+  /// The instance the guest's sends, errors and logs are for; nil: they are dropped (a
+  /// replay, or the instance-free calls' guest between calls).
+  var context: HostContext?
+  var output: [UInt8] = []
+  var outputLimit = 0
+  var overflowed = false
+  /// Why a host function stopped the call, until the caller takes it.
+  private var fault: String?
+
+  func takeFault() -> String? {
+    defer { self.fault = nil }
+    return self.fault
+  }
+
+  /// The functions the guest imports, bound to this edge.
+  func imports(in store: Store) -> Imports {
+    var imports = Imports()
+    imports.define(
+      module: "patchbay", name: "write",
+      Function(store: store, parameters: [.i32, .i32, .i32], results: [.i32]) {
+        [unowned self] _, arguments in
+        let bytes = try self.bytes(arguments[1].i32, arguments[2].i32, for: "write")
+        guard bytes.count <= self.outputLimit - self.output.count else {
+          self.overflowed = true
+          return [.i32(0)]
+        }
+        self.output.append(contentsOf: bytes)
+        return [.i32(UInt32(bytes.count))]
+      })
+    imports.define(
+      module: "patchbay", name: "send",
+      Function(store: store, parameters: [.i32, .i32]) { [unowned self] _, arguments in
+        let action = try self.bytes(arguments[0].i32, arguments[1].i32, for: "send")
+        self.context?.deliver(action)
+        return []
+      })
+    imports.define(
+      module: "patchbay", name: "error",
+      Function(store: store, parameters: [.i32, .i32]) { [unowned self] _, arguments in
+        let text = try self.bytes(arguments[0].i32, arguments[1].i32, for: "error")
+        self.context?.report(String(decoding: text, as: UTF8.self))
+        return []
+      })
+    imports.define(
+      module: "patchbay", name: "log",
+      Function(store: store, parameters: [.i32, .i32, .i32]) { [unowned self] _, arguments in
+        let text = try self.bytes(arguments[1].i32, arguments[2].i32, for: "log")
+        let level = pb_log_level(rawValue: min(arguments[0].i32, PB_LOG_ERROR.rawValue))
+        self.context?.log(level, String(decoding: text, as: UTF8.self))
+        return []
+      })
+    self.defineStandardOutput(in: store, into: &imports)
+    return imports
+  }
+
+  /// `fd_write` of standard output (1) and error (2) reaches the log, a line a write; every
+  /// other descriptor, and `fd_seek` and `fd_close`, answer EBADF: a plugin has no files.
+  private func defineStandardOutput(in store: Store, into imports: inout Imports) {
+    let badDescriptor: UInt32 = 8  // WASI's errno EBADF
+    imports.define(
+      module: "wasi_snapshot_preview1", name: "fd_write",
+      Function(store: store, parameters: [.i32, .i32, .i32, .i32], results: [.i32]) {
+        [unowned self] _, arguments in
+        let (descriptor, vectors, count, written) = (
+          arguments[0].i32, arguments[1].i32, arguments[2].i32, arguments[3].i32
+        )
+        guard descriptor == 1 || descriptor == 2 else { return [.i32(badDescriptor)] }
+        var text: [UInt8] = []
+        for index in 0..<min(count, 1024) {
+          let vector = try self.bytes(vectors &+ index &* 8, 8, for: "fd_write")
+          let base =
+            UInt32(vector[0]) | UInt32(vector[1]) << 8 | UInt32(vector[2]) << 16
+            | UInt32(vector[3]) << 24
+          let length =
+            UInt32(vector[4]) | UInt32(vector[5]) << 8 | UInt32(vector[6]) << 16
+            | UInt32(vector[7]) << 24
+          text += try self.bytes(base, length, for: "fd_write")
+        }
+        try self.store(UInt32(text.count), at: written, for: "fd_write")
+        let line = String(decoding: text, as: UTF8.self)
+          .trimmingCharacters(in: .newlines)
+        if !line.isEmpty { self.context?.log(descriptor == 2 ? PB_LOG_WARNING : PB_LOG_INFO, line) }
+        return [.i32(0)]
+      })
+    imports.define(
+      module: "wasi_snapshot_preview1", name: "fd_seek",
+      Function(store: store, parameters: [.i32, .i64, .i32, .i32], results: [.i32]) { _, _ in
+        [.i32(badDescriptor)]
+      })
+    imports.define(
+      module: "wasi_snapshot_preview1", name: "fd_close",
+      Function(store: store, parameters: [.i32], results: [.i32]) { _, _ in [.i32(badDescriptor)] })
+  }
+
+  /// `count` bytes of the guest's memory at `address`; a trap naming `name` when they are not
+  /// all in it.
+  func bytes(_ address: UInt32, _ count: UInt32, for name: String) throws -> [UInt8] {
+    guard let memory = self.memory else { return [] }
+    guard UInt64(address) + UInt64(count) <= UInt64(memory.byteCount) else {
+      self.fault =
+        "it called the host's \(name) with \(count) bytes at \(address), past the end of its "
+        + "\(memory.byteCount)-byte memory"
+      throw WasmEdgeFault()
+    }
+    guard count > 0 else { return [] }
+    return memory.withUnsafeBufferPointer(offset: UInt(address), count: Int(count)) { Array($0) }
+  }
+
+  private func store(_ value: UInt32, at address: UInt32, for name: String) throws {
+    _ = try self.bytes(address, 4, for: name)
+    self.memory?.withUnsafeMutableBufferPointer(offset: UInt(address), count: 4) {
+      $0.storeBytes(of: value.littleEndian, as: UInt32.self)
+    }
+  }
+}
+
+/// What a host function throws to stop the guest; the edge keeps the reason.
+struct WasmEdgeFault: Error {}

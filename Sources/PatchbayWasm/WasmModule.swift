@@ -1,0 +1,47 @@
+import PatchbayLoader
+import WasmKit
+
+/// A plugin's `.wasm` file, parsed once and checked: every instance of its features is
+/// instantiated from it.
+///
+/// ```swift
+/// let module = try WasmModule(file: "Echo.wasm", bytes: bytes)
+/// let guest = try WasmGuest(module, limits: WasmLimits())
+/// ```
+///
+/// What it may do is exactly what it imports, and it imports only the edge
+/// (`Sources/PatchbayWasmGuest/patchbay_wasm.c`) and the three WASI calls C's `stdio` links:
+/// anything else is refused here, naming it, before any of its code runs.
+final class WasmModule: @unchecked Sendable {
+  let file: String
+  let module: Module
+  /// The engine every instance runs on: WasmKit's interpreter, metering fuel.
+  static let engine = Engine(configuration: EngineConfiguration(fuelMetering: true))
+
+  /// The imports a plugin may have: the edge's four, and what C's `printf` family needs
+  /// (`fd_write` of its standard output and error reaches the host's log; the others fail).
+  static let granted: Set<String> = [
+    "patchbay.write", "patchbay.send", "patchbay.error", "patchbay.log",
+    "wasi_snapshot_preview1.fd_write", "wasi_snapshot_preview1.fd_seek",
+    "wasi_snapshot_preview1.fd_close",
+  ]
+
+  init(file: String, bytes: [UInt8]) throws(PluginLoadError) {
+    self.file = file
+    do {
+      self.module = try parseWasm(bytes: bytes)
+    } catch {
+      throw PluginLoadError(
+        file: file,
+        "is not a WebAssembly module WasmKit can read (\(error)). Build it with "
+          + "make wasm-plugins, or check that the file is whole.")
+    }
+    for item in self.module.imports where !Self.granted.contains("\(item.module).\(item.name)") {
+      throw PluginLoadError(
+        file: file,
+        "imports \(item.module).\(item.name), which this host does not give a plugin (it gives "
+          + Self.granted.sorted().joined(separator: ", ")
+          + "). Remove the call that needs it.")
+    }
+  }
+}

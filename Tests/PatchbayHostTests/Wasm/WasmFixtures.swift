@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// WebAssembly builds of plugins, made by `Sources/PatchbayWasmGuest/wasm-cc` once per test
+/// process into a folder of their own: the bundled C plugins (`Plugins/NAME`) and the
+/// fixtures beside this file (`Fixtures/NAME.c`).
+enum WasmFixtures {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("patchbay-wasm-\(getpid())")
+  private static let built = Mutex<[String: String]>([:])
+
+  /// The `.wasm` of `Plugins/<plugin>/<source>`, built on first use.
+  static func bundled(_ plugin: String, source: String) throws -> String {
+    try self.build(plugin, from: root.appendingPathComponent("Plugins/\(plugin)/\(source)").path)
+  }
+
+  /// The `.wasm` of `Fixtures/<name>.c` here (named `<Name>.wasm`), built on first use.
+  static func fixture(_ name: String) throws -> String {
+    let source = root.appendingPathComponent("Tests/PatchbayHostTests/Wasm/Fixtures/\(name).c")
+    return try self.build(name.prefix(1).uppercased() + name.dropFirst(), from: source.path)
+  }
+
+  private static func build(_ name: String, from source: String) throws -> String {
+    try self.built.withLock { built in
+      if let path = built[name] { return path }
+      try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+      let output = self.folder.appendingPathComponent("\(name).wasm").path
+      let compile = Process()
+      compile.executableURL = root.appendingPathComponent("Sources/PatchbayWasmGuest/wasm-cc")
+      compile.arguments = ["-o", output, source]
+      let errors = Pipe()
+      compile.standardError = errors
+      try compile.run()
+      let said = errors.fileHandleForReading.readDataToEndOfFile()
+      compile.waitUntilExit()
+      guard compile.terminationStatus == 0 else {
+        throw BuiltPlugins.BuildMissing(
+          description: "wasm-cc could not build \(source): "
+            + String(decoding: said, as: UTF8.self))
+      }
+      built[name] = output
+      return output
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+import Testing
+
+/// WebAssembly plugins in an app: the bundled Echo built as wasm keeps the state the native
+/// build keeps, swaps to and from it, and a hostile module is named and contained while the
+/// app goes on with its state.
+@Suite struct WasmPluginTests {
+  static let echo = "dev.patchbay.echo"
+  static let hostile = "dev.patchbay.hostile"
+
+  /// An app of one feature, `id`, from the plugin `load`.
+  static func app(_ load: String, id: String, limits: String = "") throws -> AppRuntime {
+    try makeApp(
+      toml: """
+        [app]
+        root = "it"
+        [plugins]
+        load = ["\(load)"]
+        \(limits)
+        [[feature]]
+        key = "it"
+        id = "\(id)"
+        """)
+  }
+
+  static let said = [
+    "say(text: \"hello\")", "say(text: \"\")", "say(text: \"tab\\there, é, 𝄞\")",
+    "say(text: \"last\")",
+  ]
+
+  @Test func echoBuiltAsWebAssemblyKeepsTheStateItsNativeBuildKeeps() throws {
+    let native = try Self.app("Echo", id: Self.echo)
+    let wasm = try Self.app(try WasmFixtures.bundled("Echo", source: "echo.c"), id: Self.echo)
+    for action in Self.said {
+      try native.send("it", action)
+      try wasm.send("it", action)
+      #expect(try wasm.stateHash() == native.stateHash(), "after \(action)")
+    }
+    #expect(try wasm.state("it")[field: "count"] == .int(4))
+    #expect(try wasm.state("it")[field: "message"] == .string("last"))
+    #expect {
+      try wasm.send("it", "shout(text: \"no\")")
+    } throws: { "\($0)".contains("unknown action 'shout'") }
+    #expect(try wasm.stateHash() == native.stateHash())
+  }
+
+  /// Native to wasm and back, the state kept each way.
+  @Test func aSwapBetweenNativeAndWebAssemblyKeepsTheState() throws {
+    let wasm = try WasmFixtures.bundled("Echo", source: "echo.c")
+    let app = try Self.app("Echo", id: Self.echo)
+    try app.send("it", "say(text: \"before\")")
+    try app.swap(Self.echo, to: wasm)
+    #expect(try app.state("it")[field: "message"] == .string("before"))
+    try app.send("it", "say(text: \"in wasm\")")
+    #expect(try app.state("it")[field: "count"] == .int(2))
+    try app.swap(Self.echo, to: try BuiltPlugins.path("Echo"))
+    #expect(try app.state("it")[field: "message"] == .string("in wasm"))
+    #expect(try app.state("it")[field: "count"] == .int(2))
+  }
+
+  /// Each hostile action fails with one line naming what it did, and the count the app had
+  /// before it is the count after: the instance is rebuilt from before the call.
+  @Test(arguments: [
+    ("spin", "ran out of fuel"),
+    ("bumpThenSpin", "ran out of fuel"),
+    ("grow", "after its memory reached the limit of 4 MiB"),
+    ("readFar", "out of bounds memory access"),
+    ("badPointer", "called the host's send with 2147483647 bytes at 16"),
+  ])
+  func aHostileCallIsNamedAndTheAppGoesOn(action: String, named: String) throws {
+    let app = try Self.app(
+      try WasmFixtures.fixture("hostile"), id: Self.hostile,
+      limits: "[limits]\nwasm-fuel = 2000000\nwasm-memory-mb = 4")
+    for _ in 0..<3 { try app.send("it", "bump") }
+    #expect {
+      try app.send("it", action)
+    } throws: { error in
+      "\(error)".contains(named) && "\(error)".contains("dev.patchbay.hostile")
+        && !"\(error)".contains("\n")
+    }
+    #expect(try app.state("it")[field: "count"] == .int(3))
+    try app.send("it", "bump")
+    #expect(try app.state("it")[field: "count"] == .int(4))
+  }
+
+  /// A module that imports what the host does not give is refused at load, naming the import.
+  @Test func anUngrantedImportIsRefusedAtLoadNamingIt() throws {
+    let ungranted = try WasmFixtures.fixture("ungranted")
+    #expect {
+      _ = try Self.app(ungranted, id: "dev.patchbay.ungranted")
+    } throws: { error in
+      "\(error)".contains("imports env.open_socket, which this host does not give a plugin")
+    }
+  }
+}
