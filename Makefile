@@ -8,6 +8,8 @@
 #   make test    install system packages if missing, build every product, run every test
 #   make test-under-load
 #                make test with every core kept busy by other processes
+#   make wasm-plugins
+#                the bundled C plugins built as WebAssembly (.build/wasm/NAME.wasm, docs/WASM.md)
 #   make bench   run the benchmarks (Benchmarks/, release build), then make growth
 #   make growth  the growth curves: measured, drawn and tabled in docs/BENCHMARKS.md
 #   make bench-smoke
@@ -40,7 +42,7 @@ SYSTEM_PACKAGES := libffi-dev libasound2-dev tmux libjack-jackd2-dev jackd2 libb
 # the app under (pw-jack, a private daemon with a dummy driver).
 SYSTEM_PACKAGES_BARE := pipewire pipewire-jack
 
-.PHONY: all deps build studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench growth bench-smoke format clean
+.PHONY: all deps build wasm-plugins studio demo dev test test-under-load test-isolated tsan fuzz fuzz-build fuzz-merge lint screenshots template-check import-swap-check sdk-test dev-check validate-check repro-check bench growth bench-smoke format clean
 
 all: build
 
@@ -66,11 +68,23 @@ deps:
 	  fi; \
 	fi
 
-# Every product and test target of the root package, and the benchmark package.
-build: deps
+# Every product and test target of the root package, the benchmark package, and the
+# WebAssembly builds of the C plugins.
+build: deps wasm-plugins
 	$(SWIFT) build --build-tests
 	# Planned afresh: a cached plan misses source files added to the root package since.
 	$(SWIFT) build --package-path Benchmarks --disable-build-manifest-caching
+
+# The bundled C plugins that build as WebAssembly: .build/wasm/NAME.wasm (docs/WASM.md). Theory
+# exports functions, which a wasm plugin cannot do yet.
+WASM_PLUGINS := Echo
+wasm-plugins: deps
+	@mkdir -p .build/wasm
+	@for plugin in $(WASM_PLUGINS); do \
+	  Sources/PatchbayWasmGuest/wasm-cc -o .build/wasm/$$plugin.wasm Plugins/$$plugin/*.c \
+	    || exit 1; \
+	  echo "wasm-plugins: .build/wasm/$$plugin.wasm"; \
+	done
 
 # The practice studio (host-config/studio.toml), headless: the bundled song
 # (host-config/songs/studio.mid, made by make-studio.py) and script on the sample clock, to

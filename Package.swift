@@ -35,7 +35,7 @@ let package = Package(
         "PatchbayScript", "PatchbayIsolation", "PatchbayAppQueue", "PatchbayPersistence",
         "PatchbayStateDiff", "PatchbayWatch", "PatchbayDevTools", "PatchbayPlot",
         "PatchbaySharedBoard", "PatchbayRouting", "PatchbayFlight", "PatchbayInstanceTree",
-        "PatchbayAppError", "PatchbayFunctionTable",
+        "PatchbayAppError", "PatchbayFunctionTable", "PatchbayWasm",
       ]),
     // Tests of built plugins through the host (what `patchbay repro` writes its tests with).
     .library(name: "PatchbayHarness", targets: ["PatchbayHarness"]),

@@ -27,39 +27,34 @@ final class WasmEdge {
   /// The functions the guest imports, bound to this edge.
   func imports(in store: Store) -> Imports {
     var imports = Imports()
+    // Raw: the parameters in a buffer the engine owns, no array made per call.
     imports.define(
       module: "patchbay", name: "write",
       Function(store: store, parameters: [.i32, .i32, .i32], results: [.i32]) {
-        [unowned self] _, arguments in
-        let bytes = try self.bytes(arguments[1].i32, arguments[2].i32, for: "write")
-        guard bytes.count <= self.outputLimit - self.output.count else {
-          self.overflowed = true
-          return [.i32(0)]
-        }
-        self.output.append(contentsOf: bytes)
-        return [.i32(UInt32(bytes.count))]
+        [unowned self] _, arguments, results in
+        results[0] = .i32(try self.write(arguments[1].i32, arguments[2].i32))
       })
     imports.define(
       module: "patchbay", name: "send",
-      Function(store: store, parameters: [.i32, .i32]) { [unowned self] _, arguments in
+      Function(store: store, parameters: [.i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[0].i32, arguments[1].i32, for: "send")
         self.context?.deliver(action)
-        return []
       })
     imports.define(
       module: "patchbay", name: "error",
-      Function(store: store, parameters: [.i32, .i32]) { [unowned self] _, arguments in
+      Function(store: store, parameters: [.i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
         let text = try self.bytes(arguments[0].i32, arguments[1].i32, for: "error")
         self.context?.report(String(decoding: text, as: UTF8.self))
-        return []
       })
     imports.define(
       module: "patchbay", name: "log",
-      Function(store: store, parameters: [.i32, .i32, .i32]) { [unowned self] _, arguments in
+      Function(store: store, parameters: [.i32, .i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
         let text = try self.bytes(arguments[1].i32, arguments[2].i32, for: "log")
         let level = pb_log_level(rawValue: min(arguments[0].i32, PB_LOG_ERROR.rawValue))
         self.context?.log(level, String(decoding: text, as: UTF8.self))
-        return []
       })
     self.defineStandardOutput(in: store, into: &imports)
     return imports
@@ -104,16 +99,39 @@ final class WasmEdge {
       Function(store: store, parameters: [.i32], results: [.i32]) { _, _ in [.i32(badDescriptor)] })
   }
 
+  /// A pb_writer's write: `count` bytes at `address` onto the output, or none (0) when they
+  /// would pass its limit (the writer is then full, core.h).
+  private func write(_ address: UInt32, _ count: UInt32) throws -> UInt32 {
+    guard let memory = self.memory else { return 0 }
+    try self.check(address, count, for: "write", in: memory)
+    guard Int(count) <= self.outputLimit - self.output.count else {
+      self.overflowed = true
+      return 0
+    }
+    if count > 0 {
+      memory.withUnsafeBufferPointer(offset: UInt(address), count: Int(count)) {
+        self.output.append(contentsOf: $0)
+      }
+    }
+    return count
+  }
+
+  /// A trap naming `name` unless `count` bytes at `address` are all in `memory`.
+  private func check(_ address: UInt32, _ count: UInt32, for name: String, in memory: Memory)
+    throws
+  {
+    guard UInt64(address) + UInt64(count) > UInt64(memory.byteCount) else { return }
+    self.fault =
+      "it called the host's \(name) with \(count) bytes at \(address), past the end of its "
+      + "\(memory.byteCount)-byte memory"
+    throw WasmEdgeFault()
+  }
+
   /// `count` bytes of the guest's memory at `address`; a trap naming `name` when they are not
   /// all in it.
   func bytes(_ address: UInt32, _ count: UInt32, for name: String) throws -> [UInt8] {
     guard let memory = self.memory else { return [] }
-    guard UInt64(address) + UInt64(count) <= UInt64(memory.byteCount) else {
-      self.fault =
-        "it called the host's \(name) with \(count) bytes at \(address), past the end of its "
-        + "\(memory.byteCount)-byte memory"
-      throw WasmEdgeFault()
-    }
+    try self.check(address, count, for: name, in: memory)
     guard count > 0 else { return [] }
     return memory.withUnsafeBufferPointer(offset: UInt(address), count: Int(count)) { Array($0) }
   }

@@ -21,10 +21,14 @@ final class WasmGuest {
   let edge: WasmEdge
   let limits: WasmLimits
   private let limiter: WasmMemoryLimiter
+  /// The stack every call runs on: one per guest, not one per call (512 KiB each).
+  private var stack: ExecutionStack
+  /// Where the host puts a call's bytes (the edge's `patchbay_wasm_input`), and how many fit.
+  private var input: (address: UInt32, capacity: Int) = (0, 0)
 
   /// The edge's exports (patchbay_wasm.c).
   struct Exports {
-    let entry, edge, alloc, free, create, destroy, reduce, snapshot, render, changedFields,
+    let entry, edge, input, create, destroy, reduce, snapshot, render, changedFields,
       cancelEffects, runningEffects, parseAction, formatAction, migrate: Function
   }
 
@@ -55,7 +59,7 @@ final class WasmGuest {
     }
     self.exports = Exports(
       entry: try function("patchbay_plugin_entry"), edge: try function("patchbay_wasm_edge"),
-      alloc: try function("patchbay_wasm_alloc"), free: try function("patchbay_wasm_free"),
+      input: try function("patchbay_wasm_input"),
       create: try function("patchbay_wasm_create"),
       destroy: try function("patchbay_wasm_destroy"),
       reduce: try function("patchbay_wasm_reduce"),
@@ -70,6 +74,7 @@ final class WasmGuest {
     (self.store, self.instance, self.memory, self.edge, self.limits, self.limiter) = (
       store, instance, memory, edge, limits, limiter
     )
+    self.stack = ExecutionStack(engine: WasmModule.engine)
     edge.memory = memory
   }
 
@@ -78,7 +83,7 @@ final class WasmGuest {
   func call(_ function: Function, _ arguments: [Value] = []) throws(WasmTrap) -> UInt32 {
     self.store.fuel = Fuel(remaining: self.limits.fuel)
     do {
-      return try function.invoke(arguments).first?.i32 ?? 0
+      return try function.invoke(arguments, on: &self.stack).first?.i32 ?? 0
     } catch {
       let trap = WasmTrap(error, limits: self.limits, host: self.edge.takeFault())
       guard self.limiter.takeRefusal() else { throw trap }
@@ -88,24 +93,28 @@ final class WasmGuest {
     }
   }
 
-  /// `bytes` in the guest's memory for the length of `body`, which gets their address and
-  /// length as arguments to pass on.
+  /// `bytes` in the guest's memory (its input room, grown when they do not fit) for `body`,
+  /// which gets their address and length as arguments to pass on.
   func with<T>(_ bytes: [UInt8], _ body: (Value, Value) throws(WasmTrap) -> T) throws(WasmTrap)
     -> T
   {
-    let address = try self.call(self.exports.alloc, [.i32(UInt32(bytes.count))])
-    guard address != 0, UInt64(address) + UInt64(bytes.count) <= UInt64(self.memory.byteCount)
-    else {
-      throw WasmTrap(
-        words: "its patchbay_wasm_alloc gave no room for \(bytes.count) bytes (out of memory?)")
+    if bytes.count > self.input.capacity || self.input.address == 0 {
+      let address = try self.call(self.exports.input, [.i32(UInt32(bytes.count))])
+      guard address != 0, UInt64(address) + UInt64(bytes.count) <= UInt64(self.memory.byteCount)
+      else {
+        throw WasmTrap(
+          words: "its patchbay_wasm_input gave no room for \(bytes.count) bytes (out of memory?)")
+      }
+      self.input = (address, max(bytes.count, 256))
     }
     if !bytes.isEmpty {
-      self.memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: bytes.count) {
+      self.memory.withUnsafeMutableBufferPointer(
+        offset: UInt(self.input.address), count: bytes.count
+      ) {
         $0.copyBytes(from: bytes)
       }
     }
-    defer { _ = try? self.call(self.exports.free, [.i32(address)]) }
-    return try body(.i32(address), .i32(UInt32(bytes.count)))
+    return try body(.i32(self.input.address), .i32(UInt32(bytes.count)))
   }
 
   /// Runs `body` with a sink the guest's writer fills, up to `limit` bytes: its status, and

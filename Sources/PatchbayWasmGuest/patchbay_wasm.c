@@ -12,6 +12,8 @@
  *                                error(text, length)                     host->error
  *                                log(level, text, length)                host->log
  *   exports                      patchbay_plugin_entry                   the plugin's own
+ *                                patchbay_wasm_input(size) -> bytes      where the host puts
+ *                                                                        a call's bytes
  *                                patchbay_wasm_* (below)                 one per vtable call
  *
  * One module instance holds one feature instance: its memory is that instance's alone, and a
@@ -100,9 +102,23 @@ static const pb_feature_desc *pbw_feature_at(uint32_t index) {
 
 PBW_EXPORT(patchbay_wasm_edge) uint32_t pbw_edge(void) { return PBW_EDGE_VERSION; }
 
-/* Room for the host's bytes (an action, a state, a text): freed with patchbay_wasm_free. */
-PBW_EXPORT(patchbay_wasm_alloc) void *pbw_alloc(uint32_t size) { return malloc(size ? size : 1); }
-PBW_EXPORT(patchbay_wasm_free) void pbw_free(void *pointer) { free(pointer); }
+/* Room for the host's bytes (an action, a state, a text), at least `size` of them: kept and
+ * reused from call to call (the host writes the bytes of each call there before it), grown
+ * when a call needs more. NULL when there is no memory for it. */
+static uint8_t *pbw_input_bytes;
+static uint32_t pbw_input_size;
+
+PBW_EXPORT(patchbay_wasm_input) uint8_t *pbw_input(uint32_t size) {
+  if (size <= pbw_input_size && pbw_input_bytes) return pbw_input_bytes;
+  uint32_t grown = size < 256 ? 256 : size;
+  uint8_t *bytes = realloc(pbw_input_bytes, grown);
+  if (!bytes) return NULL;
+  pbw_input_bytes = bytes;
+  pbw_input_size = grown;
+  return bytes;
+}
+
+PBW_EXPORT(patchbay_wasm_input_size) uint32_t pbw_input_capacity(void) { return pbw_input_size; }
 
 /* 1: the instance of feature `index` exists; 0: create refused (its reason went to error). */
 PBW_EXPORT(patchbay_wasm_create)

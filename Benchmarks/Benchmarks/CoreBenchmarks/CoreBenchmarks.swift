@@ -35,6 +35,7 @@ let benchmarks: @Sendable () -> Void = {
   diffBenchmarks()
   devtoolsBenchmarks()
   isolationBenchmarks()
+  wasmBenchmarks(perAction)
 
   Benchmark("baseline: direct reduce (Counter)", configuration: perAction) { benchmark in
     var state = Counter.State()

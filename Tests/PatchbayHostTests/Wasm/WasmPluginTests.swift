@@ -85,6 +85,27 @@ import Testing
     #expect(try app.state("it")[field: "count"] == .int(4))
   }
 
+  /// A trap soon after a swap rolls the swap back, as an isolated plugin's crash does: the
+  /// earlier build runs on, with the state from before the failed action.
+  @Test func aTrapSoonAfterASwapRollsBack() throws {
+    let first = try WasmFixtures.fixture("hostile")
+    let next = WasmFixtures.folder.appendingPathComponent("HostileRebuilt.wasm").path
+    try? FileManager.default.removeItem(atPath: next)
+    try FileManager.default.copyItem(atPath: first, toPath: next)
+    let app = try Self.app(first, id: Self.hostile, limits: "[limits]\nwasm-fuel = 2000000")
+    try app.send("it", "bump")
+    try app.swap(Self.hostile, to: next)
+    #expect(app.registry[Self.hostile]!.plugin.path == next)
+    #expect {
+      try app.send("it", "spin")
+    } throws: { error in
+      "\(error)".contains("ran out of fuel") && "\(error)".contains("Rolled back to \(first)")
+    }
+    #expect(app.registry[Self.hostile]!.plugin.path == first)
+    try app.send("it", "bump")
+    #expect(try app.state("it")[field: "count"] == .int(2))
+  }
+
   /// A module that imports what the host does not give is refused at load, naming the import.
   @Test func anUngrantedImportIsRefusedAtLoadNamingIt() throws {
     let ungranted = try WasmFixtures.fixture("ungranted")
