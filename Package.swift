@@ -282,7 +282,8 @@ let package = Package(
     .target(
       name: "PatchbayWasm",
       dependencies: [
-        "PatchbayLoader", sdk("PatchbayABI"), .product(name: "WasmKit", package: "WasmKit"),
+        "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayABI"),
+        .product(name: "WasmKit", package: "WasmKit"),
       ]),
     // Between the interleaved mix and a plugin's planar channels.
     .target(name: "CPatchbayInterleave"),

@@ -18,6 +18,8 @@ let package = Package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]
     ),
+    // The interpreter the root runs WebAssembly plugins in, for the wasm processor benchmark.
+    .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
   ],
   targets: [
     // Where the root's build is, workload sizes, and the smoke run `make test` makes.
@@ -76,6 +78,7 @@ let package = Package(
         .product(name: "PatchbayLV2", package: root),
         .product(name: "PatchbayMIDI", package: root),
         .product(name: "PatchbayEncoding", package: "PatchbaySDK"),
+        .product(name: "WasmKit", package: "WasmKit"),
       ],
       path: "Benchmarks/SoundBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -106,8 +106,9 @@ private struct Reader {
       let id = feature.id.map { String(cString: $0) } ?? "?"
       throw PluginLoadError(
         file: self.file,
-        "feature '\(id)' has a processor, which a WebAssembly plugin cannot have yet. Build "
-          + "the feature as a native plugin (docs/WASM.md).")
+        "feature '\(id)' has a processor, which a WebAssembly plugin cannot have yet: the "
+          + "interpreter allocates on every call, and the audio thread must not. Build the "
+          + "feature as a native plugin (docs/WASM.md, \"Processors\").")
     }
     return Self.keep(feature)
   }

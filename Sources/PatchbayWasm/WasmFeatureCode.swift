@@ -1,6 +1,6 @@
+import Patchbay
 import PatchbayABI
 import PatchbayLoader
-import Synchronization
 
 /// A feature of a WebAssembly plugin, as the host calls it (``FeatureCode``): each instance
 /// in a module instance of its own, and the calls that need no instance (parse, format,
@@ -20,7 +20,7 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
   let hasMigrate: Bool
   let crashLabel: UnsafePointer<CChar>
   /// The module instance for the calls without an instance; made on first use.
-  private let shared: Mutex<WasmGuest?>
+  private let shared: LockedValue<WasmGuest?>
 
   init(
     module: WasmModule, index: Int, id: String, vtable: pb_feature_vtable, limits: WasmLimits,
@@ -29,7 +29,7 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
     (self.module, self.index, self.id, self.limits) = (module, index, id, limits)
     self.hasMigrate = vtable.migrate != nil
     self.crashLabel = UnsafePointer(strdup(crashLabel)!)
-    self.shared = Mutex(nil)
+    self.shared = LockedValue(nil)
   }
 
   var processor: pb_processor_desc? { nil }
@@ -119,7 +119,7 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
     _ call: String, context: HostContext,
     _ body: (WasmGuest) throws(WasmTrap) -> (pb_status, [UInt8]?)
   ) -> (pb_status, [UInt8]?) {
-    self.shared.withLock { shared in
+    self.shared.withValue { shared in
       do throws(PluginLoadError) {
         if shared == nil { shared = try WasmGuest(self.module, limits: self.limits) }
       } catch {

@@ -33,7 +33,8 @@ final class WasmGuest {
   }
 
   init(_ module: WasmModule, limits: WasmLimits) throws(PluginLoadError) {
-    let store = Store(engine: WasmModule.engine)
+    let engine = Engine(configuration: WasmModule.configuration)
+    let store = Store(engine: engine)
     let limiter = WasmMemoryLimiter(bytes: limits.memoryBytes)
     store.resourceLimiter = limiter
     let edge = WasmEdge()
@@ -74,7 +75,7 @@ final class WasmGuest {
     (self.store, self.instance, self.memory, self.edge, self.limits, self.limiter) = (
       store, instance, memory, edge, limits, limiter
     )
-    self.stack = ExecutionStack(engine: WasmModule.engine)
+    self.stack = ExecutionStack(engine: engine)
     edge.memory = memory
   }
 

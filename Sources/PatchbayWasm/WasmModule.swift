@@ -15,8 +15,10 @@ import WasmKit
 final class WasmModule: @unchecked Sendable {
   let file: String
   let module: Module
-  /// The engine every instance runs on: WasmKit's interpreter, metering fuel.
-  static let engine = Engine(configuration: EngineConfiguration(fuelMetering: true))
+  /// How every instance runs: in WasmKit's interpreter, metering fuel. Each module instance
+  /// gets an engine of its own (one is a few small tables), so that no state of WasmKit's is
+  /// shared between instances that run on different threads.
+  static let configuration = EngineConfiguration(fuelMetering: true)
 
   /// The imports a plugin may have: the edge's four, and what C's `printf` family needs
   /// (`fd_write` of its standard output and error reaches the host's log; the others fail).

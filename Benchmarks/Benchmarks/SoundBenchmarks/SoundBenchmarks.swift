@@ -240,6 +240,7 @@ let benchmarks: @Sendable () -> Void = {
   studioBenchmarks()
   jackStudioBenchmark()
   lv2FeatureBenchmark()
+  wasmVoiceBenchmark()
   BenchmarkRun.finishRegistration()
 }
 

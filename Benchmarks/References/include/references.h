@@ -56,6 +56,17 @@ void reference_ping_pong_stop(reference_ping_pong *ping);
 /* Feeds `length` bytes to snd_midi_event_encode_byte; returns how many events it completed. */
 size_t reference_alsa_encode(const uint8_t *bytes, size_t length);
 
+/* One voice of a simple synth (synth_voice.c): a sine through a linear attack. The same C
+ * runs natively and, compiled for wasm32, in WasmKit: the WebAssembly processor benchmark. */
+typedef struct ref_voice {
+  float phase, step, level, target, rate;
+} ref_voice;
+
+/* `count` voices at 220 Hz and up a quarter apart, at `sample_rate`. */
+void ref_voices_start(ref_voice *voices, int count, float sample_rate);
+/* `frames` of all `count` voices, summed into `out` (written over). */
+void ref_voices_render(ref_voice *voices, int count, float *out, int frames);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Patchbay
 
 /// WebAssembly builds of plugins, made by `Sources/PatchbayWasmGuest/wasm-cc` once per test
 /// process into a folder of their own: the bundled C plugins (`Plugins/NAME`) and the
@@ -9,7 +9,7 @@ enum WasmFixtures {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("patchbay-wasm-\(getpid())")
-  private static let built = Mutex<[String: String]>([:])
+  private static let built = LockedValue<[String: String]>([:])
 
   /// The `.wasm` of `Plugins/<plugin>/<source>`, built on first use.
   static func bundled(_ plugin: String, source: String) throws -> String {
@@ -23,7 +23,7 @@ enum WasmFixtures {
   }
 
   private static func build(_ name: String, from source: String) throws -> String {
-    try self.built.withLock { built in
+    try self.built.withValue { built in
       if let path = built[name] { return path }
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       let output = self.folder.appendingPathComponent("\(name).wasm").path

@@ -106,6 +106,39 @@ import Testing
     #expect(try app.state("it")[field: "count"] == .int(2))
   }
 
+  /// What a wasm plugin cannot have yet is refused at load, in one line naming it: a processor
+  /// (the interpreter allocates on every call), exported functions (Theory's). A file that is
+  /// not a module, and a module without the edge, are named too.
+  @Test func whatAWebAssemblyPluginCannotBeIsRefusedInOneLine() throws {
+    let refusals: [(file: String, id: String, says: String)] = [
+      (
+        try WasmFixtures.fixture("sounding"), Self.hostile,
+        "feature 'dev.patchbay.hostile' has a processor, which a WebAssembly plugin cannot have "
+          + "yet: the interpreter allocates on every call"
+      ),
+      (
+        try WasmFixtures.bundled("Theory", source: "theory.c"), "dev.patchbay.theory",
+        "exports functions, which a WebAssembly plugin cannot do yet"
+      ),
+    ]
+    for refusal in refusals {
+      #expect {
+        _ = try Self.app(refusal.file, id: refusal.id)
+      } throws: { error in
+        // Its line, of the config's errors (the feature its plugin would declare is the next).
+        "\(error)".split(separator: "\n").first?.contains("\(refusal.file): \(refusal.says)")
+          == true
+      }
+    }
+    let notAModule = WasmFixtures.folder.appendingPathComponent("Truncated.wasm").path
+    let echo = try Data(
+      contentsOf: URL(fileURLWithPath: try WasmFixtures.bundled("Echo", source: "echo.c")))
+    try echo.prefix(100).write(to: URL(fileURLWithPath: notAModule))
+    #expect {
+      _ = try Self.app(notAModule, id: Self.echo)
+    } throws: { "\($0)".contains("\(notAModule): is not a WebAssembly module WasmKit can read") }
+  }
+
   /// A module that imports what the host does not give is refused at load, naming the import.
   @Test func anUngrantedImportIsRefusedAtLoadNamingIt() throws {
     let ungranted = try WasmFixtures.fixture("ungranted")

@@ -111,6 +111,21 @@ PB_SDK_ACTIONS(actions, PB_SDK_ACTION0("bump", "count + 1"), PB_SDK_ACTION0("spi
 
 static const pb_feature_vtable vtable = PB_SDK_VTABLE(hostile);
 
+#ifdef HOSTILE_SOUNDS
+/* sounding.c's build: a processor that writes silence, which a wasm plugin may not have. */
+static void hostile_process(void *processor, const pb_process *process) {
+  (void)processor;
+  (void)process;
+}
+static const pb_processor_desc processor = {
+    .struct_size = sizeof(pb_processor_desc),
+    .process = hostile_process,
+};
+#define HOSTILE_PROCESSOR (&processor)
+#else
+#define HOSTILE_PROCESSOR NULL
+#endif
+
 static const pb_feature_desc feature = {
     .struct_size = sizeof(pb_feature_desc),
     .id = HOSTILE_ID,
@@ -120,7 +135,7 @@ static const pb_feature_desc feature = {
     .action_count = PB_SDK_COUNT(actions),
     .actions = actions,
     .vtable = &vtable,
-    .processor = NULL,
+    .processor = HOSTILE_PROCESSOR,
 };
 
 PB_SDK_PLUGIN("dev.patchbay.hostile-plugin", "Hostile", "1.0.0", &feature)
