@@ -118,17 +118,18 @@ final class WasmFeatureInstance: PluginInstance {
     }
   }
 
-  /// Notes a reduced action, and takes a checkpoint every ``checkpointEvery`` of them.
+  /// Notes a reduced action, and takes a checkpoint every ``checkpointEvery`` of them. A
+  /// snapshot that traps leaves the module instance unfit: it is rebuilt, the action kept.
   private func reduced(_ action: [UInt8]) {
     self.since.append(action)
     guard self.since.count >= Self.checkpointEvery, let guest = self.guest else { return }
-    if let snapshot = try? guest.collect(
-      limit: .max,
-      { sink throws(WasmTrap) in
+    do {
+      let (status, bytes) = try guest.collect(limit: .max) { sink throws(WasmTrap) in
         try guest.call(guest.exports.snapshot, [.i32(sink)])
-      }), snapshot.0 == PB_OK, let bytes = snapshot.1
-    {
-      (self.checkpoint, self.since) = (bytes, [])
+      }
+      if status == PB_OK, let bytes { (self.checkpoint, self.since) = (bytes, []) }
+    } catch {
+      self.rebuild()
     }
   }
 

@@ -85,6 +85,19 @@ import Testing
     #expect(try app.state("it")[field: "count"] == .int(4))
   }
 
+  /// Past a checkpoint (one every 64 actions), a trap goes on from the checkpoint with the
+  /// actions since reduced again: 100 bumps, a spin, and the count is 100, then 101.
+  @Test func aTrapPastACheckpointKeepsEveryActionBeforeIt() throws {
+    let app = try Self.app(
+      try WasmFixtures.fixture("hostile"), id: Self.hostile, limits: "[limits]\nwasm-fuel = 2000000"
+    )
+    for _ in 0..<100 { try app.send("it", "bump") }
+    #expect(throws: (any Error).self) { try app.send("it", "spin") }
+    #expect(try app.state("it")[field: "count"] == .int(100))
+    try app.send("it", "bump")
+    #expect(try app.state("it")[field: "count"] == .int(101))
+  }
+
   /// A trap soon after a swap rolls the swap back, as an isolated plugin's crash does: the
   /// earlier build runs on, with the state from before the failed action.
   @Test func aTrapSoonAfterASwapRollsBack() throws {
