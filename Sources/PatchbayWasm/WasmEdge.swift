@@ -60,7 +60,8 @@ final class WasmEdge {
     return imports
   }
 
-  /// `fd_write` of standard output (1) and error (2) reaches the log, a line a write; every
+  /// `fd_write` of standard output (1) and error (2) reaches the log, a line a write, and
+  /// `fd_fdstat_get` says both are terminals (so C's stdio writes them line by line); every
   /// other descriptor, and `fd_seek` and `fd_close`, answer EBADF: a plugin has no files.
   private func defineStandardOutput(in store: Store, into imports: inout Imports) {
     let badDescriptor: UInt32 = 8  // WASI's errno EBADF
@@ -87,6 +88,20 @@ final class WasmEdge {
         let line = String(decoding: text, as: UTF8.self)
           .trimmingCharacters(in: .newlines)
         if !line.isEmpty { self.context?.log(descriptor == 2 ? PB_LOG_WARNING : PB_LOG_INFO, line) }
+        return [.i32(0)]
+      })
+    imports.define(
+      module: "wasi_snapshot_preview1", name: "fd_fdstat_get",
+      Function(store: store, parameters: [.i32, .i32], results: [.i32]) {
+        [unowned self] _, arguments in
+        let (descriptor, stat) = (arguments[0].i32, arguments[1].i32)
+        guard descriptor == 1 || descriptor == 2 else { return [.i32(badDescriptor)] }
+        // fdstat: u8 filetype (2: a character device), u16 flags, u64 rights (6: fd_write),
+        // u64 rights inherited; 24 bytes.
+        var fields = [UInt8](repeating: 0, count: 24)
+        fields[0] = 2
+        fields[8] = 1 << 6
+        try self.store(fields, at: stat, for: "fd_fdstat_get")
         return [.i32(0)]
       })
     imports.define(
@@ -137,9 +152,14 @@ final class WasmEdge {
   }
 
   private func store(_ value: UInt32, at address: UInt32, for name: String) throws {
-    _ = try self.bytes(address, 4, for: name)
-    self.memory?.withUnsafeMutableBufferPointer(offset: UInt(address), count: 4) {
-      $0.storeBytes(of: value.littleEndian, as: UInt32.self)
+    try self.store(withUnsafeBytes(of: value.littleEndian) { Array($0) }, at: address, for: name)
+  }
+
+  private func store(_ bytes: [UInt8], at address: UInt32, for name: String) throws {
+    guard let memory = self.memory else { return }
+    try self.check(address, UInt32(bytes.count), for: name, in: memory)
+    memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: bytes.count) {
+      $0.copyBytes(from: bytes)
     }
   }
 }

@@ -10,7 +10,7 @@ import WasmKit
 /// ```
 ///
 /// What it may do is exactly what it imports, and it imports only the edge
-/// (`Sources/PatchbayWasmGuest/patchbay_wasm.c`) and the three WASI calls C's `stdio` links:
+/// (`Sources/PatchbayWasmGuest/patchbay_wasm.c`) and the four WASI calls C's `stdio` links:
 /// anything else is refused here, naming it, before any of its code runs.
 final class WasmModule: @unchecked Sendable {
   let file: String
@@ -21,11 +21,12 @@ final class WasmModule: @unchecked Sendable {
   static let configuration = EngineConfiguration(fuelMetering: true)
 
   /// The imports a plugin may have: the edge's four, and what C's `printf` family needs
-  /// (`fd_write` of its standard output and error reaches the host's log; the others fail).
+  /// (`fd_write` of its standard output and error reaches the host's log, `fd_fdstat_get` says
+  /// they are terminals; the others fail).
   static let granted: Set<String> = [
     "patchbay.write", "patchbay.send", "patchbay.error", "patchbay.log",
     "wasi_snapshot_preview1.fd_write", "wasi_snapshot_preview1.fd_seek",
-    "wasi_snapshot_preview1.fd_close",
+    "wasi_snapshot_preview1.fd_close", "wasi_snapshot_preview1.fd_fdstat_get",
   ]
 
   init(file: String, bytes: [UInt8]) throws(PluginLoadError) {

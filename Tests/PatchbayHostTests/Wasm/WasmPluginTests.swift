@@ -98,6 +98,17 @@ import Testing
     #expect(try app.state("it")[field: "count"] == .int(101))
   }
 
+  /// What a wasm plugin prints to stdout and logs through its host reaches the app's log.
+  @Test func whatAPluginPrintsAndLogsReachesTheLog() throws {
+    let app = try Self.app(try WasmFixtures.fixture("hostile"), id: Self.hostile)
+    let logs = LogLines()
+    app.onLog { _, _, line in logs.append(line) }
+    try app.send("it", "bump")
+    try app.send("it", "talk")
+    #expect(logs.lines.contains("printed by a wasm plugin, count 1"), "\(logs.lines)")
+    #expect(logs.lines.contains("logged by a wasm plugin"), "\(logs.lines)")
+  }
+
   /// A trap soon after a swap rolls the swap back, as an isolated plugin's crash does: the
   /// earlier build runs on, with the state from before the failed action.
   @Test func aTrapSoonAfterASwapRollsBack() throws {

@@ -8,10 +8,12 @@
  *   readFar       reads past the end of its memory
  *   badPointer    hands the host's send a pointer and a length past its memory
  *   bumpThenSpin  count + 1, then spins: the count must not stay bumped
+ *   talk          prints a line and logs one: both reach the host's log
  */
 #include <patchbay.h>
 #include <patchbay/sdk.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +56,9 @@ static pb_status hostile_reduce(void *instance, const uint8_t *action, size_t le
   if (pb_read_case(&in, &name, &name_length, &fields)) return PB_ERR_DECODE;
   if (pb_name_equals(name, name_length, "bump")) {
     self->count += 1;
+  } else if (pb_name_equals(name, name_length, "talk")) {
+    printf("printed by a wasm plugin, count %lld\n", (long long)self->count);
+    self->host->log(self->host, PB_LOG_INFO, "logged by a wasm plugin");
   } else if (pb_name_equals(name, name_length, "spin")) {
     for (;;) sink += 1;
   } else if (pb_name_equals(name, name_length, "bumpThenSpin")) {
@@ -103,7 +108,8 @@ static pb_status hostile_format_action(const pb_feature_desc *feature, const pb_
 
 static void hostile_cancel_effects(void *instance) { (void)instance; }
 
-PB_SDK_ACTIONS(actions, PB_SDK_ACTION0("bump", "count + 1"), PB_SDK_ACTION0("spin", "never ends"),
+PB_SDK_ACTIONS(actions, PB_SDK_ACTION0("bump", "count + 1"),
+               PB_SDK_ACTION0("talk", "prints a line and logs one"), PB_SDK_ACTION0("spin", "never ends"),
                PB_SDK_ACTION0("bumpThenSpin", "count + 1, then never ends"),
                PB_SDK_ACTION0("grow", "memory without end"),
                PB_SDK_ACTION0("readFar", "past its memory"),
