@@ -104,11 +104,13 @@ demo: deps
 	$(SWIFT) build
 	$(BIN)/patchbay run host-config/app.toml --script host-config/demo.script --print-changes
 
-# `patchbay validate` on every bundled plugin at strictness 5, with a fixed seed so a run is
-# repeatable (`make validate-check SEED=9` for another); the Flawed fixture's flaws, each caught by
-# its test, are in Tests/PatchbayCLITests/ValidateTests.swift.
+# `patchbay validate` on every bundled plugin (and its WebAssembly build, where it has one) at
+# strictness 5, with a fixed seed so a run is repeatable (`make validate-check SEED=9` for
+# another); the Flawed fixture's flaws, each caught by its test, are in
+# Tests/PatchbayCLITests/ValidateTests.swift.
 BUNDLED_PLUGINS := Counter CounterAlt Home Practice Metronome Tuner MIDIMonitor ChordTrainer \
-  Studio PracticeRoom Echo Synth SynthFM Drums Theory
+  Studio PracticeRoom Echo Synth SynthFM Drums Theory \
+  $(WASM_PLUGINS:%=.build/wasm/%.wasm)
 SEED ?= 1
 validate-check: build
 	$(BIN)/patchbay validate $(BUNDLED_PLUGINS) --strictness 5 --seed $(SEED) --provider Theory \
