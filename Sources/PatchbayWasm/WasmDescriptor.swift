@@ -60,10 +60,9 @@ private struct Reader {
     plugin.abi_major = pb_abi_version(truncatingIfNeeded: try self.u32(address, 4))
     plugin.abi_minor = pb_abi_version(truncatingIfNeeded: try self.u32(address, 4) >> 16)
     // 40 bytes in wasm32; 32 before 2.1's functions.
-    plugin.struct_size =
-      size >= 40
-      ? UInt32(MemoryLayout<pb_plugin_desc>.size)
-      : size >= 32 ? UInt32(MemoryLayout<pb_plugin_desc>.offset(of: \.function_count)!) : size
+    plugin.struct_size = Self.nativeSize(
+      size, of: pb_plugin_desc.self, wasm: 40,
+      older: (32, MemoryLayout<pb_plugin_desc>.offset(of: \.function_count)!))
     if plugin.magic == PATCHBAY_MAGIC, UInt32(plugin.abi_major) == PATCHBAY_ABI_MAJOR,
       size >= 32
     {
@@ -90,7 +89,7 @@ private struct Reader {
   {
     var feature = pb_feature_desc()
     let size = try self.u32(address)
-    feature.struct_size = size >= 36 ? UInt32(MemoryLayout<pb_feature_desc>.size) : size
+    feature.struct_size = Self.nativeSize(size, of: pb_feature_desc.self, wasm: 36)
     feature.id = try self.string(at: try self.u32(address, 4))
     feature.name = try self.string(at: try self.u32(address, 8))
     feature.summary = try self.string(at: try self.u32(address, 12))
@@ -119,10 +118,9 @@ private struct Reader {
     var action = pb_action_desc()
     let size = try self.u32(address)
     // 24 bytes in wasm32; 20 before 2.3's sent_by.
-    action.struct_size =
-      size >= 24
-      ? UInt32(MemoryLayout<pb_action_desc>.size)
-      : size >= 20 ? UInt32(MemoryLayout<pb_action_desc>.offset(of: \.sent_by)!) : size
+    action.struct_size = Self.nativeSize(
+      size, of: pb_action_desc.self, wasm: 24,
+      older: (20, MemoryLayout<pb_action_desc>.offset(of: \.sent_by)!))
     action.name = try self.string(at: try self.u32(address, 4))
     action.summary = try self.string(at: try self.u32(address, 8))
     action.field_count = try self.u32(address, 12)
@@ -132,7 +130,7 @@ private struct Reader {
     ) { (entry) throws(PluginLoadError) in
       var field = pb_field_desc()
       let size = try self.u32(entry)
-      field.struct_size = size >= 12 ? UInt32(MemoryLayout<pb_field_desc>.size) : size
+      field.struct_size = Self.nativeSize(size, of: pb_field_desc.self, wasm: 12)
       field.name = try self.string(at: try self.u32(entry, 4))
       field.type = try self.string(at: try self.u32(entry, 8))
       return UnsafePointer(Self.keep(field))
@@ -214,6 +212,17 @@ private struct Reader {
       entries[index] = entry == 0 ? nil : try copy(entry)
     }
     return UnsafePointer(entries)
+  }
+
+  /// A struct's `struct_size` in wasm32 as this process's: `wasm` (the whole struct) or more is
+  /// the whole native struct; `older.wasm` or more, an earlier version's native size; less is
+  /// kept, for the loader to refuse in its own words.
+  private static func nativeSize<T>(
+    _ size: UInt32, of _: T.Type, wasm: UInt32, older: (wasm: UInt32, native: Int)? = nil
+  ) -> UInt32 {
+    if size >= wasm { return UInt32(MemoryLayout<T>.size) }
+    if let older, size >= older.wasm { return UInt32(older.native) }
+    return size
   }
 
   private static func keep<T>(_ value: T) -> UnsafeMutablePointer<T> {

@@ -75,13 +75,14 @@ final class WasmEdge {
         guard descriptor == 1 || descriptor == 2 else { return [.i32(badDescriptor)] }
         var text: [UInt8] = []
         for index in 0..<min(count, 1024) {
+          // An iovec: u32 base, u32 length, little-endian.
           let vector = try self.bytes(vectors &+ index &* 8, 8, for: "fd_write")
-          let base =
-            UInt32(vector[0]) | UInt32(vector[1]) << 8 | UInt32(vector[2]) << 16
-            | UInt32(vector[3]) << 24
-          let length =
-            UInt32(vector[4]) | UInt32(vector[5]) << 8 | UInt32(vector[6]) << 16
-            | UInt32(vector[7]) << 24
+          let (base, length) = vector.withUnsafeBytes {
+            (
+              UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)),
+              UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            )
+          }
           text += try self.bytes(base, length, for: "fd_write")
         }
         try self.store(UInt32(text.count), at: written, for: "fd_write")
