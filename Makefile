@@ -9,7 +9,8 @@
 #   make test-under-load
 #                make test with every core kept busy by other processes
 #   make wasm-plugins
-#                the bundled C plugins built as WebAssembly (.build/wasm/NAME.wasm, docs/WASM.md)
+#                the bundled plugins built as WebAssembly, from C and Embedded Swift
+#                (.build/wasm/NAME.wasm, docs/WASM.md)
 #   make bench   run the benchmarks (Benchmarks/, release build), then make growth
 #   make growth  the growth curves: measured, drawn and tabled in docs/BENCHMARKS.md
 #   make bench-smoke
@@ -69,20 +70,30 @@ deps:
 	fi
 
 # Every product and test target of the root package, the benchmark package, and the
-# WebAssembly builds of the C plugins.
-build: deps wasm-plugins
+# WebAssembly builds of the bundled plugins.
+build: deps
 	$(SWIFT) build --build-tests
 	# Planned afresh: a cached plan misses source files added to the root package since.
 	$(SWIFT) build --package-path Benchmarks --disable-build-manifest-caching
+	@$(MAKE) --no-print-directory wasm-plugins
 
-# The bundled C plugins that build as WebAssembly: .build/wasm/NAME.wasm (docs/WASM.md). Theory
-# exports functions, which a wasm plugin cannot do yet.
+# The bundled plugins that build as WebAssembly: .build/wasm/NAME.wasm (docs/WASM.md). The C
+# ones with wasm-cc; Counter in Embedded Swift (Plugins/Counter/wasm) with wasm-swiftc, whose
+# @Feature and #plugin run from the macro tool that `swift build` makes. Theory exports
+# functions, which a wasm plugin cannot do yet.
 WASM_PLUGINS := Echo
+WASM_SWIFT_PLUGINS := Counter
 wasm-plugins: deps
 	@mkdir -p .build/wasm
 	@for plugin in $(WASM_PLUGINS); do \
 	  Sources/PatchbayWasmGuest/wasm-cc -o .build/wasm/$$plugin.wasm Plugins/$$plugin/*.c \
 	    || exit 1; \
+	  echo "wasm-plugins: .build/wasm/$$plugin.wasm"; \
+	done
+	@test -x .build/debug/PatchbayMacros-tool || $(SWIFT) build --target PatchbayPlugin
+	@for plugin in $(WASM_SWIFT_PLUGINS); do \
+	  Sources/PatchbayWasmGuest/wasm-swiftc -o .build/wasm/$$plugin.wasm \
+	    Plugins/$$plugin/wasm/*.swift || exit 1; \
 	  echo "wasm-plugins: .build/wasm/$$plugin.wasm"; \
 	done
 
@@ -110,7 +121,7 @@ demo: deps
 # Tests/PatchbayCLITests/ValidateTests.swift.
 BUNDLED_PLUGINS := Counter CounterAlt Home Practice Metronome Tuner MIDIMonitor ChordTrainer \
   Studio PracticeRoom Echo Synth SynthFM Drums Theory \
-  $(WASM_PLUGINS:%=.build/wasm/%.wasm)
+  $(WASM_PLUGINS:%=.build/wasm/%.wasm) $(WASM_SWIFT_PLUGINS:%=.build/wasm/%.wasm)
 SEED ?= 1
 validate-check: build
 	$(BIN)/patchbay validate $(BUNDLED_PLUGINS) --strictness 5 --seed $(SEED) --provider Theory \

@@ -347,7 +347,11 @@ let package = Package(
       ] + host
     ),
     // Each Swift plugin: one target, its features and `#plugin` (tests link it as a library).
-    .target(name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter"),
+    // Plugins/Counter/wasm: the same Counter in Embedded Swift, built as WebAssembly by
+    // `make wasm-plugins` (Sources/PatchbayWasmGuest/wasm-swiftc), not by SwiftPM.
+    .target(
+      name: "CounterFeature", dependencies: [sharedSDK], path: "Plugins/Counter",
+      exclude: ["wasm"]),
     .target(name: "CounterAltFeature", dependencies: [sharedSDK], path: "Plugins/CounterAlt"),
     .target(name: "EchoPlugin", dependencies: [sdk("PatchbayABI")], path: "Plugins/Echo"),
     .target(

@@ -154,7 +154,7 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
   }
 
   /// `static let actions …` or `static var actions …` (any access).
-  private static func declaresStatic(_ name: String, _ decl: DeclSyntax) -> Bool {
+  static func declaresStatic(_ name: String, _ decl: DeclSyntax) -> Bool {
     guard let variable = decl.as(VariableDeclSyntax.self),
       variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
     else { return false }
@@ -170,7 +170,7 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
   }
 
   /// The `///` lines above a case, as one line.
-  private static func summary(of caseDecl: EnumCaseDeclSyntax) -> String {
+  static func summary(of caseDecl: EnumCaseDeclSyntax) -> String {
     caseDecl.leadingTrivia.compactMap { piece -> String? in
       guard case .docLineComment(let text) = piece else { return nil }
       var line = text.dropFirst(3)
@@ -192,7 +192,7 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
     return nil
   }
 
-  private static func literal(_ text: String) -> String {
+  static func literal(_ text: String) -> String {
     var escaped = "\""
     for character in text {
       switch character {

@@ -13,5 +13,7 @@ struct PatchbayMacrosPlugin: CompilerPlugin {
     ExportMacro.self,
     ImportMacro.self,
     PluginMacro.self,
+    EmbeddedFeatureMacro.self,
+    EmbeddedPluginMacro.self,
   ]
 }

@@ -13,6 +13,8 @@ final class WasmEdge {
   /// The instance the guest's sends, errors and logs are for; nil: they are dropped (a
   /// replay, or the instance-free calls' guest between calls).
   var context: HostContext?
+  /// The instance's delayed sends (`send_after`); nil for the instance-free calls' guest.
+  var timers: WasmTimers?
   var output: [UInt8] = []
   var outputLimit = 0
   var overflowed = false
@@ -40,6 +42,14 @@ final class WasmEdge {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[0].i32, arguments[1].i32, for: "send")
         self.context?.deliver(action)
+      })
+    imports.define(
+      module: "patchbay", name: "send_after",
+      Function(store: store, parameters: [.i32, .i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
+        let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: "send_after")
+        guard let context = self.context, let timers = self.timers else { return }
+        timers.start(after: arguments[0].i32, action) { context.deliver($0) }
       })
     imports.define(
       module: "patchbay", name: "error",

@@ -38,8 +38,10 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
 
   func create(state: [UInt8]?, context: HostContext, label: CrashLabel?) -> (any PluginInstance)? {
     do {
-      let guest = try self.guest(creating: state, context: context)
-      return WasmFeatureInstance(code: self, guest: guest, state: state, context: context)
+      let timers = WasmTimers()
+      let guest = try self.guest(creating: state, context: context, timers: timers)
+      return WasmFeatureInstance(
+        code: self, guest: guest, state: state, context: context, timers: timers)
     } catch {
       context.report(error.description)
       return nil
@@ -47,15 +49,17 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
   }
 
   /// A new module instance holding a new instance of this feature, from `state` (the
-  /// feature's initial state when nil). Throws the reason, naming the feature.
-  func guest(creating state: [UInt8]?, context: HostContext?) throws(WasmFeatureError)
-    -> WasmGuest
-  {
+  /// feature's initial state when nil), its delayed sends held by `timers`. Throws the reason,
+  /// naming the feature.
+  func guest(
+    creating state: [UInt8]?, context: HostContext?, timers: WasmTimers? = nil
+  ) throws(WasmFeatureError) -> WasmGuest {
     let guest: WasmGuest
     do { guest = try WasmGuest(self.module, limits: self.limits) } catch {
       throw WasmFeatureError("\(self.id): \(error.reason)")
     }
     guest.edge.context = context
+    guest.edge.timers = timers
     let created: UInt32
     do {
       created = try guest.with(state ?? []) { address, length throws(WasmTrap) in

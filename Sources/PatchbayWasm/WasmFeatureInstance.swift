@@ -15,6 +15,8 @@ final class WasmFeatureInstance: PluginInstance {
   let code: WasmFeatureCode
   private var guest: WasmGuest?
   private let context: HostContext
+  /// Its delayed sends: they outlive a rebuild after a trap.
+  private let timers: WasmTimers
   /// The state the actions in ``since`` were reduced on; nil: the initial state.
   private var checkpoint: [UInt8]?
   private var since: [[UInt8]] = []
@@ -25,8 +27,12 @@ final class WasmFeatureInstance: PluginInstance {
 
   static let checkpointEvery = 64
 
-  init(code: WasmFeatureCode, guest: WasmGuest, state: [UInt8]?, context: HostContext) {
+  init(
+    code: WasmFeatureCode, guest: WasmGuest, state: [UInt8]?, context: HostContext,
+    timers: WasmTimers
+  ) {
     (self.code, self.guest, self.checkpoint, self.context) = (code, guest, state, context)
+    self.timers = timers
   }
 
   func reduce(_ action: [UInt8]) -> pb_status {
@@ -53,22 +59,32 @@ final class WasmFeatureInstance: PluginInstance {
     self.written("render", limit: limit) { $0.exports.render }
   }
 
+  /// The guest's own count (a C plugin's), and its delayed sends not yet sent.
   var runningEffects: Int {
-    Int(
+    let guestCount = Int(
       self.run("running_effects") { guest throws(WasmTrap) in
         try guest.call(guest.exports.runningEffects)
       } ?? 0)
+    return guestCount + self.timers.count
   }
 
   var effectCount: Int? { self.runningEffects }
 
   func cancelEffects() {
+    self.timers.cancelAll()
     _ = self.run("cancel_effects") { guest throws(WasmTrap) in
       try guest.call(guest.exports.cancelEffects)
     }
   }
 
+  /// A wasm instance's effects are the timers the host holds for it, and none is filed under a
+  /// key (the Embedded Swift SDK has no cancellation ids yet), so no key the new code cancels
+  /// names one: after a swap they go on in the earlier generation until they fire, or until
+  /// the whole instance's effects are cancelled.
+  var cancelsByKey: Bool { true }
+
   func destroy() {
+    self.timers.cancelAll()
     _ = self.run("destroy") { guest throws(WasmTrap) in try guest.call(guest.exports.destroy) }
     self.guest = nil
   }
@@ -138,7 +154,8 @@ final class WasmFeatureInstance: PluginInstance {
   private func rebuild() {
     self.guest = nil
     do {
-      let guest = try self.code.guest(creating: self.checkpoint, context: self.context)
+      let guest = try self.code.guest(
+        creating: self.checkpoint, context: self.context, timers: self.timers)
       guest.edge.context = nil  // what the actions said, they said the first time
       for action in self.since {
         let status = try guest.with(action) { address, length throws(WasmTrap) in

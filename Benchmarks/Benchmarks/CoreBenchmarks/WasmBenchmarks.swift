@@ -8,36 +8,64 @@ import PatchbayLoader
 import PatchbayWasm
 
 // WebAssembly plugins against native ones, in one run (docs/WASM.md has the figures): the
-// same C reducer (the bundled Echo) built both ways, an action into each, ten features started,
-// and a swap to a rebuilt module.
+// same C reducer (the bundled Echo) and the same Swift reducer (the bundled Counter, in
+// Embedded Swift for wasm) built both ways, an action into each, ten features started, and a
+// swap to a rebuilt module.
 
-/// `Plugins/Echo/echo.c` built as WebAssembly by `Sources/PatchbayWasmGuest/wasm-cc`, twice
-/// (two files, so that a swap between them loads a new module each time).
-let wasmEchoFiles: [String] = {
+/// The folder this run's WebAssembly builds go to.
+let wasmFolder: URL = {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("patchbay-wasm-bench-\(getpid())")
   do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let first = folder.appendingPathComponent("Echo.wasm").path
-    let compile = Process()
-    compile.executableURL = repositoryRoot.appendingPathComponent(
-      "Sources/PatchbayWasmGuest/wasm-cc")
-    compile.arguments = [
-      "-o", first, repositoryRoot.appendingPathComponent("Plugins/Echo/echo.c").path,
-    ]
-    try compile.run()
-    compile.waitUntilExit()
-    guard compile.terminationStatus == 0 else {
-      fatalError("wasm-cc could not build Echo.wasm (make deps installs wasi-libc)")
-    }
-    let second = folder.appendingPathComponent("EchoRebuilt.wasm").path
-    try? FileManager.default.removeItem(atPath: second)
-    try FileManager.default.copyItem(atPath: first, toPath: second)
-    return [first, second]
   } catch {
     fatalError("\(error)")
   }
+  return folder
 }()
+
+/// `sources` built by `Sources/PatchbayWasmGuest/<tool>` (wasm-cc for C, wasm-swiftc for
+/// Embedded Swift, with the root build's macros) into `<name>.wasm`; its path.
+func wasmBuild(_ name: String, with tool: String, from sources: [String]) -> String {
+  let output = wasmFolder.appendingPathComponent("\(name).wasm").path
+  let compile = Process()
+  compile.executableURL = repositoryRoot.appendingPathComponent("Sources/PatchbayWasmGuest/\(tool)")
+  compile.arguments =
+    ["-o", output] + sources.map { repositoryRoot.appendingPathComponent($0).path }
+  compile.environment = ProcessInfo.processInfo.environment.merging(
+    ["PATCHBAY_MACROS": BenchmarkRun.rootBuild.appendingPathComponent("PatchbayMacros-tool").path]
+  ) { $1 }
+  do {
+    try compile.run()
+    compile.waitUntilExit()
+  } catch {
+    fatalError("\(tool): \(error)")
+  }
+  guard compile.terminationStatus == 0 else {
+    fatalError(
+      "\(tool) could not build \(name).wasm (make deps installs wasi-libc) — \(BenchmarkRun.buildHint)"
+    )
+  }
+  return output
+}
+
+/// `Plugins/Echo/echo.c` built as WebAssembly, twice (two files, so that a swap between them
+/// loads a new module each time).
+let wasmEchoFiles: [String] = {
+  let first = wasmBuild("Echo", with: "wasm-cc", from: ["Plugins/Echo/echo.c"])
+  let second = wasmFolder.appendingPathComponent("EchoRebuilt.wasm").path
+  do {
+    try? FileManager.default.removeItem(atPath: second)
+    try FileManager.default.copyItem(atPath: first, toPath: second)
+  } catch {
+    fatalError("\(error)")
+  }
+  return [first, second]
+}()
+
+/// The bundled Counter in Embedded Swift (`Plugins/Counter/wasm`), built as WebAssembly.
+let wasmCounterFile = wasmBuild(
+  "Counter", with: "wasm-swiftc", from: ["Plugins/Counter/wasm/Counter.swift"])
 
 /// The loader, with `.wasm` files.
 func wasmLoader() -> PluginLoader {
@@ -46,8 +74,8 @@ func wasmLoader() -> PluginLoader {
   return loader
 }
 
-/// An Echo instance from `file` (libEcho.so or a .wasm), loaded once.
-func echoInstance(_ file: String) -> FeatureHandle {
+/// An instance of the first feature of `file` (a .so or a .wasm), loaded once.
+func firstFeatureInstance(_ file: String) -> FeatureHandle {
   do {
     return try FeatureHandle(feature: try wasmLoader().load(file).features[0])
   } catch {
@@ -55,8 +83,12 @@ func echoInstance(_ file: String) -> FeatureHandle {
   }
 }
 
-let nativeEcho = echoInstance(BenchmarkRun.rootBuild.appendingPathComponent("libEcho.so").path)
-let wasmEcho = echoInstance(wasmEchoFiles[0])
+let nativeEcho = firstFeatureInstance(
+  BenchmarkRun.rootBuild.appendingPathComponent("libEcho.so").path)
+let wasmEcho = firstFeatureInstance(wasmEchoFiles[0])
+let nativeCounter = firstFeatureInstance(
+  BenchmarkRun.rootBuild.appendingPathComponent("libCounter.so").path)
+let wasmCounter = firstFeatureInstance(wasmCounterFile)
 
 let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
   // The same reducer, the same action bytes: the interpreter's ratio to native code.
@@ -67,6 +99,19 @@ let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
         echo.send(say)
       }
       blackHole(echo)
+    }
+  }
+
+  // The Counter: Swift both ways, the native build's Codable against Embedded Swift's
+  // encoding from @Feature, on the same action bytes.
+  for (name, counter) in [("native", nativeCounter), ("WebAssembly, Embedded Swift", wasmCounter)] {
+    Benchmark("wasm: ABI send into Counter (increment), \(name)", configuration: perAction) {
+      benchmark in
+      let increment = try WireValue(parsingAction: "increment").bytes
+      for _ in benchmark.scaledIterations {
+        counter.send(increment)
+      }
+      blackHole(counter)
     }
   }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Patchbay
 
-/// WebAssembly builds of plugins, made by `Sources/PatchbayWasmGuest/wasm-cc` once per test
-/// process into a folder of their own: the bundled C plugins (`Plugins/NAME`) and the
-/// fixtures beside this file (`Fixtures/NAME.c`).
+/// WebAssembly builds of plugins, made once per test process into a folder of their own: the
+/// bundled C plugins (`Plugins/NAME`) and the fixtures beside this file (`Fixtures/NAME.c`) by
+/// `Sources/PatchbayWasmGuest/wasm-cc`, the bundled Embedded Swift ones (`Plugins/NAME/wasm`)
+/// by `wasm-swiftc`, with this build's macros.
 enum WasmFixtures {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,20 +17,31 @@ enum WasmFixtures {
     try self.build(plugin, from: root.appendingPathComponent("Plugins/\(plugin)/\(source)").path)
   }
 
+  /// The `.wasm` of `Plugins/<plugin>/wasm/<plugin>.swift` (Embedded Swift), built on first use.
+  static func swift(_ plugin: String) throws -> String {
+    let source = root.appendingPathComponent("Plugins/\(plugin)/wasm/\(plugin).swift").path
+    return try self.build(plugin + "Swift", from: source, with: "wasm-swiftc")
+  }
+
   /// The `.wasm` of `Fixtures/<name>.c` here (named `<Name>.wasm`), built on first use.
   static func fixture(_ name: String) throws -> String {
     let source = root.appendingPathComponent("Tests/PatchbayHostTests/Wasm/Fixtures/\(name).c")
     return try self.build(name.prefix(1).uppercased() + name.dropFirst(), from: source.path)
   }
 
-  private static func build(_ name: String, from source: String) throws -> String {
+  private static func build(_ name: String, from source: String, with tool: String = "wasm-cc")
+    throws -> String
+  {
     try self.built.withValue { built in
       if let path = built[name] { return path }
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       let output = self.folder.appendingPathComponent("\(name).wasm").path
       let compile = Process()
-      compile.executableURL = root.appendingPathComponent("Sources/PatchbayWasmGuest/wasm-cc")
+      compile.executableURL = root.appendingPathComponent("Sources/PatchbayWasmGuest/\(tool)")
       compile.arguments = ["-o", output, source]
+      // The macros of the build this test runs in (debug, or TSan's scratch folder).
+      compile.environment = ProcessInfo.processInfo.environment.merging(
+        ["PATCHBAY_MACROS": BuiltPlugins.directory + "/PatchbayMacros-tool"]) { $1 }
       let errors = Pipe()
       compile.standardError = errors
       try compile.run()
@@ -37,7 +49,7 @@ enum WasmFixtures {
       compile.waitUntilExit()
       guard compile.terminationStatus == 0 else {
         throw BuiltPlugins.BuildMissing(
-          description: "wasm-cc could not build \(source): "
+          description: "\(tool) could not build \(source): "
             + String(decoding: said, as: UTF8.self))
       }
       built[name] = output

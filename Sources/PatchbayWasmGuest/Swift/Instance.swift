@@ -1,0 +1,89 @@
+import CPatchbayABI
+
+/// One feature instance, as the vtable's C functions hold it (type-erased: they are not
+/// generic). ``Running`` is the one for a feature type.
+class Instance {
+  func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status { PB_ERR_UNSUPPORTED }
+  func snapshot(_ out: UnsafePointer<pb_writer>) -> pb_status { PB_ERR_UNSUPPORTED }
+  func render(_ out: UnsafePointer<pb_writer>) -> pb_status { PB_ERR_UNSUPPORTED }
+}
+
+/// An instance of `F`: its reducer, its state, and the host it sends its effects' actions to.
+final class Running<F: Feature>: Instance {
+  let feature = F()
+  var state: F.State
+  let host: UnsafePointer<pb_host>
+
+  init(state: F.State, host: UnsafePointer<pb_host>) {
+    self.state = state
+    self.host = host
+  }
+
+  override func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status {
+    var input = WireReader(bytes, count)
+    guard let action = F.read(action: &input), input.atEnd else {
+      Host.error(host, F.id, "cannot decode the action: \(input.error)")
+      return PB_ERR_DECODE
+    }
+    let effect = feature.reduce(into: &state, action: action)
+    for sent in effect.actions {
+      let bytes = Bytes.written { F.write(sent, to: &$0) }
+      bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }
+    }
+    for (milliseconds, sent) in effect.delayed {
+      let bytes = Bytes.written { F.write(sent, to: &$0) }
+      bytes.withUnsafeBufferPointer {
+        patchbay_send_after(milliseconds, $0.baseAddress, UInt32($0.count))
+      }
+    }
+    return PB_OK
+  }
+
+  override func snapshot(_ out: UnsafePointer<pb_writer>) -> pb_status {
+    var writer = WireWriter(out)
+    F.write(state, to: &writer)
+    return writer.failed ? PB_ERR_FAILED : PB_OK
+  }
+
+  override func render(_ out: UnsafePointer<pb_writer>) -> pb_status {
+    var writer = WireWriter(out)
+    writer.text(F.render(state))
+    return writer.failed ? PB_ERR_FAILED : PB_OK
+  }
+}
+
+/// The host's `error` and `log`, with the feature's id in front.
+enum Host {
+  static func error(_ host: UnsafePointer<pb_host>?, _ id: StaticString, _ message: String) {
+    guard let host else { return }
+    var line = String(
+      decoding: UnsafeBufferPointer(start: id.utf8Start, count: id.utf8CodeUnitCount), as: UTF8.self
+    )
+    line += ": " + message
+    line.withCString { host.pointee.error(host, $0) }
+  }
+}
+
+/// Bytes written through a `pb_writer` that grows a Swift array.
+enum Bytes {
+  static func written(_ body: (inout WireWriter) -> Void) -> [UInt8] {
+    var bytes: [UInt8] = []
+    withUnsafeMutablePointer(to: &bytes) { storage in
+      var writer = pb_writer(
+        struct_size: UInt32(MemoryLayout<pb_writer>.size),
+        context: UnsafeMutableRawPointer(storage),
+        write: { context, data, count in
+          guard let context, let data else { return 0 }
+          let bytes = context.assumingMemoryBound(to: [UInt8].self)
+          bytes.pointee.append(
+            contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+          return count
+        })
+      withUnsafePointer(to: &writer) { pointer in
+        var out = WireWriter(pointer)
+        body(&out)
+      }
+    }
+    return bytes
+  }
+}

@@ -1,0 +1,65 @@
+import CPatchbayABI
+
+/// A feature of the plugin, type-erased: its descriptor, and how to make, check and format its
+/// instances' bytes. `#plugin` makes one per feature type.
+public struct PluginFeature {
+  let descriptor: UnsafePointer<pb_feature_desc>
+  let create: (UnsafePointer<pb_host>, UnsafePointer<UInt8>?, Int) -> Instance?
+  /// nil when `bytes` is an action the feature takes, else why not.
+  let check: (UnsafePointer<UInt8>?, Int) -> String?
+  let id: StaticString
+
+  public init<F: Feature>(_ type: F.Type) {
+    descriptor = Descriptors.feature(type)
+    id = F.id
+    create = { host, bytes, count in
+      guard let bytes else { return Running<F>(state: F.initialState, host: host) }
+      var input = WireReader(bytes, count)
+      guard let state = F.read(F.initialState, from: &input), input.atEnd else {
+        Host.error(host, F.id, "cannot restore the state: \(input.error)")
+        return nil
+      }
+      return Running<F>(state: state, host: host)
+    }
+    check = { bytes, count in
+      var input = WireReader(bytes, count)
+      guard F.read(action: &input) != nil, input.atEnd else {
+        return "not an action of this feature: \(input.error)"
+      }
+      return nil
+    }
+  }
+}
+
+/// The plugin: its descriptor, built once from what `#plugin` names.
+public enum Plugin {
+  nonisolated(unsafe) static var features: [PluginFeature] = []
+  nonisolated(unsafe) static var descriptor: UnsafeMutablePointer<pb_plugin_desc>?
+
+  /// `patchbay_plugin_entry`'s answer (`#plugin` writes the call).
+  public static func describe(
+    id: StaticString, name: StaticString, version: StaticString,
+    features: @autoclosure () -> [PluginFeature]
+  ) -> UnsafeRawPointer {
+    if let descriptor { return UnsafeRawPointer(descriptor) }
+    Plugin.features = features()
+    let list = UnsafeMutablePointer<UnsafePointer<pb_feature_desc>?>.allocate(
+      capacity: Plugin.features.count)
+    for (index, feature) in Plugin.features.enumerated() { list[index] = feature.descriptor }
+    let plugin = UnsafeMutablePointer<pb_plugin_desc>.allocate(capacity: 1)
+    plugin.initialize(
+      to: pb_plugin_desc(
+        magic: PATCHBAY_MAGIC, abi_major: UInt16(PATCHBAY_ABI_MAJOR),
+        abi_minor: UInt16(PATCHBAY_ABI_MINOR),
+        struct_size: UInt32(MemoryLayout<pb_plugin_desc>.size),
+        id: id.cString, name: name.cString, version: version.cString,
+        feature_count: UInt32(Plugin.features.count), features: UnsafePointer(list),
+        function_count: 0, functions: nil))
+    descriptor = plugin
+    return UnsafeRawPointer(plugin)
+  }
+
+  static func feature(_ descriptor: UnsafePointer<pb_feature_desc>?) -> PluginFeature? {
+    features.first { $0.descriptor == descriptor }
+  }
+}

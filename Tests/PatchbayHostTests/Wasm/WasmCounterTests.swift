@@ -1,0 +1,95 @@
+import Foundation
+import PatchbayEncoding
+import PatchbayHost
+import Testing
+
+/// The bundled Counter in Embedded Swift (`Plugins/Counter/wasm/Counter.swift`), built as
+/// WebAssembly with the Embedded Swift SDK, beside the native Counter: the same actions, the
+/// same state hash after each, swaps either way with the state kept, and a delayed increment
+/// that the host's timer delivers.
+@Suite struct WasmCounterTests {
+  static let counter = "dev.patchbay.counter"
+
+  static func app(_ load: String) throws -> AppRuntime {
+    try WasmPluginTests.app(load, id: Self.counter)
+  }
+
+  static let actions = [
+    "increment", "setStep(by: 5)", "increment", "decrement", "rampUp(times: 3)",
+    "setStep(by: 9223372036854775807)", "increment", "increment", "reset", "setStep(by: -2)",
+    "increment", "incrementLater(ms: 0)", "rampUp(times: 1000)",
+  ]
+
+  /// After each action (and what its effects sent, once the app settles) the two apps' states
+  /// hash the same: the value encoding `@Feature` writes for Embedded Swift is the bytes Codable
+  /// writes for the native build.
+  @Test func counterInEmbeddedSwiftKeepsTheStateItsNativeBuildKeeps() async throws {
+    let native = try Self.app("Counter")
+    let wasm = try Self.app(try WasmFixtures.swift("Counter"))
+    for action in Self.actions {
+      try native.send("it", action)
+      try wasm.send("it", action)
+      #expect(await native.settle())
+      #expect(await wasm.settle())
+      #expect(try wasm.stateHash() == native.stateHash(), "after \(action)")
+    }
+    #expect(try wasm.state("it")[field: "count"] == .int(5046))
+    #expect(try wasm.renderCurrent() == native.renderCurrent())
+  }
+
+  /// Both builds take and refuse the same texts.
+  @Test func bothBuildsTakeAndRefuseTheSameText() throws {
+    let native = try Self.app("Counter")
+    let wasm = try Self.app(try WasmFixtures.swift("Counter"))
+    for text in [
+      "setStep(by: 1.5)", "setStep(step: 1)", "setStep(1)", "increment(by: 1)", "jump",
+      "setStep(by: 2)", "increment",
+    ] {
+      let nativeTook = (try? native.send("it", text)) != nil
+      let wasmTook = (try? wasm.send("it", text)) != nil
+      #expect(nativeTook == wasmTook, "\(text): native \(nativeTook), wasm \(wasmTook)")
+    }
+    #expect(try wasm.state("it")[field: "count"] == .int(3))  // 1, then step 2
+    #expect(try wasm.stateHash() == native.stateHash())
+  }
+
+  /// A delayed increment is a timer the host holds for the wasm instance: it counts as a
+  /// running effect until it fires, and `cancelEffects` stops it. A swap to the native build
+  /// leaves it running in the earlier generation, as a native effect is left, and what it sends
+  /// reaches the new code.
+  @Test func aDelayedIncrementIsATimerTheHostHolds() async throws {
+    let app = try Self.app(try WasmFixtures.swift("Counter"))
+    try app.send("it", "incrementLater(ms: 86400000)")  // a day: running until cancelled
+    let counter = try app.instance("it")
+    #expect(counter.isQuiet == false)
+    #expect(try app.state("it")[field: "pending"] == .int(1))
+    try app.swap(Self.counter, to: try BuiltPlugins.path("Counter"))
+    #expect(counter.earlierGenerations == 1)
+    #expect(counter.isQuiet == false)
+    counter.cancelEffects()
+    #expect(counter.isQuiet)
+    #expect(counter.earlierGenerations == 0)
+
+    // Fired before the swap back or after it, the increment lands once. (The cancelled one
+    // stays pending, as in the native build: it never arrives.)
+    try app.swap(Self.counter, to: try WasmFixtures.swift("Counter"))
+    try app.send("it", "incrementLater(ms: 10)")
+    try app.swap(Self.counter, to: try BuiltPlugins.path("Counter"))
+    #expect(await app.settle())
+    #expect(try app.state("it")[field: "count"] == .int(1))
+    #expect(try app.state("it")[field: "pending"] == .int(1))
+  }
+
+  /// Native to wasm and back, mid-count, the state kept each way.
+  @Test func aSwapBetweenNativeAndEmbeddedSwiftKeepsTheState() throws {
+    let app = try Self.app("Counter")
+    try app.send("it", "setStep(by: 3)")
+    try app.send("it", "increment")
+    try app.swap(Self.counter, to: try WasmFixtures.swift("Counter"))
+    #expect(try app.state("it")[field: "count"] == .int(3))
+    try app.send("it", "increment")
+    try app.swap(Self.counter, to: try BuiltPlugins.path("Counter"))
+    #expect(try app.state("it")[field: "count"] == .int(6))
+    #expect(try app.state("it")[field: "step"] == .int(3))
+  }
+}
