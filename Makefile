@@ -192,7 +192,17 @@ template-check: build
 	grep -q "Test run with 1 test.* passed" $(TEMPLATE_DIR)/test.log
 	$(MAKE) --no-print-directory -C $(TEMPLATE_DIR)/Hello validate VALIDATE_FLAGS="--seed 1" \
 	  >$(TEMPLATE_DIR)/validate.log 2>&1 || { cat $(TEMPLATE_DIR)/validate.log; exit 1; }
-	@echo "template-check: patchbay new → swift build, make → patchbay inspect, make test, validate: ok"
+	@# The WebAssembly templates, in Embedded Swift and in C: each make test builds NAME.wasm and
+	@# runs its test script, whose expect lines assert the state.
+	@for language in swift c; do \
+	  $(BIN)/patchbay new Wasm$$language --wasm $$language --path $(TEMPLATE_DIR) \
+	    --patchbay $(CURDIR) >/dev/null || exit 1; \
+	  env -i PATH="$$PATH" HOME="$$HOME" make --no-print-directory -C $(TEMPLATE_DIR)/Wasm$$language \
+	    test >$(TEMPLATE_DIR)/wasm-$$language.log 2>&1 \
+	    || { cat $(TEMPLATE_DIR)/wasm-$$language.log; exit 1; }; \
+	  grep -q "^hello — 2 ping(s)$$" $(TEMPLATE_DIR)/wasm-$$language.log || exit 1; \
+	done
+	@echo "template-check: patchbay new → swift build, make → patchbay inspect, make test, validate; --wasm swift and c → make test: ok"
 
 # The development loop end to end on the package template-check made: save a source file while
 # the app runs with --rebuild; the plugin is rebuilt and swapped, state kept (Tests/DevLoop).

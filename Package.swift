@@ -216,6 +216,8 @@ let package = Package(
     // The development loop: a plugin's package found from its file, rebuilt when a source is
     // saved (`patchbay run --rebuild`).
     .target(name: "PatchbayRebuild", dependencies: ["PatchbayHost", "PatchbayWatch"]),
+    // The packages `patchbay new` writes: a Swift plugin, or a WebAssembly one (Swift or C).
+    .target(name: "PatchbayTemplates"),
     // An app of built plugins driven by a test: PluginHarness.
     .target(
       name: "PatchbayHarness",
@@ -342,7 +344,7 @@ let package = Package(
         sdk("PatchbayEncoding"), "PatchbayAudioDevice", "PatchbayJACK", "PatchbayLV2",
         "PatchbayMIDI",
         "PatchbayValidation",
-        "PatchbayRepro", "PatchbayRebuild", "CPatchbayProcessGroup",
+        "PatchbayRepro", "PatchbayRebuild", "PatchbayTemplates", "CPatchbayProcessGroup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + host
     ),

@@ -15,7 +15,8 @@ import PatchbayLoader
 /// after writing or renamed into place — a linker finishing — and the watcher looks at once.
 /// Every `interval` it also looks at the files that implement the app's features (the
 /// fallback, and for writes inotify cannot see). A changed file is loaded only once it is a
-/// whole ELF shared object (``ELFImage/incompleteness(of:)``) and either inotify said it was
+/// whole ELF shared object (``ELFImage/incompleteness(of:)``), or a whole WebAssembly module
+/// (``WasmWholeness``), and either inotify said it was
 /// finished or it has stopped changing for `quietPeriod`: a linker still writing, or a copy
 /// cut short, is never loaded. Then every feature that file implements is swapped
 /// (``AppRuntime/swap(_:to:)``). A failed swap is reported once and the old implementation
@@ -136,14 +137,17 @@ public final class PluginWatcher: @unchecked Sendable {
       if identity != entry.identity {
         entry.identity = identity
         entry.changedAt = now
-        // Finished (inotify) files need no quiet period; the ELF check below still guards.
+        // Finished (inotify) files need no quiet period; the wholeness check below guards.
         if !entry.finished { continue }
       }
       guard let changedAt = entry.changedAt,
         entry.finished || now - changedAt >= self.quietPeriod, let identity
       else { continue }
       entry.finished = false
-      if let problem = ELFImage.incompleteness(of: path) {
+      let problem =
+        path.hasSuffix(".wasm")
+        ? WasmWholeness.incompleteness(of: path) : ELFImage.incompleteness(of: path)
+      if let problem {
         if entry.reported != identity {
           self.report(
             "\(path) changed but \(problem); waiting for a whole plugin. The old implementation keeps running."

@@ -68,4 +68,49 @@ import Testing
     #expect(taken.exitCode == 1)
     #expect(taken.stderr.contains("already exists"))
   }
+
+  /// `--wasm swift` and `--wasm c`: the feature's source, a Makefile that builds NAME.wasm
+  /// with the checkout's tool, an app of it and a test script (template-check builds both and
+  /// runs their `make test`).
+  @Test(arguments: [
+    (
+      "swift", "Pinger.swift", "wasm-swiftc", "static let id: StaticString = \"com.example.pinger\""
+    ),
+    ("c", "pinger.c", "wasm-cc", "#define FEATURE_ID \"com.example.pinger\""),
+  ])
+  func writesAWebAssemblyPlugin(language: String, source: String, tool: String, id: String)
+    async throws
+  {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let result = try await CLI.run(
+      "new", "Pinger", "--path", folder.path, "--patchbay", root, "--wasm", language)
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("make test"))
+    let package = folder.appendingPathComponent("Pinger")
+    let names = try FileManager.default.contentsOfDirectory(atPath: package.path).sorted()
+    #expect(names == [".gitignore", "Makefile", source, "app.toml", "test.script"].sorted())
+    let code = try String(contentsOf: package.appendingPathComponent(source), encoding: .utf8)
+    #expect(code.contains(id))
+    let makefile = try String(
+      contentsOf: package.appendingPathComponent("Makefile"), encoding: .utf8)
+    #expect(
+      makefile.contains(
+        "Pinger.wasm: \(source)\n\t$(PATCHBAY)/Sources/PatchbayWasmGuest/\(tool) -o $@ \(source)\n")
+    )
+    #expect(
+      makefile.contains("test: Pinger.wasm\n\t$(BUILD)/patchbay run app.toml --script test.script"))
+    let app = try String(contentsOf: package.appendingPathComponent("app.toml"), encoding: .utf8)
+    #expect(app.contains("load = [\"Pinger.wasm\"]"))
+    #expect(app.contains("id = \"com.example.pinger\""))
+  }
+
+  @Test func refusesALanguageItCannotWrite() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    let bad = try await CLI.run("new", "Pinger", "--path", folder.path, "--wasm", "rust")
+    #expect(bad.exitCode == 2)
+    #expect(bad.stderr.contains("'rust'"), "\(bad.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path))
+  }
 }

@@ -47,7 +47,7 @@ final class Running<F: Feature>: Instance {
 
   override func render(_ out: UnsafePointer<pb_writer>) -> pb_status {
     var writer = WireWriter(out)
-    writer.text(F.render(state))
+    writer.text(plainView(F.render(state)))
     return writer.failed ? PB_ERR_FAILED : PB_OK
   }
 }

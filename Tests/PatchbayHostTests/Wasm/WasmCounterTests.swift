@@ -1,6 +1,8 @@
 import Foundation
+import Patchbay
 import PatchbayEncoding
 import PatchbayHost
+import PatchbayWatch
 import Testing
 
 /// The bundled Counter in Embedded Swift (`Plugins/Counter/wasm/Counter.swift`), built as
@@ -91,5 +93,45 @@ import Testing
     try app.swap(Self.counter, to: try BuiltPlugins.path("Counter"))
     #expect(try app.state("it")[field: "count"] == .int(6))
     #expect(try app.state("it")[field: "step"] == .int(3))
+  }
+
+  /// `--watch` on a `.wasm`: a file cut short is reported and never loaded, and the whole one
+  /// that replaces it is swapped in with the state (the loop `make dev` of a `patchbay new
+  /// --wasm` package runs).
+  @Test func theWatcherSwapsInARebuiltModuleOnceItIsWhole() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Counter.wasm").path
+    let built = try Data(contentsOf: URL(fileURLWithPath: try WasmFixtures.swift("Counter")))
+    try built.write(to: URL(fileURLWithPath: file))
+    let app = try Self.app(file)
+    try app.send("it", "increment")
+    let reports = LockedValue<[String]>([])
+    let watcher = PluginWatcher(
+      app: app, interval: .milliseconds(20), quietPeriod: .milliseconds(60)
+    ) { line in reports.withValue { $0.append(line) } }
+    watcher.start()
+    defer { watcher.stop() }
+    func wait(for condition: () -> Bool) async throws -> Bool {
+      let deadline = ContinuousClock.now + .seconds(300)  // stops a hang only
+      while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      return false
+    }
+
+    try built.prefix(built.count / 2).write(to: URL(fileURLWithPath: file))
+    #expect(try await wait { reports.withValue { $0.contains { $0.contains("is cut short") } } })
+    #expect(app.registry[Self.counter]!.plugin.generation == 1)
+    try app.send("it", "increment")
+
+    let whole = file + ".tmp"
+    try built.write(to: URL(fileURLWithPath: whole))
+    #expect(rename(whole, file) == 0)
+    #expect(try await wait { reports.withValue { $0.contains { $0.hasPrefix("swapped") } } })
+    #expect(app.registry[Self.counter]!.plugin.generation == 2)
+    #expect(try app.state("it")[field: "count"] == .int(2))
   }
 }
