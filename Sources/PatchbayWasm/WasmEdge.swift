@@ -49,7 +49,12 @@ final class WasmEdge {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: "send_after")
         guard let context = self.context, let timers = self.timers else { return }
-        timers.start(after: arguments[0].i32, action) { context.deliver($0) }
+        guard timers.start(after: arguments[0].i32, action, deliver: { context.deliver($0) })
+        else {
+          self.fault =
+            "it asked the host for more than \(WasmTimers.limit) timers at once (send_after)"
+          throw WasmEdgeFault()
+        }
       })
     imports.define(
       module: "patchbay", name: "error",

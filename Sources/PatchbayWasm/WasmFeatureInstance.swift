@@ -121,9 +121,11 @@ final class WasmFeatureInstance: PluginInstance {
       return nil
     }
     guard let guest = self.guest else { return nil }
+    let mark = self.timers.mark
     do {
       return try body(guest)
     } catch {
+      self.timers.cancel(from: mark)  // what the failed call asked for, it did not ask
       let report =
         "\(self.code.id) (\(self.code.module.file)): \(name) \(error). The instance goes on "
         + "from its state before the call."

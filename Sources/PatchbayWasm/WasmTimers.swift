@@ -21,16 +21,22 @@ final class WasmTimers: Sendable {
   private let pending = LockedValue<(next: Int, items: [Int: DispatchWorkItem])>((0, [:]))
   private static let queue = DispatchQueue(label: "dev.patchbay.wasm-timers")
 
+  /// How many timers an instance may have waiting: a plugin that asks for more (a loop of
+  /// delayed sends) traps, named, rather than fill the host's memory.
+  static let limit = 1_024
+
   /// How many timers have not fired yet.
   var count: Int { self.pending.withValue { $0.items.count } }
 
-  /// Sends `action` through `deliver` after `milliseconds`, unless cancelled first. The action
-  /// is delivered before the timer stops counting, so that whoever waits for the instance's
-  /// effects to end (`AppRuntime.settle`) finds the action queued when they have.
+  /// Sends `action` through `deliver` after `milliseconds`, unless cancelled first; false,
+  /// starting nothing, when ``limit`` timers wait already. The action is delivered before the
+  /// timer stops counting, so that whoever waits for the instance's effects to end
+  /// (`AppRuntime.settle`) finds the action queued when they have.
   func start(
     after milliseconds: UInt32, _ action: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void
-  ) {
+  ) -> Bool {
     self.pending.withValue { pending in
+      guard pending.items.count < Self.limit else { return false }
       let id = pending.next
       pending.next += 1
       let item = DispatchWorkItem { [self] in
@@ -40,7 +46,22 @@ final class WasmTimers: Sendable {
       }
       pending.items[id] = item
       Self.queue.asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds)), execute: item)
+      return true
     }
+  }
+
+  /// Where the next timer's number starts: after a call that trapped, ``cancel(from:)`` the
+  /// mark taken before it stops what the failed call started.
+  var mark: Int { self.pending.withValue { $0.next } }
+
+  /// Stops the timers started since `mark` that have not fired.
+  func cancel(from mark: Int) {
+    let items = self.pending.withValue { pending in
+      let started = pending.items.filter { $0.key >= mark }
+      for id in started.keys { pending.items[id] = nil }
+      return Array(started.values)
+    }
+    for item in items { item.cancel() }
   }
 
   /// Stops every timer that has not fired.

@@ -65,6 +65,12 @@ enum Descriptors {
     }
     table.pointee.parse_action = { descriptor, host, text, length, out in
       guard let feature = Plugin.feature(descriptor) else { return PB_ERR_INVALID }
+      let typed =
+        text.map {
+          $0.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: min(length, 64)), as: UTF8.self)
+          }
+        } ?? ""
       var error: UnsafePointer<CChar>?
       var offset = 0
       var failed = false
@@ -73,11 +79,11 @@ enum Descriptors {
       }
       if failed {
         let why = error.map { String(cString: $0) } ?? "out of memory"
-        Host.error(host, feature.id, "cannot parse the action: column \(offset + 1): \(why)")
+        Host.error(host, feature.id, "cannot parse action '\(typed)': column \(offset + 1): \(why)")
         return PB_ERR_DECODE
       }
       if let why = bytes.withUnsafeBufferPointer({ feature.check($0.baseAddress, $0.count) }) {
-        Host.error(host, feature.id, why)
+        Host.error(host, feature.id, "cannot parse action '\(typed)': \(why)")
         return PB_ERR_DECODE
       }
       return bytes.withUnsafeBufferPointer {

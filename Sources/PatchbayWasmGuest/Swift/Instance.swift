@@ -22,7 +22,7 @@ final class Running<F: Feature>: Instance {
   override func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status {
     var input = WireReader(bytes, count)
     guard let action = F.read(action: &input), input.atEnd else {
-      Host.error(host, F.id, "cannot decode the action: \(input.error)")
+      Host.error(host, F.id, PluginFeature.refusal(F.self, bytes, count) ?? input.error)
       return PB_ERR_DECODE
     }
     let effect = feature.reduce(into: &state, action: action)
@@ -56,9 +56,7 @@ final class Running<F: Feature>: Instance {
 enum Host {
   static func error(_ host: UnsafePointer<pb_host>?, _ id: StaticString, _ message: String) {
     guard let host else { return }
-    var line = String(
-      decoding: UnsafeBufferPointer(start: id.utf8Start, count: id.utf8CodeUnitCount), as: UTF8.self
-    )
+    var line = PluginFeature.text(id)
     line += ": " + message
     line.withCString { host.pointee.error(host, $0) }
   }

@@ -21,13 +21,33 @@ public struct PluginFeature {
       }
       return Running<F>(state: state, host: host)
     }
-    check = { bytes, count in
-      var input = WireReader(bytes, count)
-      guard F.read(action: &input) != nil, input.atEnd else {
-        return "not an action of this feature: \(input.error)"
-      }
-      return nil
+    check = { bytes, count in Self.refusal(F.self, bytes, count) }
+  }
+
+  /// Why `bytes` is not an action of `F`, in one line that says what to send; nil when it is
+  /// one: "unknown action 'jump'. Actions: increment, …", or "cannot decode 'setStep': its
+  /// fields are (by: int)".
+  static func refusal<F: Feature>(_ type: F.Type, _ bytes: UnsafePointer<UInt8>?, _ count: Int)
+    -> String?
+  {
+    var input = WireReader(bytes, count)
+    if F.read(action: &input) != nil, input.atEnd { return nil }
+    var again = WireReader(bytes, count)
+    guard let (name, _) = again.case() else {
+      return "cannot decode the action: \(again.error). Send one of its actions."
     }
+    guard let schema = F.actions.first(where: { name == $0.name }) else {
+      let names = F.actions.map { Self.text($0.name) }
+      return "unknown action '\(name.text)'. Actions: \(names.joined(separator: ", "))."
+    }
+    let fields = schema.fields.map { "\(Self.text($0.name)): \(Self.text($0.type))" }
+    return "cannot decode '\(name.text)': its fields are (\(fields.joined(separator: ", ")))."
+  }
+
+  static func text(_ literal: StaticString) -> String {
+    String(
+      decoding: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount),
+      as: UTF8.self)
   }
 }
 

@@ -53,6 +53,17 @@ import Testing
     }
     #expect(try wasm.state("it")[field: "count"] == .int(3))  // 1, then step 2
     #expect(try wasm.stateHash() == native.stateHash())
+    // An unknown action is refused in the same words, naming the actions to send instead.
+    func refusal(_ app: AppRuntime) -> String {
+      do {
+        try app.send("it", "jump")
+        return "taken"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(refusal(wasm).contains("unknown action 'jump'. Actions: increment, decrement, reset"))
+    #expect(refusal(wasm) == refusal(native))
   }
 
   /// A delayed increment is a timer the host holds for the wasm instance: it counts as a

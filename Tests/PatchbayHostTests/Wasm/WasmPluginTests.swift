@@ -61,13 +61,15 @@ import Testing
   }
 
   /// Each hostile action fails with one line naming what it did, and the count the app had
-  /// before it is the count after: the instance is rebuilt from before the call.
+  /// before it is the count after: the instance is rebuilt from before the call, and the
+  /// timers the call asked for are stopped.
   @Test(arguments: [
     ("spin", "ran out of fuel"),
     ("bumpThenSpin", "ran out of fuel"),
     ("grow", "after its memory reached the limit of 4 MiB"),
     ("readFar", "out of bounds memory access"),
     ("badPointer", "called the host's send with 2147483647 bytes at 16"),
+    ("floodTimers", "asked the host for more than 1024 timers at once (send_after)"),
   ])
   func aHostileCallIsNamedAndTheAppGoesOn(action: String, named: String) throws {
     let app = try Self.app(
@@ -81,6 +83,7 @@ import Testing
         && !"\(error)".contains("\n")
     }
     #expect(try app.state("it")[field: "count"] == .int(3))
+    #expect(try app.instance("it").isQuiet)  // nothing the failed call started runs on
     try app.send("it", "bump")
     #expect(try app.state("it")[field: "count"] == .int(4))
   }

@@ -9,6 +9,7 @@
  *   badPointer    hands the host's send a pointer and a length past its memory
  *   bumpThenSpin  count + 1, then spins: the count must not stay bumped
  *   talk          prints a line and logs one: both reach the host's log
+ *   floodTimers   asks the host for timers without end (patchbay.send_after): its limit
  */
 #include <patchbay.h>
 #include <patchbay/sdk.h>
@@ -18,6 +19,10 @@
 #include <string.h>
 
 #define HOSTILE_ID "dev.patchbay.hostile"
+
+/* The host's timer (Sources/PatchbayWasmGuest/Swift/patchbay_embedded.h). */
+__attribute__((import_module("patchbay"), import_name("send_after"))) void
+patchbay_send_after(uint32_t milliseconds, const uint8_t *action, uint32_t length);
 
 typedef struct hostile {
   const pb_host *host;
@@ -74,6 +79,9 @@ static pb_status hostile_reduce(void *instance, const uint8_t *action, size_t le
   } else if (pb_name_equals(name, name_length, "readFar")) {
     volatile const uint8_t *far = (const uint8_t *)(uintptr_t)0xFFFFFFF0u;
     sink = *far;
+  } else if (pb_name_equals(name, name_length, "floodTimers")) {
+    static const uint8_t bump[] = {'c', 4, 0, 'b', 'u', 'm', 'p', 0, 0, 0, 0};
+    for (;;) patchbay_send_after(86400000u, bump, sizeof bump);
   } else if (pb_name_equals(name, name_length, "badPointer")) {
     self->host->send(self->host, (const uint8_t *)(uintptr_t)16, 0x7FFFFFFF);
   } else {
@@ -113,7 +121,8 @@ PB_SDK_ACTIONS(actions, PB_SDK_ACTION0("bump", "count + 1"),
                PB_SDK_ACTION0("bumpThenSpin", "count + 1, then never ends"),
                PB_SDK_ACTION0("grow", "memory without end"),
                PB_SDK_ACTION0("readFar", "past its memory"),
-               PB_SDK_ACTION0("badPointer", "a bad pointer to the host"));
+               PB_SDK_ACTION0("badPointer", "a bad pointer to the host"),
+               PB_SDK_ACTION0("floodTimers", "timers without end"));
 
 static const pb_feature_vtable vtable = PB_SDK_VTABLE(hostile);
 
