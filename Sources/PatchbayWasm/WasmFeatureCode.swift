@@ -55,8 +55,12 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
     creating state: [UInt8]?, context: HostContext?, timers: WasmTimers? = nil
   ) throws(WasmFeatureError) -> WasmGuest {
     let guest: WasmGuest
-    do { guest = try WasmGuest(self.module, limits: self.limits) } catch {
-      throw WasmFeatureError("\(self.id): \(error.reason)")
+    if let spare = self.module.takeSpare() {
+      guest = spare
+    } else {
+      do { guest = try WasmGuest(self.module, limits: self.limits) } catch {
+        throw WasmFeatureError("\(self.id): \(error.reason)")
+      }
     }
     guest.edge.context = context
     guest.edge.timers = timers

@@ -1,3 +1,4 @@
+import Patchbay
 import PatchbayLoader
 import WasmKit
 
@@ -15,6 +16,21 @@ import WasmKit
 final class WasmModule: @unchecked Sendable {
   let file: String
   let module: Module
+  /// The module instance that described the plugin (its entry called, nothing created in it),
+  /// kept for the first feature instance to take (``takeSpare()``): a swap makes one module
+  /// instance where it would make two, each translating the code it runs afresh.
+  private let spare = LockedValue<WasmGuest?>(nil)
+
+  /// Keeps `guest`, untouched but for the plugin's entry, for ``takeSpare()``.
+  func keep(spare guest: WasmGuest) { self.spare.withValue { $0 = guest } }
+
+  /// The kept module instance, once; nil after.
+  func takeSpare() -> WasmGuest? {
+    self.spare.withValue { spare in
+      defer { spare = nil }
+      return spare
+    }
+  }
   /// How every instance runs: in WasmKit's interpreter, metering fuel. Each module instance
   /// gets an engine of its own (one is a few small tables), so that no state of WasmKit's is
   /// shared between instances that run on different threads.

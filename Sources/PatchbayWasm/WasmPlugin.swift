@@ -32,6 +32,7 @@ public enum WasmPlugin {
       let module = try WasmModule(file: file, bytes: bytes)
       let describer = try WasmGuest(module, limits: self.limits)
       let descriptor = try WasmDescriptor(describer, file: file)
+      module.keep(spare: describer)
       return try PluginLoader.validate(descriptor.native, file: file, generation: generation) {
         index, feature, vtable, _, label in
         WasmFeatureCode(
