@@ -93,25 +93,10 @@ let swapBenchmarks: @Sendable () -> Void = {
       )
     ) { benchmark in
       let app = swapApp()
-      let files = rebuiltPlugins(from: build.folder)
-      var index = app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 1 : 0
-      var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
-      for _ in benchmark.scaledIterations {
-        let file = files[index % 2]
-        stamp += 1
-        try FileManager.default.setAttributes(
-          [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
-        let before = residentBytes()
-        benchmark.startMeasurement()
-        let report = try app.swap("counter", to: file)
-        benchmark.stopMeasurement()
-        benchmark.measurement(
-          .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
-        benchmark.measurement(
-          .custom("resident memory per generation (KB)", useScalingFactor: false),
-          (residentBytes() - before) / 1024)
-        index += 1
-      }
+      try swapToRebuiltFiles(
+        benchmark, app: app, id: "counter", files: rebuiltPlugins(from: build.folder),
+        first: app.registry["dev.patchbay.counter"]?.schemaVersion == 1 ? 1 : 0,
+        measuringResidentMemory: true)
     }
   }
 }
@@ -161,5 +146,35 @@ func watchBenchmark(_ name: String, from build: URL) {
       while (try? app.instance("counter").feature.schemaVersion) != wanted { usleep(200) }
       benchmark.stopMeasurement()
     }
+  }
+}
+
+/// The rebuilt-file swap: `app`'s `id` swapped to each of `files` in turn from `first`, each
+/// file's modification time moved a second on first (a build finishing, so the loader makes a
+/// new generation), timed, with the actions it held ("actions held (µs)") and, when asked, what
+/// it added to the resident memory ("resident memory per generation (KB)").
+func swapToRebuiltFiles(
+  _ benchmark: Benchmark, app: AppRuntime, id: String, files: [String], first: Int = 1,
+  measuringResidentMemory: Bool = false
+) throws {
+  var index = first
+  var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
+  for _ in benchmark.scaledIterations {
+    let file = files[index % files.count]
+    stamp += 1
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
+    let before = measuringResidentMemory ? residentBytes() : 0
+    benchmark.startMeasurement()
+    let report = try app.swap(id, to: file)
+    benchmark.stopMeasurement()
+    benchmark.measurement(
+      .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
+    if measuringResidentMemory {
+      benchmark.measurement(
+        .custom("resident memory per generation (KB)", useScalingFactor: false),
+        (residentBytes() - before) / 1024)
+    }
+    index += 1
   }
 }

@@ -147,21 +147,8 @@ let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
         timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(10),
         maxIterations: 100)
     ) { benchmark in
-      let app = try wasmApp(files[0], id: id, action: action)
-      var index = 1
-      var stamp = Date().timeIntervalSince1970 + Double(benchmark.currentIteration) * 1000
-      for _ in benchmark.scaledIterations {
-        let file = files[index % 2]
-        stamp += 1
-        try FileManager.default.setAttributes(
-          [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: file)
-        benchmark.startMeasurement()
-        let report = try app.swap(id, to: file)
-        benchmark.stopMeasurement()
-        benchmark.measurement(
-          .custom("actions held (µs)", useScalingFactor: false), microseconds(report.held))
-        index += 1
-      }
+      try swapToRebuiltFiles(
+        benchmark, app: try wasmApp(files[0], id: id, action: action), id: id, files: files)
     }
   }
 }
