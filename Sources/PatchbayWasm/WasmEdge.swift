@@ -49,8 +49,13 @@ final class WasmEdge {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: "send_after")
         guard let context = self.context, let timers = self.timers else { return }
-        guard timers.start(after: arguments[0].i32, action, deliver: { context.deliver($0) })
-        else {
+        // Finished in a job after the delivery's: the action is in the app queue before the
+        // timer stops counting (a swap or a settle in between would otherwise miss it).
+        let started = timers.start(after: arguments[0].i32, action) { action, finished in
+          context.deliver(action)
+          context.executor.enqueue(finished)
+        }
+        guard started else {
           self.fault =
             "it asked the host for more than \(WasmTimers.limit) timers at once (send_after)"
           throw WasmEdgeFault()

@@ -6,7 +6,10 @@ import Patchbay
 /// delay, and the host holds the timer. `Effect.send(.delayedIncrement, after: 250)` in the
 /// Embedded Swift SDK is one:
 ///
-///     timers.start(after: 250, action) { context.deliver($0) }   // the edge does this
+///     timers.start(after: 250, action) { action, finished in      // the edge does this
+///       context.deliver(action)
+///       context.executor.enqueue(finished)
+///     }
 ///     timers.count        // 1: the instance runs an effect (`settle` waits for it)
 ///     timers.cancelAll()  // cancel_effects, destroy
 ///
@@ -29,11 +32,16 @@ final class WasmTimers: Sendable {
   var count: Int { self.pending.withValue { $0.items.count } }
 
   /// Sends `action` through `deliver` after `milliseconds`, unless cancelled first; false,
-  /// starting nothing, when ``limit`` timers wait already. The action is delivered before the
-  /// timer stops counting, so that whoever waits for the instance's effects to end
-  /// (`AppRuntime.settle`) finds the action queued when they have.
+  /// starting nothing, when ``limit`` timers wait already. The timer counts until `deliver`
+  /// calls the `finished` it is given, which it does once the action has reached the app queue
+  /// (the edge: in a job queued after the delivery's own). Until then a swap keeps the
+  /// instance as an earlier generation, whose inbox the action goes through, and
+  /// `AppRuntime.settle` waits.
   func start(
-    after milliseconds: UInt32, _ action: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void
+    after milliseconds: UInt32, _ action: [UInt8],
+    deliver:
+      @escaping @Sendable (_ action: [UInt8], _ finished: @escaping @Sendable () -> Void)
+      -> Void
   ) -> Bool {
     self.pending.withValue { pending in
       guard pending.items.count < Self.limit else { return false }
@@ -41,8 +49,7 @@ final class WasmTimers: Sendable {
       pending.next += 1
       let item = DispatchWorkItem { [self] in
         guard self.pending.withValue({ $0.items[id] != nil }) else { return }
-        deliver(action)
-        self.pending.withValue { _ = $0.items.removeValue(forKey: id) }
+        deliver(action) { self.pending.withValue { _ = $0.items.removeValue(forKey: id) } }
       }
       pending.items[id] = item
       Self.queue.asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds)), execute: item)
