@@ -79,9 +79,9 @@ build: deps
 
 # The bundled plugins that build as WebAssembly: .build/wasm/NAME.wasm (docs/WASM.md). The C
 # ones with wasm-cc; Counter in Embedded Swift (Plugins/Counter/wasm) with wasm-swiftc, whose
-# @Feature and #plugin run from the macro tool that `swift build` makes. Theory exports
-# functions, which a wasm plugin cannot do yet.
-WASM_PLUGINS := Echo
+# @Feature and #plugin run from the macro tool that `swift build` makes. Theory's functions
+# are called through the module's exported function table.
+WASM_PLUGINS := Echo Theory
 WASM_SWIFT_PLUGINS := Counter
 wasm-plugins: deps
 	@mkdir -p .build/wasm

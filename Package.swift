@@ -284,7 +284,8 @@ let package = Package(
     .target(
       name: "PatchbayWasm",
       dependencies: [
-        "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayABI"),
+        "PatchbayLoader", sdk("Patchbay"), sdk("PatchbayABI"), "PatchbayFunctions", "CFFI",
+        "CPatchbayFFITrampolines",
         .product(name: "WasmKit", package: "WasmKit"),
       ]),
     // Between the interleaved mix and a plugin's planar channels.

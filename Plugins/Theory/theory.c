@@ -24,8 +24,18 @@
 static const char *const pitch_names[12] = {"C",  "C#", "D",  "D#", "E",  "F",
                                             "F#", "G",  "G#", "A",  "A#", "B"};
 
+/* 2^(k/12), correctly rounded: a semitone's ratios within an octave. */
+static const double semitone_ratios[12] = {
+    0x1.0000000000000p+0, 0x1.0f38f92d97963p+0, 0x1.1f59ac3c7d6c0p+0, 0x1.306fe0a31b715p+0,
+    0x1.428a2f98d728bp+0, 0x1.55b8108f0ec5ep+0, 0x1.6a09e667f3bcdp+0, 0x1.7f910d768cfb0p+0,
+    0x1.965fea53d6e3dp+0, 0x1.ae89f995ad3adp+0, 0x1.c823e074ec129p+0, 0x1.e3437e7101344p+0};
+
+/* One multiplication and a scaling by a power of two, both exact in IEEE arithmetic: the same
+ * bits from every C library (pow's last bit differs between glibc and the wasm build's musl). */
 double theory_note_frequency(int32_t note, double a4) {
-  return a4 * pow(2.0, (note - 69) / 12.0);
+  int64_t above = (int64_t)note - 69;
+  int64_t octaves = above >= 0 ? above / 12 : -((11 - above) / 12);
+  return ldexp(a4 * semitone_ratios[above - octaves * 12], (int)octaves);
 }
 
 int32_t theory_note_name(int32_t note, char *out, size_t capacity) {

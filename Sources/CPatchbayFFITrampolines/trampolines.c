@@ -117,19 +117,24 @@ static void zero(ffi_cif *cif, void *result, void **arguments, void *data) {
 }
 
 void (*patchbay_zero_function(ffi_cif *cif, void (*report)(void *context), void *context))(void) {
-  void *code = NULL;
-  ffi_closure *closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
   zero_context *data = malloc(sizeof *data);
-  if (!closure || !data) {
-    if (closure) ffi_closure_free(closure);
-    free(data);
-    return NULL;
-  }
+  if (!data) return NULL;
   data->report = report;
   data->context = context;
-  if (ffi_prep_closure_loc(closure, cif, zero, data, code) != FFI_OK) {
+  void (*code)(void) = patchbay_closure_create(cif, zero, data);
+  if (!code) free(data);
+  return code;
+}
+
+void (*patchbay_closure_create(ffi_cif *cif,
+                               void (*handler)(ffi_cif *cif, void *result, void **arguments,
+                                               void *context),
+                               void *context))(void) {
+  void *code = NULL;
+  ffi_closure *closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
+  if (!closure) return NULL;
+  if (ffi_prep_closure_loc(closure, cif, handler, context, code) != FFI_OK) {
     ffi_closure_free(closure);
-    free(data);
     return NULL;
   }
   return (void (*)(void))code;

@@ -19,7 +19,7 @@ import PatchbayEncoding
 public final class PreparedFunction: @unchecked Sendable {
   public let signature: FunctionSignature
   /// The prepared call description; lives as long as this (trampolines keep their own).
-  let cif: UnsafeMutablePointer<ffi_cif>
+  package let cif: UnsafeMutablePointer<ffi_cif>
   private let types: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
   /// C arguments per parameter: 2 for buffer and out_string, else 1.
   private let cArgumentCount: Int

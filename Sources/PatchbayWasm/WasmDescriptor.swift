@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayABI
+import PatchbayFunctions
 import PatchbayLoader
 
 /// A plugin descriptor read out of a guest's memory, where it has wasm32's layout (4-byte
@@ -12,12 +13,17 @@ import PatchbayLoader
 ///
 /// Strings are copied; the vtable's entries are the guest's function indices, which only
 /// say whether a function is there (a native placeholder stands for each); the host calls the
-/// guest through the edge's exports. The copy lives as long as the process, as a library's
-/// descriptor does.
+/// guest through the edge's exports. An exported function's entry becomes the native address
+/// `export` makes for it (``WasmFunctionExport``). The copy lives as long as the process, as a
+/// library's descriptor does.
 struct WasmDescriptor {
   let native: UnsafeRawPointer
 
-  init(_ guest: WasmGuest, file: String) throws(PluginLoadError) {
+  /// Makes a native address for the guest's function `name` of `signature` at table `index`.
+  typealias Export = (_ name: String, _ signature: FunctionSignature, _ index: UInt32)
+    throws(PluginLoadError) -> UnsafeRawPointer
+
+  init(_ guest: WasmGuest, file: String, export: @escaping Export) throws(PluginLoadError) {
     let edge: UInt32
     let address: UInt32
     do {
@@ -39,7 +45,8 @@ struct WasmDescriptor {
         "patchbay_plugin_entry returned NULL for host ABI \(PATCHBAY_ABI_MAJOR): the plugin "
           + "refused to start. Check its log, or rebuild it against this host's patchbay.h.")
     }
-    self.native = UnsafeRawPointer(try Reader(guest: guest, file: file).plugin(at: address))
+    self.native = UnsafeRawPointer(
+      try Reader(guest: guest, file: file, export: export).plugin(at: address))
   }
 
   /// The edge's version this host speaks (patchbay_wasm.c's PBW_EDGE_VERSION).
@@ -50,6 +57,7 @@ struct WasmDescriptor {
 private struct Reader {
   let guest: WasmGuest
   let file: String
+  let export: WasmDescriptor.Export
 
   func plugin(at address: UInt32) throws(PluginLoadError)
     -> UnsafeMutablePointer<pb_plugin_desc>
@@ -74,11 +82,19 @@ private struct Reader {
         at: try self.u32(address, 28), count: plugin.feature_count,
         limit: PluginLoader.Limits.features
       ) { (entry) throws(PluginLoadError) in UnsafePointer(try self.feature(at: entry)) }
-      if size >= 40, try self.u32(address, 32) != 0 {
-        throw PluginLoadError(
-          file: self.file,
-          "exports functions, which a WebAssembly plugin cannot do yet. Export them from a "
-            + "native plugin (docs/WASM.md).")
+      if size >= 40 {
+        plugin.function_count = try self.u32(address, 32)
+        plugin.functions = try self.array(
+          at: try self.u32(address, 36), count: plugin.function_count,
+          limit: PluginLoader.Limits.functions
+        ) { (entry) throws(PluginLoadError) in UnsafePointer(try self.function(at: entry)) }
+        if plugin.function_count > 0, self.guest.table == nil {
+          throw PluginLoadError(
+            file: self.file,
+            "exports functions but not its function table, through which the host calls them. "
+              + "Build it with this host's Sources/PatchbayWasmGuest/wasm-cc (it links with "
+              + "--export-table).")
+        }
       }
     }
     return Self.keep(plugin)
@@ -110,6 +126,31 @@ private struct Reader {
           + "feature as a native plugin (docs/WASM.md, \"Processors\").")
     }
     return Self.keep(feature)
+  }
+
+  /// A function (20 bytes in wasm32), its guest function index made a native address.
+  private func function(at address: UInt32) throws(PluginLoadError)
+    -> UnsafeMutablePointer<pb_function_desc>
+  {
+    var function = pb_function_desc()
+    let size = try self.u32(address)
+    function.struct_size = Self.nativeSize(size, of: pb_function_desc.self, wasm: 20)
+    function.name = try self.string(at: try self.u32(address, 4))
+    function.signature = try self.string(at: try self.u32(address, 8))
+    function.summary = try self.string(at: try self.u32(address, 12))
+    let index = try self.u32(address, 16)
+    let name = function.name.map { String(cString: $0) } ?? ""
+    // What the loader refuses in its own words (no name, no function, a signature that does not
+    // parse) is left for it to see.
+    if index != 0, !name.isEmpty, let text = function.signature,
+      let signature = try? FunctionSignature(parsing: String(cString: text))
+    {
+      function.function = unsafeBitCast(
+        try self.export(name, signature, index), to: (@convention(c) () -> Void).self)
+    } else if index != 0 {
+      function.function = unsafeBitCast(Self.placeholder, to: (@convention(c) () -> Void).self)
+    }
+    return Self.keep(function)
   }
 
   private func action(at address: UInt32) throws(PluginLoadError)

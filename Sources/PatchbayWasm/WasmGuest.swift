@@ -82,9 +82,14 @@ final class WasmGuest {
   /// Calls `function` with a fresh budget of fuel; its one result, or 0 for none.
   @discardableResult
   func call(_ function: Function, _ arguments: [Value] = []) throws(WasmTrap) -> UInt32 {
+    try self.invoke(function, arguments).first?.i32 ?? 0
+  }
+
+  /// Calls `function` with a fresh budget of fuel; its results.
+  func invoke(_ function: Function, _ arguments: [Value]) throws(WasmTrap) -> [Value] {
     self.store.fuel = Fuel(remaining: self.limits.fuel)
     do {
-      return try function.invoke(arguments, on: &self.stack).first?.i32 ?? 0
+      return try function.invoke(arguments, on: &self.stack)
     } catch {
       let trap = WasmTrap(error, limits: self.limits, host: self.edge.takeFault())
       guard self.limiter.takeRefusal() else { throw trap }
@@ -99,24 +104,35 @@ final class WasmGuest {
   func with<T>(_ bytes: [UInt8], _ body: (Value, Value) throws(WasmTrap) -> T) throws(WasmTrap)
     -> T
   {
-    if bytes.count > self.input.capacity || self.input.address == 0 {
-      let address = try self.call(self.exports.input, [.i32(UInt32(bytes.count))])
-      guard address != 0, UInt64(address) + UInt64(bytes.count) <= UInt64(self.memory.byteCount)
-      else {
-        throw WasmTrap(
-          words: "its patchbay_wasm_input gave no room for \(bytes.count) bytes (out of memory?)")
-      }
-      self.input = (address, max(bytes.count, 256))
-    }
+    let address = try self.room(for: bytes.count)
     if !bytes.isEmpty {
-      self.memory.withUnsafeMutableBufferPointer(
-        offset: UInt(self.input.address), count: bytes.count
-      ) {
+      self.memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: bytes.count) {
         $0.copyBytes(from: bytes)
       }
     }
-    return try body(.i32(self.input.address), .i32(UInt32(bytes.count)))
+    return try body(.i32(address), .i32(UInt32(bytes.count)))
   }
+
+  /// The address of the guest's input room, with space for `count` bytes (grown when they do
+  /// not fit): where the host writes what a call reads. The next call's bytes go there too.
+  func room(for count: Int) throws(WasmTrap) -> UInt32 {
+    if count > self.input.capacity || self.input.address == 0 {
+      guard count <= Int(UInt32.max) else {
+        throw WasmTrap(words: "\(count) bytes do not fit in a 32-bit module's memory")
+      }
+      let address = try self.call(self.exports.input, [.i32(UInt32(count))])
+      guard address != 0, UInt64(address) + UInt64(count) <= UInt64(self.memory.byteCount)
+      else {
+        throw WasmTrap(
+          words: "its patchbay_wasm_input gave no room for \(count) bytes (out of memory?)")
+      }
+      self.input = (address, max(count, 256))
+    }
+    return self.input.address
+  }
+
+  /// The guest's function table (what its C function pointers index), which wasm-cc exports.
+  var table: Table? { self.instance.exports[table: "__indirect_function_table"] }
 
   /// Runs `body` with a sink the guest's writer fills, up to `limit` bytes: its status, and
   /// the bytes (nil when the guest wrote past the limit).

@@ -31,14 +31,23 @@ public enum WasmPlugin {
     {
       let module = try WasmModule(file: file, bytes: bytes)
       let describer = try WasmGuest(module, limits: self.limits)
-      let descriptor = try WasmDescriptor(describer, file: file)
+      let runner = WasmFunctionRunner(module: module, limits: self.limits)
+      let descriptor = try WasmDescriptor(describer, file: file) {
+        (name, signature, index) throws(PluginLoadError) in
+        try WasmFunctionExport(
+          name: name, signature: signature, index: index, runner: runner, file: file
+        ).pointer
+      }
       module.keep(spare: describer)
-      return try PluginLoader.validate(descriptor.native, file: file, generation: generation) {
+      let plugin = try PluginLoader.validate(descriptor.native, file: file, generation: generation)
+      {
         index, feature, vtable, _, label in
         WasmFeatureCode(
           module: module, index: index, id: String(cString: feature.pointee.id), vtable: vtable,
           limits: self.limits, crashLabel: label)
       }
+      if !plugin.functions.isEmpty { plugin.functionFaults = runner }
+      return plugin
     }
   }
 }

@@ -9,8 +9,8 @@ import PatchbayWasm
 
 // WebAssembly plugins against native ones, in one run (docs/WASM.md has the figures): the
 // same C reducer (the bundled Echo) and the same Swift reducer (the bundled Counter, in
-// Embedded Swift for wasm) built both ways, an action into each, ten features started, and a
-// swap to a rebuilt module.
+// Embedded Swift for wasm) built both ways, an action into each, Theory's functions called
+// both ways, ten features started, and a swap to a rebuilt module.
 
 /// The folder this run's WebAssembly builds go to.
 let wasmFolder: URL = {
@@ -81,7 +81,7 @@ func wasmLoader() -> PluginLoader {
 /// An instance of the first feature of `file` (a .so or a .wasm), loaded once.
 func firstFeatureInstance(_ file: String) -> FeatureHandle {
   do {
-    return try FeatureHandle(feature: try wasmLoader().load(file).features[0])
+    return try FeatureHandle(feature: loadPlugin(file).features[0])
   } catch {
     fatalError("\(error) — \(BenchmarkRun.buildHint)")
   }
@@ -93,6 +93,19 @@ let wasmEcho = firstFeatureInstance(wasmEchoFiles[0])
 let nativeCounter = firstFeatureInstance(
   BenchmarkRun.rootBuild.appendingPathComponent("libCounter.so").path)
 let wasmCounter = firstFeatureInstance(wasmCounterFiles[0])
+
+/// The bundled Theory, native and built as WebAssembly.
+let nativeTheory = loadPlugin(BenchmarkRun.rootBuild.appendingPathComponent("libTheory.so").path)
+let wasmTheory = loadPlugin(wasmBuild("Theory", with: "wasm-cc", from: ["Plugins/Theory/theory.c"]))
+
+/// The plugin in `file` (a .so or a .wasm), loaded once.
+func loadPlugin(_ file: String) -> LoadedPlugin {
+  do {
+    return try wasmLoader().load(file)
+  } catch {
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
+  }
+}
 
 let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
   // The same reducer, the same action bytes: the interpreter's ratio to native code.
@@ -116,6 +129,39 @@ let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
         counter.send(increment)
       }
       blackHole(counter)
+    }
+  }
+
+  // Theory's functions through their native addresses, as a native feature calls them: the C
+  // function itself, against the closure that runs it in the module (a lock, the arguments
+  // copied in, the call, the result and any text copied out).
+  for (name, theory) in [("native", nativeTheory), ("WebAssembly", wasmTheory)] {
+    Benchmark(
+      "wasm: call Theory's note_frequency (double(int32, double)), \(name)",
+      configuration: perAction
+    ) { benchmark in
+      let frequency = unsafeBitCast(theory.function("note_frequency")!.pointer, to: Frequency.self)
+      var sum = 0.0
+      for index in benchmark.scaledIterations {
+        sum += frequency(Int32(truncatingIfNeeded: index & 127), 440)
+      }
+      blackHole(sum)
+    }
+    Benchmark(
+      "wasm: call Theory's chord_name (int32(buffer, out_string)), \(name)",
+      configuration: perAction
+    ) { benchmark in
+      let chordName = unsafeBitCast(
+        theory.function("chord_name")!.pointer,
+        to: (@convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int)
+          -> Int32).self)
+      let notes: [UInt8] = [64, 67, 72]
+      var text = [CChar](repeating: 0, count: 64)
+      var sum: Int32 = 0
+      for _ in benchmark.scaledIterations {
+        sum &+= chordName(notes, notes.count, &text, text.count)
+      }
+      blackHole(sum)
     }
   }
 

@@ -41,4 +41,13 @@ patchbay_trampoline_kind patchbay_trampoline_kind_of(patchbay_trampoline *trampo
  * where a trampoline points once its provider has left the app. NULL when memory runs out. */
 void (*patchbay_zero_function(ffi_cif *cif, void (*report)(void *context), void *context))(void);
 
+/* A function of `cif`'s signature whose calls run `handler`: it gets the C arguments (one
+ * pointer to each) and writes the result (an integer narrower than a register as a whole
+ * ffi_arg, as libffi's closures do). How a WebAssembly plugin's exported function gets a native
+ * address. Never freed; NULL when memory runs out. */
+void (*patchbay_closure_create(ffi_cif *cif,
+                               void (*handler)(ffi_cif *cif, void *result, void **arguments,
+                                               void *context),
+                               void *context))(void);
+
 #endif

@@ -39,11 +39,19 @@ public final class LoadedFunction: @unchecked Sendable {
       ?? self.preparedOnce.storeIfNil(PreparedFunction(signature: self.signature))
   }
 
-  /// Calls the function with `values` (see ``PreparedFunction``); errors name the function.
+  /// Calls the function with `values` (see ``PreparedFunction``); errors name the function,
+  /// and say why its code failed where it can (``FunctionFaults``).
   public func call(_ values: [WireValue]) throws(FunctionCallError) -> WireValue {
-    do {
-      return try self.prepared.call(self.pointer, values)
+    let faults = self.plugin.functionFaults
+    faults?.watch()
+    do throws(FunctionCallFailure) {
+      let result = try self.prepared.call(self.pointer, values)
+      if let fault = faults?.endWatch() {
+        throw FunctionCallFailure("\(fault); the call returned zero")
+      }
+      return result
     } catch {
+      _ = faults?.endWatch()
       throw FunctionCallError(
         function: "\(self.plugin.name).\(self.name)", reason: error.description)
     }

@@ -7,14 +7,15 @@ import Testing
 /// The Chord Trainer grading through the real Theory plugin: its `chord_name` resolved by the
 /// host ("patchbay.functions/1") and called from the Trainer's reducer.
 @Suite struct ChordTrainerTheoryTests {
-  static func app() throws -> AppRuntime {
+  /// The Trainer, with Theory loaded from `theory` (a name, or a path: its wasm build).
+  static func app(theory: String = "Theory") throws -> AppRuntime {
     try makeApp(
       toml: """
         [app]
         name = "Trainer"
         root = "trainer"
         [plugins]
-        load = ["ChordTrainer", "Theory"]
+        load = ["ChordTrainer", "\(theory)"]
         [[feature]]
         key = "trainer"
         id = "dev.patchbay.chord-trainer"

@@ -134,19 +134,14 @@ import Testing
   }
 
   /// What a wasm plugin cannot have yet is refused at load, in one line naming it: a processor
-  /// (the interpreter allocates on every call), exported functions (Theory's). A file that is
-  /// not a module, and a module without the edge, are named too.
+  /// (the interpreter allocates on every call). A file that is not a module is named too.
   @Test func whatAWebAssemblyPluginCannotBeIsRefusedInOneLine() throws {
     let refusals: [(file: String, id: String, says: String)] = [
       (
         try WasmFixtures.fixture("sounding"), Self.hostile,
         "feature 'dev.patchbay.hostile' has a processor, which a WebAssembly plugin cannot have "
           + "yet: the interpreter allocates on every call"
-      ),
-      (
-        try WasmFixtures.bundled("Theory", source: "theory.c"), "dev.patchbay.theory",
-        "exports functions, which a WebAssembly plugin cannot do yet"
-      ),
+      )
     ]
     for refusal in refusals {
       #expect {
