@@ -113,34 +113,18 @@ public final class PreparedFunction: @unchecked Sendable {
     throws(FunctionCallFailure) -> (WireValue, String?)
   {
     // Every C argument in its own 8-byte-aligned slot; strings and buffers alive until return.
-    let slots = UnsafeMutableRawPointer.allocate(
-      byteCount: max(1, self.cArgumentCount) * 16, alignment: 16)
-    let pointers = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(
-      capacity: max(1, self.cArgumentCount))
-    var owned: [UnsafeMutableRawPointer] = []
+    var frame = CallFrame(count: self.cArgumentCount)
+    defer { frame.release() }
     var outString: UnsafeMutablePointer<CChar>?
-    defer {
-      slots.deallocate()
-      pointers.deallocate()
-      owned.forEach { $0.deallocate() }
-    }
-    var slot = 0
-    func next() -> UnsafeMutableRawPointer {
-      let at = slots + slot * 16
-      at.initializeMemory(as: UInt64.self, repeating: 0, count: 2)
-      pointers[slot] = at
-      slot += 1
-      return at
-    }
     var valueIndex = 0
     for (position, parameter) in self.signature.parameters.enumerated() {
       if parameter == .outString {
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: stringCapacity)
-        buffer.initialize(repeating: 0, count: stringCapacity)
-        owned.append(UnsafeMutableRawPointer(buffer))
+        let buffer = frame.copy([UInt8](repeating: 0, count: stringCapacity))
+          .assumingMemoryBound(to: CChar.self)
         outString = buffer
-        next().storeBytes(of: UnsafeMutableRawPointer(buffer), as: UnsafeMutableRawPointer.self)
-        next().storeBytes(of: UInt64(stringCapacity), as: UInt64.self)
+        frame.next().storeBytes(
+          of: UnsafeMutableRawPointer(buffer), as: UnsafeMutableRawPointer.self)
+        frame.next().storeBytes(of: UInt64(stringCapacity), as: UInt64.self)
         continue
       }
       let value = values[valueIndex]
@@ -168,30 +152,28 @@ public final class PreparedFunction: @unchecked Sendable {
         guard case .bool(let flag) = value else {
           throw FunctionCallFailure("\(what) takes true or false, got \(value.actionText)")
         }
-        next().storeBytes(of: flag ? 1 : 0, as: UInt8.self)
-      case .int8: next().storeBytes(of: Int8(try integer(-128...127)), as: Int8.self)
-      case .uint8: next().storeBytes(of: UInt8(try integer(0...255)), as: UInt8.self)
-      case .int16: next().storeBytes(of: Int16(try integer(-32_768...32_767)), as: Int16.self)
-      case .uint16: next().storeBytes(of: UInt16(try integer(0...65_535)), as: UInt16.self)
+        frame.next().storeBytes(of: flag ? 1 : 0, as: UInt8.self)
+      case .int8: frame.next().storeBytes(of: Int8(try integer(-128...127)), as: Int8.self)
+      case .uint8: frame.next().storeBytes(of: UInt8(try integer(0...255)), as: UInt8.self)
+      case .int16: frame.next().storeBytes(of: Int16(try integer(-32_768...32_767)), as: Int16.self)
+      case .uint16: frame.next().storeBytes(of: UInt16(try integer(0...65_535)), as: UInt16.self)
       case .int32:
-        next().storeBytes(
+        frame.next().storeBytes(
           of: Int32(try integer(Int64(Int32.min)...Int64(Int32.max))), as: Int32.self)
       case .uint32:
-        next().storeBytes(of: UInt32(try integer(0...Int64(UInt32.max))), as: UInt32.self)
-      case .int64: next().storeBytes(of: try integer(Int64.min...Int64.max), as: Int64.self)
+        frame.next().storeBytes(of: UInt32(try integer(0...Int64(UInt32.max))), as: UInt32.self)
+      case .int64: frame.next().storeBytes(of: try integer(Int64.min...Int64.max), as: Int64.self)
       case .uint64, .size, .pointer:
-        next().storeBytes(of: UInt64(try integer(0...Int64.max)), as: UInt64.self)
-      case .float: next().storeBytes(of: Float(try number()), as: Float.self)
-      case .double: next().storeBytes(of: try number(), as: Double.self)
+        frame.next().storeBytes(of: UInt64(try integer(0...Int64.max)), as: UInt64.self)
+      case .float: frame.next().storeBytes(of: Float(try number()), as: Float.self)
+      case .double: frame.next().storeBytes(of: try number(), as: Double.self)
       case .string:
         guard case .string(let text) = value else {
           throw FunctionCallFailure("\(what) takes a string, got \(value.actionText)")
         }
         let bytes = Array(text.utf8) + [0]
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1)
-        copy.copyMemory(from: bytes, byteCount: bytes.count)
-        owned.append(copy)
-        next().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
+        let copy = frame.copy(bytes)
+        frame.next().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
       case .buffer:
         let bytes: [UInt8]
         switch value {
@@ -209,11 +191,9 @@ public final class PreparedFunction: @unchecked Sendable {
         default:
           throw FunctionCallFailure("\(what) takes a list of bytes, got \(value.actionText)")
         }
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-        copy.copyMemory(from: bytes, byteCount: bytes.count)
-        owned.append(copy)
-        next().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
-        next().storeBytes(of: UInt64(bytes.count), as: UInt64.self)
+        let copy = frame.copy(bytes)
+        frame.next().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
+        frame.next().storeBytes(of: UInt64(bytes.count), as: UInt64.self)
       case .void, .outString:
         break  // rejected by the parser / handled above
       }
@@ -223,7 +203,7 @@ public final class PreparedFunction: @unchecked Sendable {
     withUnsafeMutableBytes(of: &result) { raw in
       ffi_call(
         self.cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), raw.baseAddress,
-        pointers)
+        frame.pointers)
     }
     let value = withUnsafeBytes(of: result) { raw -> WireValue in
       // libffi widens integer results narrower than a register to a full ffi_arg.

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayABI
+import PatchbayFunctions
 import PatchbayLoader
 import WasmKit
 
@@ -10,9 +11,19 @@ import WasmKit
 /// call with a trap naming the import and the pointer, and the host goes on.
 final class WasmEdge {
   var memory: Memory?
+  /// The guest's function table, where `resolve` puts the functions it gives (wasm-cc exports
+  /// it); nil for a module without one, which then resolves nothing.
+  var table: Table?
+  /// The functions `resolve` gave, by provider, name and signature: each once per instance.
+  private var resolved: [String: UInt32] = [:]
   /// The instance the guest's sends, errors and logs are for; nil: they are dropped (a
   /// replay, or the instance-free calls' guest between calls).
   var context: HostContext?
+  /// Whether the guest is reducing actions again after a trap: what they send, report and log
+  /// was heard the first time and is dropped; what they resolve is resolved again.
+  var replaying = false
+  /// Who hears the guest's sends, errors and logs now.
+  private var listener: HostContext? { self.replaying ? nil : self.context }
   /// The instance's delayed sends (`send_after`); nil for the instance-free calls' guest.
   var timers: WasmTimers?
   var output: [UInt8] = []
@@ -41,14 +52,14 @@ final class WasmEdge {
       Function(store: store, parameters: [.i32, .i32], results: []) {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[0].i32, arguments[1].i32, for: "send")
-        self.context?.deliver(action)
+        self.listener?.deliver(action)
       })
     imports.define(
       module: "patchbay", name: "send_after",
       Function(store: store, parameters: [.i32, .i32, .i32], results: []) {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: "send_after")
-        guard let context = self.context, let timers = self.timers else { return }
+        guard let context = self.listener, let timers = self.timers else { return }
         // Finished in a job after the delivery's: the action is in the app queue before the
         // timer stops counting (a swap or a settle in between would otherwise miss it).
         let started = timers.start(after: arguments[0].i32, action) { action, finished in
@@ -66,7 +77,7 @@ final class WasmEdge {
       Function(store: store, parameters: [.i32, .i32], results: []) {
         [unowned self] _, arguments, _ in
         let text = try self.bytes(arguments[0].i32, arguments[1].i32, for: "error")
-        self.context?.report(String(decoding: text, as: UTF8.self))
+        self.listener?.report(String(decoding: text, as: UTF8.self))
       })
     imports.define(
       module: "patchbay", name: "log",
@@ -74,10 +85,63 @@ final class WasmEdge {
         [unowned self] _, arguments, _ in
         let text = try self.bytes(arguments[1].i32, arguments[2].i32, for: "log")
         let level = pb_log_level(rawValue: min(arguments[0].i32, PB_LOG_ERROR.rawValue))
-        self.context?.log(level, String(decoding: text, as: UTF8.self))
+        self.listener?.log(level, String(decoding: text, as: UTF8.self))
+      })
+    imports.define(
+      module: "patchbay", name: "resolve",
+      Function(store: store, parameters: [.i32, .i32, .i32, .i32, .i32, .i32], results: [.i32]) {
+        [unowned self] _, arguments in
+        let text = { (at: Int) throws in
+          String(
+            decoding: try self.bytes(arguments[at].i32, arguments[at + 1].i32, for: "resolve"),
+            as: UTF8.self)
+        }
+        return [.i32(try self.resolve(text(0), text(2), text(4), in: store))]
       })
     self.defineStandardOutput(in: store, into: &imports)
     return imports
+  }
+
+  /// "patchbay.functions/1"'s resolve: the table index of a function of `signature`'s wasm type
+  /// that calls the provider's function through the app, or 0 after saying why (through the
+  /// instance's error, as a native plugin hears it).
+  private func resolve(_ provider: String, _ name: String, _ text: String, in store: Store)
+    throws -> UInt32
+  {
+    let key = "\(provider)\u{0}\(name)\u{0}\(text)"
+    if let index = self.resolved[key] { return index }
+    guard let context = self.context else { return 0 }
+    func refuse(_ why: String) -> UInt32 {
+      self.listener?.report("\(provider).\(name): \(why)")
+      return 0
+    }
+    guard let resolveFunction = context.resolveFunction else {
+      return refuse("this instance runs outside an app, which resolves functions.")
+    }
+    guard let signature = try? FunctionSignature(parsing: text),
+      let type = WasmFunctionExport.wasmType(of: signature)
+    else {
+      return refuse(
+        "'\(text)' is not a signature a WebAssembly plugin can call: it does not parse, or it "
+          + "takes or returns a pointer, which means nothing in the module's memory.")
+    }
+    guard let table = self.table else {
+      return refuse("the module exports no function table; build it with wasm-cc.")
+    }
+    let pointer: UnsafeRawPointer
+    do {
+      pointer = try resolveFunction(provider, name, text)
+    } catch {
+      self.listener?.report("\(error)")  // as a native plugin's resolve reports it
+      return 0
+    }
+    let function = WasmFunctionImport.function(
+      calling: pointer, signature: signature, type: type, edge: self, store: store)
+    guard let index = try WasmTableGrower.append(function, of: type, to: table, in: store) else {
+      return refuse("the module's function table cannot grow; link it with --growable-table.")
+    }
+    self.resolved[key] = index
+    return index
   }
 
   /// `fd_write` of standard output (1) and error (2) reaches the log, a line a write, and
@@ -108,7 +172,9 @@ final class WasmEdge {
         try self.store(UInt32(text.count), at: written, for: "fd_write")
         let line = String(decoding: text, as: UTF8.self)
           .trimmingCharacters(in: .newlines)
-        if !line.isEmpty { self.context?.log(descriptor == 2 ? PB_LOG_WARNING : PB_LOG_INFO, line) }
+        if !line.isEmpty {
+          self.listener?.log(descriptor == 2 ? PB_LOG_WARNING : PB_LOG_INFO, line)
+        }
         return [.i32(0)]
       })
     imports.define(
@@ -172,11 +238,26 @@ final class WasmEdge {
     return memory.withUnsafeBufferPointer(offset: UInt(address), count: Int(count)) { Array($0) }
   }
 
+  /// The NUL-terminated string at `address` in the guest's memory, without its NUL; a trap
+  /// naming `name` when it runs past the memory.
+  func string(at address: UInt32, for name: String) throws -> [UInt8] {
+    guard let memory = self.memory else { return [] }
+    try self.check(address, 0, for: name, in: memory)
+    let end = memory.withUnsafeBufferPointer(
+      offset: UInt(address), count: memory.byteCount - Int(address)
+    ) { $0.firstIndex(of: 0) }
+    guard let end else {
+      self.fault = "it called the host with a string at \(address) that does not end in its memory"
+      throw WasmEdgeFault()
+    }
+    return try self.bytes(address, UInt32(end), for: name)
+  }
+
   private func store(_ value: UInt32, at address: UInt32, for name: String) throws {
     try self.store(withUnsafeBytes(of: value.littleEndian) { Array($0) }, at: address, for: name)
   }
 
-  private func store(_ bytes: [UInt8], at address: UInt32, for name: String) throws {
+  func store(_ bytes: [UInt8], at address: UInt32, for name: String) throws {
     guard let memory = self.memory else { return }
     try self.check(address, UInt32(bytes.count), for: name, in: memory)
     memory.withUnsafeMutableBufferPointer(offset: UInt(address), count: bytes.count) {

@@ -158,7 +158,7 @@ final class WasmFeatureInstance: PluginInstance {
     do {
       let guest = try self.code.guest(
         creating: self.checkpoint, context: self.context, timers: self.timers)
-      guest.edge.context = nil  // what the actions said, they said the first time
+      guest.edge.replaying = true  // what the actions said, they said the first time
       for action in self.since {
         let status = try guest.with(action) { address, length throws(WasmTrap) in
           try guest.call(guest.exports.reduce, [address, length])
@@ -167,7 +167,7 @@ final class WasmFeatureInstance: PluginInstance {
           throw WasmFeatureError("an action reduced before did not reduce again")
         }
       }
-      guest.edge.context = self.context
+      guest.edge.replaying = false
       self.guest = guest
     } catch {
       self.broken =

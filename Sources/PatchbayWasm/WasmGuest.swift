@@ -77,6 +77,7 @@ final class WasmGuest {
     )
     self.stack = ExecutionStack(engine: engine)
     edge.memory = memory
+    edge.table = instance.exports[table: "__indirect_function_table"]
   }
 
   /// Calls `function` with a fresh budget of fuel; its one result, or 0 for none.
@@ -132,7 +133,7 @@ final class WasmGuest {
   }
 
   /// The guest's function table (what its C function pointers index), which wasm-cc exports.
-  var table: Table? { self.instance.exports[table: "__indirect_function_table"] }
+  var table: Table? { self.edge.table }
 
   /// Runs `body` with a sink the guest's writer fills, up to `limit` bytes: its status, and
   /// the bytes (nil when the guest wrote past the limit).

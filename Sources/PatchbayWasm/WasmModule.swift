@@ -37,12 +37,14 @@ final class WasmModule: @unchecked Sendable {
   static let configuration = EngineConfiguration(fuelMetering: true)
 
   /// The imports a plugin may have: the edge's four, `send_after` (a delayed send to itself,
-  /// ``WasmTimers``, which the Embedded Swift SDK's `Effect.send(_:after:)` imports), and what
+  /// ``WasmTimers``, which the Embedded Swift SDK's `Effect.send(_:after:)` imports), `resolve`
+  /// (other plugins' functions, as "patchbay.functions/1" gives a native plugin), and what
   /// C's `printf` family needs
   /// (`fd_write` of its standard output and error reaches the host's log, `fd_fdstat_get` says
   /// they are terminals; the others fail).
   static let granted: Set<String> = [
     "patchbay.write", "patchbay.send", "patchbay.send_after", "patchbay.error", "patchbay.log",
+    "patchbay.resolve",
     "wasi_snapshot_preview1.fd_write", "wasi_snapshot_preview1.fd_seek",
     "wasi_snapshot_preview1.fd_close", "wasi_snapshot_preview1.fd_fdstat_get",
   ]

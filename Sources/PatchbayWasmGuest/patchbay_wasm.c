@@ -11,6 +11,8 @@
  *                                send(action, length)                    host->send
  *                                error(text, length)                     host->error
  *                                log(level, text, length)                host->log
+ *                                resolve(provider, length, name, length, "patchbay.functions/1"'s
+ *                                        signature, length) -> index      resolve
  *   exports                      patchbay_plugin_entry                   the plugin's own
  *                                patchbay_wasm_input(size) -> bytes      where the host puts
  *                                                                        a call's bytes
@@ -47,15 +49,33 @@ PBW_IMPORT(write) uint32_t pbw_host_write(uint32_t sink, const void *bytes, uint
 PBW_IMPORT(send) void pbw_host_send(const uint8_t *action, uint32_t length);
 PBW_IMPORT(error) void pbw_host_error(const char *text, uint32_t length);
 PBW_IMPORT(log) void pbw_host_log(uint32_t level, const char *text, uint32_t length);
+PBW_IMPORT(resolve)
+uint32_t pbw_host_resolve(const char *provider, uint32_t provider_length, const char *name,
+                          uint32_t name_length, const char *signature, uint32_t signature_length);
 
 static size_t pbw_write(void *context, const void *bytes, size_t length) {
   return pbw_host_write((uint32_t)(uintptr_t)context, bytes, (uint32_t)length);
 }
 
-/* No service yet: a plugin asks, and hears NULL, as from a host that does not offer it. */
+/* Another plugin's function: the host puts a function of the signature's wasm type into this
+ * module's table (it grows by one) and answers its index, which is what a C function pointer
+ * is in wasm32; 0 (NULL) after saying why through error. */
+static void (*pbw_resolve(const pb_host *host, const char *provider, const char *name,
+                          const char *signature))(void) {
+  (void)host;
+  if (!provider || !name || !signature) return NULL;
+  uint32_t index = pbw_host_resolve(provider, (uint32_t)strlen(provider), name,
+                                    (uint32_t)strlen(name), signature, (uint32_t)strlen(signature));
+  return (void (*)(void))(uintptr_t)index;
+}
+
+static const pb_functions_service pbw_functions = {sizeof(pb_functions_service), pbw_resolve};
+
+/* "patchbay.functions/1"; no other service yet: a plugin asks, and hears NULL, as from a host
+ * that does not offer it. */
 static const void *pbw_get_service(const pb_host *host, const char *service_id) {
   (void)host;
-  (void)service_id;
+  if (service_id && strcmp(service_id, PB_SERVICE_FUNCTIONS) == 0) return &pbw_functions;
   return NULL;
 }
 

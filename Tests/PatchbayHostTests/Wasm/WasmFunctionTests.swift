@@ -5,10 +5,11 @@ import PatchbayLoader
 import PatchbayWasm
 import Testing
 
-/// Functions a WebAssembly plugin exports (patchbay/functions.h): the bundled Theory built as
-/// wasm answers every call as its native build does, native features call it through the
-/// pointers they resolved, across swaps either way; every C type crosses the module's edge;
-/// and a function that traps is named, returns zero, and the next call runs.
+/// Functions across a WebAssembly plugin's edge (patchbay/functions.h). Exported: the bundled
+/// Theory built as wasm answers every call as its native build does, native features call it
+/// through the pointers they resolved, across swaps either way; every C type crosses the edge;
+/// a function that traps is named, returns zero, and the next call runs. Imported: a wasm
+/// feature calls Theory, native or wasm, across swaps of either.
 @Suite struct WasmFunctionTests {
   static let theory = "dev.patchbay.theory-plugin"
 
@@ -161,6 +162,77 @@ import Testing
       try #require(plugin.function("spin")).pointer, to: (@convention(c) (Int32) -> Int32).self)
     #expect(spin(1) == 0)
     #expect(try #require(plugin.function("negate")).call([.int(-7)]) == .int(7))
+  }
+
+  /// The Namer fixture (a wasm feature that resolves Theory's functions) beside Theory from
+  /// `theory`.
+  static func namer(theory: String) throws -> AppRuntime {
+    try makeApp(
+      toml: """
+        [app]
+        root = "it"
+        [plugins]
+        load = ["\(try WasmFixtures.fixture("namer"))", "\(theory)"]
+        [[feature]]
+        key = "it"
+        id = "dev.patchbay.namer"
+        """)
+  }
+
+  /// A wasm feature calls Theory's functions through "patchbay.functions/1": the native Theory,
+  /// and Theory built as wasm (one module calling another, through the host).
+  @Test func aWebAssemblyFeatureCallsAnotherPluginsFunctions() throws {
+    for theory in ["Theory", try WasmFixtures.bundled("Theory", source: "theory.c")] {
+      let app = try Self.namer(theory: theory)
+      try app.send("it", "name(note: 60)")
+      #expect(try app.state("it")[field: "last"] == .string("C4"), "\(theory)")
+      try app.send("it", "pitch(note: 81)")
+      #expect(try app.state("it")[field: "last"] == .string("880.000"), "\(theory)")
+      try app.send("it", "name(note: 300)")
+      #expect(try app.state("it")[field: "last"] == .string("not a MIDI note (0-127)"))
+    }
+  }
+
+  /// The pointer a wasm feature resolved follows Theory's swaps, native → wasm → native; and a
+  /// swap of the wasm feature itself keeps its state, its new code resolving afresh.
+  @Test func aWebAssemblyFeaturesImportFollowsSwapsOfEitherSide() throws {
+    let wasmTheory = try WasmFixtures.bundled("Theory", source: "theory.c")
+    let app = try Self.namer(theory: "Theory")
+    try app.send("it", "name(note: 61)")
+    try app.swap("Theory", to: wasmTheory)
+    try app.send("it", "name(note: 62)")
+    #expect(try app.state("it")[field: "last"] == .string("D4"))
+    try app.swap("Theory", to: try BuiltPlugins.path("Theory"))
+    try app.send("it", "name(note: 127)")
+    #expect(try app.state("it")[field: "last"] == .string("G9"))
+    let namer = try WasmFixtures.fixture("namer")
+    let copy = namer.replacingOccurrences(of: ".wasm", with: "Copy.wasm")
+    try? FileManager.default.removeItem(atPath: copy)
+    try FileManager.default.copyItem(atPath: namer, toPath: copy)
+    try app.swap("dev.patchbay.namer", to: copy)
+    #expect(try app.state("it")[field: "last"] == .string("G9"))
+    try app.send("it", "name(note: 0)")
+    #expect(try app.state("it")[field: "last"] == .string("C-1"))
+  }
+
+  /// What a wasm feature cannot resolve is refused as a native plugin hears it, and a bad
+  /// pointer handed to the host's resolve traps, named; the app goes on with the state.
+  @Test func aBadResolveIsNamedAndTheAppGoesOn() throws {
+    let app = try Self.namer(theory: "Theory")
+    try app.send("it", "name(note: 64)")
+    #expect {
+      try app.send("it", "missing")
+    } throws: { error in
+      "\(error)".contains("no_such_function")
+        && "\(error)".contains("exports no function 'no_such_function'")
+    }
+    #expect {
+      try app.send("it", "badResolve")
+    } throws: { error in
+      "\(error)".contains("it called the host's resolve with 4096 bytes at 4294967040")
+    }
+    try app.send("it", "pitch(note: 57)")
+    #expect(try app.state("it")[field: "last"] == .string("220.000"))
   }
 
   /// A pointer means nothing across the edge: a module exporting a function that takes or
