@@ -66,6 +66,9 @@ public enum EmbeddedFeatureMacro: MemberMacro, ExtensionMacro {
     if !members.contains(where: { FeatureMacro.declaresStatic("initialState", $0.decl) }) {
       generated.append("\(raw: access)static var initialState: State { State() }")
     }
+    if members.contains(where: { FeatureMacro.implementsMigrate($0.decl) }) {
+      generated.append("\(raw: access)static var migrates: Bool { true }")
+    }
     let schemas = cases.map { item -> String in
       var arguments = [FeatureMacro.literal(item.name)]
       if !item.fields.isEmpty {

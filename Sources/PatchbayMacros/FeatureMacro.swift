@@ -162,7 +162,7 @@ public enum FeatureMacro: MemberMacro, ExtensionMacro {
   }
 
   /// `static func migrate(from:_:)`, the member whose presence means the feature migrates.
-  private static func implementsMigrate(_ decl: DeclSyntax) -> Bool {
+  static func implementsMigrate(_ decl: DeclSyntax) -> Bool {
     guard let function = decl.as(FunctionDeclSyntax.self), function.name.text == "migrate",
       function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
     else { return false }

@@ -5,8 +5,7 @@ import PatchbayEmbedded
 /// reducer, and its state hash after every action (the side-by-side tests check it). What
 /// differs, because Embedded Swift for wasm32 has no concurrency runtime: `incrementLater`'s
 /// delay is a timer the host holds (`.send(_:after:)`) rather than a sleeping task, and
-/// `rampUp` sends its actions from the reducer rather than from a running effect. Not here yet:
-/// `migrate` from CounterAlt's schema.
+/// `rampUp` sends its actions from the reducer rather than from a running effect.
 @Feature
 struct Counter {
   static let id: StaticString = "dev.patchbay.counter"
@@ -60,6 +59,27 @@ struct Counter {
       state.count = state.count.saturating(plus: state.step)
       return .none
     }
+  }
+
+  /// Reads back the state of its alternative implementation, as the native Counter does:
+  /// schema 2 is `CounterAlt`'s `{value, stride, history, waiting}`. (`@Feature` sees this
+  /// function and marks the feature as one that migrates.)
+  static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? {
+    guard schemaVersion == 2, let fields = old.record() else { return nil }
+    var state = State()
+    var (value, stride): (Int64?, Int64?) = (nil, nil)
+    for _ in 0..<fields {
+      guard let label = old.label() else { return nil }
+      switch label {
+      case "value": value = old.int()
+      case "stride": stride = old.int()
+      case "waiting": state.pending = old.int() ?? 0
+      default: guard old.skip() else { return nil }
+      }
+    }
+    guard let value, let stride else { return nil }
+    (state.count, state.step) = (value, stride)
+    return state
   }
 
   static func render(_ state: State) -> String {

@@ -15,7 +15,8 @@ enum Descriptors {
         struct_size: UInt32(MemoryLayout<pb_feature_desc>.size), id: F.id.cString,
         name: F.name.cString, summary: F.summary.cString,
         state_schema_version: F.stateSchemaVersion, action_count: UInt32(actions.count),
-        actions: UnsafePointer(list), vtable: vtable, processor: nil))
+        actions: UnsafePointer(list), vtable: F.migrates ? migratingVtable : vtable,
+        processor: nil))
     return UnsafePointer(feature)
   }
 
@@ -100,6 +101,23 @@ enum Descriptors {
       return pb_format_value_text(bytes, length, out) == 0 ? PB_OK : PB_ERR_DECODE
     }
     table.pointee.cancel_effects = { _ in }
+    return UnsafePointer(table)
+  }()
+
+  /// ``vtable`` with `migrate`: a feature's migrates when it has the entry.
+  nonisolated(unsafe) static let migratingVtable: UnsafePointer<pb_feature_vtable> = {
+    let table = UnsafeMutablePointer<pb_feature_vtable>.allocate(capacity: 1)
+    table.initialize(to: vtable.pointee)
+    table.pointee.migrate = { descriptor, host, schema, state, length, out in
+      guard let feature = Plugin.feature(descriptor) else { return PB_ERR_INVALID }
+      guard let bytes = feature.migrate(host, schema, state, length) else {
+        return PB_ERR_UNSUPPORTED
+      }
+      return bytes.withUnsafeBufferPointer {
+        out!.pointee.write(out!.pointee.context, $0.baseAddress, $0.count) == $0.count
+          ? PB_OK : PB_ERR_FAILED
+      }
+    }
     return UnsafePointer(table)
   }()
 }

@@ -49,6 +49,25 @@ public protocol Feature {
   static var actions: [ActionSchema] { get }
   /// The state a new instance starts from: `State()` unless you write it.
   static var initialState: State { get }
+  /// Whether it reads states of other schemas (``migrate(from:_:)``): `@Feature` sets it when
+  /// the feature writes `migrate`.
+  static var migrates: Bool { get }
+  /// A state of schema `schemaVersion` (another build's, across a swap), read from `old` into
+  /// this build's; nil when it cannot be read. A record is read field by field:
+  ///
+  ///     static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? {
+  ///       guard schemaVersion == 2, let count = old.record() else { return nil }
+  ///       var state = State()
+  ///       for _ in 0..<count {
+  ///         guard let label = old.label() else { return nil }
+  ///         switch label {
+  ///         case "value": guard let value = old.int() else { return nil }; state.count = value
+  ///         default: guard old.skip() else { return nil }
+  ///         }
+  ///       }
+  ///       return state
+  ///     }
+  static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State?
 
   init()
   func reduce(into state: inout State, action: Action) -> Effect<Action>
@@ -70,12 +89,16 @@ public protocol Feature {
 extension Feature {
   public static var summary: StaticString { "" }
   public static var stateSchemaVersion: UInt32 { 1 }
+  public static var migrates: Bool { false }
+  public static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
 }
 
 /// Writes a feature's action list and value encoding from its `State` and `enum Action`
 /// (see ``Feature``), and adds the conformance.
 @attached(
-  member, names: named(name), named(actions), named(initialState), named(write), named(read))
+  member,
+  names: named(name), named(actions), named(initialState), named(migrates), named(write),
+  named(read))
 @attached(extension, conformances: Feature)
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "EmbeddedFeatureMacro")
 

@@ -7,6 +7,8 @@ public struct PluginFeature {
   let create: (UnsafePointer<pb_host>, UnsafePointer<UInt8>?, Int) -> Instance?
   /// nil when `bytes` is an action the feature takes, else why not.
   let check: (UnsafePointer<UInt8>?, Int) -> String?
+  /// A state of another schema, in this build's encoding; nil after saying why.
+  let migrate: (UnsafePointer<pb_host>?, UInt32, UnsafePointer<UInt8>?, Int) -> [UInt8]?
   let id: StaticString
 
   public init<F: Feature>(_ type: F.Type) {
@@ -22,6 +24,17 @@ public struct PluginFeature {
       return Running<F>(state: state, host: host)
     }
     check = { bytes, count in Self.refusal(F.self, bytes, count) }
+    migrate = { host, schema, bytes, count in
+      var input = WireReader(bytes, count)
+      guard let state = F.migrate(from: schema, &input) else {
+        Host.error(
+          host, F.id,
+          "cannot migrate a state of schema \(schema) to \(F.stateSchemaVersion): its "
+            + "migrate(from:_:) read none from it (\(input.error))")
+        return nil
+      }
+      return Bytes.written { F.write(state, to: &$0) }
+    }
   }
 
   /// Why `bytes` is not an action of `F`, in one line that says what to send; nil when it is

@@ -107,6 +107,27 @@ import Testing
     #expect(try app.state("it")[field: "step"] == .int(3))
   }
 
+  /// Across a change of schema, both ways: the Embedded Swift Counter (schema 1) to the native
+  /// CounterAlt (schema 2, which migrates from 1) and back (the wasm Counter's `migrate` reads
+  /// schema 2), the count, step and waiting increments kept each way.
+  @Test func theEmbeddedCounterMigratesToAndFromCounterAlt() throws {
+    let wasm = try WasmFixtures.swift("Counter")
+    let app = try Self.app(wasm)
+    #expect(app.registry[Self.counter]!.migrates)
+    try app.send("it", "setStep(by: 5)")
+    try app.send("it", "increment")
+    try app.swap(Self.counter, to: try BuiltPlugins.path("CounterAlt"))
+    #expect(try app.state("it")[field: "value"] == .int(5))
+    #expect(try app.state("it")[field: "stride"] == .int(5))
+    try app.send("it", "increment")
+    try app.swap(Self.counter, to: wasm)
+    #expect(try app.state("it")[field: "count"] == .int(10))
+    #expect(try app.state("it")[field: "step"] == .int(5))
+    #expect(try app.state("it")[field: "pending"] == .int(0))
+    try app.send("it", "decrement")
+    #expect(try app.state("it")[field: "count"] == .int(5))
+  }
+
   /// `--watch` on a `.wasm`: a file cut short is reported and never loaded, and the whole one
   /// that replaces it is swapped in with the state (the loop `make dev` of a `patchbay new
   /// --wasm` package runs).
