@@ -27,7 +27,7 @@ extension AppConfig {
       limits: WasmLimits(
         fuel: UInt64(self.limits.wasmFuel), memoryBytes: self.limits.wasmMemoryMB << 20))
     for plugin in self.plugins {
-      guard let file = try? loader.locate(plugin.reference) else { continue }
+      guard let file = try? loader.locate(plugin.location) else { continue }
       loader.functionProviders.append(file.path)
       if let hash = plugin.sha256 { loader.pins[file.path] = hash }
       if let allowed = self.sandbox[plugin.reference] { loader.sandboxAllows[file.path] = allowed }
@@ -42,7 +42,7 @@ extension AppConfig {
     var errors: [ConfigError] = []
     for (index, plugin) in self.plugins.enumerated() {
       do {
-        try registry.add(try loader.load(plugin.reference))
+        try registry.add(try loader.load(plugin.location))
       } catch {
         errors.append(
           ConfigError(

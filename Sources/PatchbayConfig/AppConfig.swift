@@ -56,13 +56,31 @@ public struct AppConfig: Sendable, Equatable {
 
   /// A plugin to load: a name searched on the search paths, or a path.
   public struct Plugin: Sendable, Equatable {
+    /// As `load` names it (pins and the sandbox are keyed by it).
     public let reference: String
     public let line: Int
+    /// What the loader is given: `reference`, or for a relative path, that path from the
+    /// config's folder (as search paths are), so that the app loads the same files from
+    /// any working directory.
+    public var location: String
     /// The SHA-256 its file must have (`[sha256]`), or nil.
     public var sha256: String? = nil
     /// Where errors about it point: `plugins.load[2]`, or `feature "eq".lv2` for an LV2
     /// feature's plugin. Nil: its place in `load`.
     public var keyPath: String? = nil
+
+    init(
+      reference: String, line: Int, sha256: String? = nil, keyPath: String? = nil,
+      folder: URL? = nil
+    ) {
+      (self.reference, self.line, self.sha256, self.keyPath) = (reference, line, sha256, keyPath)
+      let relativePath =
+        reference.contains("/") && !reference.hasPrefix("/") && !reference.hasPrefix("lv2:")
+      self.location =
+        relativePath
+        ? (folder?.appendingPathComponent(reference).standardizedFileURL.path ?? reference)
+        : reference
+    }
   }
 
   /// A node of the feature tree.
@@ -235,7 +253,10 @@ extension AppConfig {
     self.searchPaths = searchPaths
     self.isolated = isolate
     self.sandbox = sandbox
-    var plugins = load.map { Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value]) }
+    let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+    var plugins = load.map {
+      Plugin(reference: $0.value, line: $0.line, sha256: pins[$0.value], folder: folder)
+    }
     for node in nodes {
       guard let lv2 = node.lv2, !plugins.contains(where: { $0.reference == lv2.reference }) else {
         continue
