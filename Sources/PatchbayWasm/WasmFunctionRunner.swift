@@ -10,7 +10,11 @@ import WasmKit
 ///
 /// ```swift
 /// let runner = WasmFunctionRunner(module: module, limits: limits)
-/// let results = try runner.run("note_name", type: type, arguments: [.i32(60)]) { guest in … }
+/// let frequency = runner.run(
+///   "note_frequency", index: 3, type: FunctionType(parameters: [.i32, .f64], results: [.f64]),
+///   prepare: { _ in [.i32(69), .f64(440.0.bitPattern)] },   // copy any bytes in here
+///   finish: { _, results in results.first })                // and any text out here
+/// // .f64(440.0), or nil after a trap
 /// ```
 ///
 /// Why a call trapped goes to the caller that watches (``FunctionFaults``: `patchbay call`
