@@ -46,7 +46,7 @@ public enum WasmPlugin {
           module: module, index: index, id: String(cString: feature.pointee.id), vtable: vtable,
           limits: self.limits, crashLabel: label)
       }
-      if !plugin.functions.isEmpty { plugin.functionFaults = runner }
+      for function in plugin.functions { function.faults = runner }
       return plugin
     }
   }

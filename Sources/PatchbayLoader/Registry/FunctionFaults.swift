@@ -4,9 +4,9 @@
 /// hears into its error.
 ///
 /// ```swift
-/// plugin.functionFaults?.watch()
+/// function.faults?.watch()
 /// let result = try prepared.call(pointer, values)
-/// if let fault = plugin.functionFaults?.endWatch() { throw … }   // "ran out of fuel: …"
+/// if let fault = function.faults?.endWatch() { throw … }   // "ran out of fuel: …"
 /// ```
 ///
 /// A call nobody watches (a plugin's, through a resolved pointer) is reported by the code

@@ -19,6 +19,10 @@ public final class LoadedFunction: @unchecked Sendable {
   /// The C function (in a plugin generation that stays mapped for the life of the process).
   public let pointer: UnsafeRawPointer
   public unowned let plugin: LoadedPlugin
+  /// Why a call failed, where its code can say (a WebAssembly plugin's); set by its loader
+  /// before anyone calls it. Held here, not read through `plugin`, which a caller that keeps
+  /// only the function need not keep alive.
+  package var faults: (any FunctionFaults)?
   private let preparedOnce = AtomicLazyReference<PreparedFunction>()
 
   init(
@@ -42,7 +46,7 @@ public final class LoadedFunction: @unchecked Sendable {
   /// Calls the function with `values` (see ``PreparedFunction``); errors name the function,
   /// and say why its code failed where it can (``FunctionFaults``).
   public func call(_ values: [WireValue]) throws(FunctionCallError) -> WireValue {
-    let faults = self.plugin.functionFaults
+    let faults = self.faults
     faults?.watch()
     do throws(FunctionCallFailure) {
       let result = try self.prepared.call(self.pointer, values)

@@ -22,8 +22,6 @@ public final class LoadedPlugin: @unchecked Sendable {
   /// The functions it exports in the process it runs isolated in, which nothing in this one
   /// can call; empty for a plugin loaded here.
   public package(set) var isolatedFunctions: [String] = []
-  /// Why one of its functions' calls failed, where its code can say (a WebAssembly plugin's).
-  package var functionFaults: (any FunctionFaults)?
   /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
   package internal(set) var fileIdentity: FileIdentity?
 
