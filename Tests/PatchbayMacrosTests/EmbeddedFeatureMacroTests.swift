@@ -161,6 +161,112 @@ final class EmbeddedFeatureMacroTests: XCTestCase {
       macroSpecs: macros)
   }
 
+  /// A feature that writes `migrate(from:_:)` is marked as one that migrates.
+  func testAFeatureThatMigratesIsMarked() {
+    assertMacroExpansion(
+      """
+      @Feature
+      struct Lamp {
+        struct State {
+          var on = false
+        }
+        enum Action {
+          case toggle
+        }
+        static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
+      }
+      """,
+      expandedSource: """
+        struct Lamp {
+          struct State {
+            var on = false
+          }
+          enum Action {
+            case toggle
+          }
+          static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
+
+            static var name: StaticString {
+                "Lamp"
+            }
+
+            static var initialState: State {
+                State()
+            }
+
+            static var migrates: Bool {
+                true
+            }
+
+            static var actions: [ActionSchema] {
+              [ActionSchema("toggle")]
+            }
+
+            static func write(_ state: State, to out: inout WireWriter) {
+              out.record(1)
+              out.field("on", state.on)
+            }
+
+            static func read(_ state: State, from input: inout WireReader) -> State? {
+              var state = state
+              guard let count = input.record() else {
+                  return nil
+              }
+              for _ in 0 ..< count {
+                guard let name = input.label() else {
+                    return nil
+                }
+                switch name {
+                case "on":
+                    guard input.read(into: &state.on) else {
+                        return nil
+                    }
+                default:
+                    guard input.skip() else {
+                        return nil
+                    }
+                }
+              }
+              return state
+            }
+
+            static func write(_ action: Action, to out: inout WireWriter) {
+              switch action {
+              case .toggle:
+                  out.case("toggle", 0)
+              }
+            }
+
+            static func read(action input: inout WireReader) -> Action? {
+              guard let (name, count) = input.case() else {
+                  return nil
+              }
+              switch name {
+              case "toggle":
+                  for _ in 0 ..< count {
+                    guard let label = input.label() else {
+                        return nil
+                    }
+                    switch label {
+                    default:
+                        guard input.skip() else {
+                            return nil
+                        }
+                    }
+                  }
+                  return .toggle
+              default:
+                  return nil
+              }
+            }
+        }
+
+        extension Lamp: Feature {
+        }
+        """,
+      macroSpecs: macros)
+  }
+
   func testAStoredLetAndAMissingStateAreRefused() {
     assertMacroExpansion(
       """
