@@ -7,7 +7,9 @@ import WasmKit
 /// put in its table. A call reads the guest's arguments (a string up to its NUL, a buffer's
 /// bytes, an out_string's room, each checked against its memory), calls the native address the
 /// app resolved (a stable trampoline: it follows swaps of the provider) through libffi, and
-/// writes the result and any out_string back.
+/// writes the result and any out_string back. No guest pointer reaches native code, NULL
+/// included: address 0 is an address in the module's memory like any other, read there (a
+/// native function given NULL where it expects text could stop the app).
 ///
 /// ```swift
 /// let function = WasmFunctionImport.function(calling: pointer, signature: signature,
@@ -43,23 +45,20 @@ enum WasmFunctionImport {
     for parameter in signature.parameters {
       switch parameter {
       case .string:
-        let address = word()
-        let text = address == 0 ? nil : try edge.string(at: address, for: "a function's string")
-        let copy = text.map { frame.copy($0 + [0]) }
-        frame.next().storeBytes(of: copy, as: UnsafeMutableRawPointer?.self)
+        let text = try edge.string(at: word(), for: "a function's string")
+        frame.next().storeBytes(of: frame.copy(text + [0]), as: UnsafeMutableRawPointer.self)
       case .buffer:
         let (address, length) = (word(), word())
         let bytes = try edge.bytes(address, length, for: "a function's buffer")
-        let copy = address == 0 ? nil : frame.copy(bytes)
-        frame.next().storeBytes(of: copy, as: UnsafeMutableRawPointer?.self)
+        frame.next().storeBytes(of: frame.copy(bytes), as: UnsafeMutableRawPointer.self)
         frame.next().storeBytes(of: UInt(length), as: UInt.self)
       case .outString:
         let (address, capacity) = (word(), word())
         _ = try edge.bytes(address, capacity, for: "a function's out_string")
-        let room = address == 0 ? nil : frame.copy([UInt8](repeating: 0, count: Int(capacity)))
-        if let room { out = (address, room, Int(capacity)) }
-        frame.next().storeBytes(of: room, as: UnsafeMutableRawPointer?.self)
-        frame.next().storeBytes(of: UInt(room == nil ? 0 : capacity), as: UInt.self)
+        let room = frame.copy([UInt8](repeating: 0, count: Int(capacity)))
+        out = (address, room, Int(capacity))
+        frame.next().storeBytes(of: room, as: UnsafeMutableRawPointer.self)
+        frame.next().storeBytes(of: UInt(capacity), as: UInt.self)
       default:
         Self.store(arguments[index], as: parameter, into: frame.next())
         index += 1

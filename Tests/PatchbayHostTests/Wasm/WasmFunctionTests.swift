@@ -215,8 +215,9 @@ import Testing
     #expect(try app.state("it")[field: "last"] == .string("C-1"))
   }
 
-  /// What a wasm feature cannot resolve is refused as a native plugin hears it, and a bad
-  /// pointer handed to the host's resolve traps, named; the app goes on with the state.
+  /// What a wasm feature cannot resolve is refused as a native plugin hears it, a bad pointer
+  /// handed to the host's resolve traps, named, and a NULL handed to a native function reaches
+  /// it as the module's address 0; the app goes on with the state.
   @Test func aBadResolveIsNamedAndTheAppGoesOn() throws {
     let app = try Self.namer(theory: "Theory")
     try app.send("it", "name(note: 64)")
@@ -233,6 +234,14 @@ import Testing
     }
     try app.send("it", "pitch(note: 57)")
     #expect(try app.state("it")[field: "last"] == .string("220.000"))
+    // NULL with 3 notes: native code gets the module's bytes at address 0, never NULL (the
+    // native Theory would read through it, and stop the app).
+    try app.send("it", "nullChord")
+    guard case .string(let named)? = try app.state("it")[field: "last"] else {
+      Issue.record("no text")
+      return
+    }
+    #expect(!named.isEmpty && named != "220.000")
   }
 
   /// A pointer means nothing across the edge: a module exporting a function that takes or

@@ -5,6 +5,8 @@
  *
  *   name(note: int)        last = note_name(note), e.g. "C4"
  *   pitch(note: int)       last = note_frequency(note, 440.0), printed with %.3f
+ *   nullChord              Theory's chord_name with a NULL buffer of 3 notes: the host reads
+ *                          the module's bytes at address 0, and hands native code no NULL
  *   missing                resolves a function Theory does not export: refused, named
  *   badResolve             hands the host's resolve a pointer past its memory: a trap, named
  */
@@ -24,6 +26,7 @@ __attribute__((import_module("patchbay"), import_name("resolve"))) uint32_t patc
 
 typedef int32_t (*note_name_fn)(int32_t note, char *out, size_t capacity);
 typedef double (*note_frequency_fn)(int32_t note, double a4);
+typedef int32_t (*chord_name_fn)(const uint8_t *notes, size_t count, char *out, size_t capacity);
 
 typedef struct namer {
   const pb_host *host;
@@ -80,6 +83,10 @@ static pb_status namer_reduce(void *instance, const uint8_t *action, size_t leng
           (note_frequency_fn)resolve(self, "note_frequency", "double(int32, double)");
     if (!self->note_frequency) return PB_ERR_FAILED;
     snprintf(self->last, sizeof self->last, "%.3f", self->note_frequency((int32_t)note, 440.0));
+  } else if (pb_name_equals(name, name_length, "nullChord")) {
+    chord_name_fn chord_name = (chord_name_fn)resolve(self, "chord_name", "int32(buffer, out_string)");
+    if (!chord_name) return PB_ERR_FAILED;
+    chord_name(NULL, 3, self->last, sizeof self->last);
   } else if (pb_name_equals(name, name_length, "missing")) {
     if (!resolve(self, "no_such_function", "int32()")) return PB_ERR_FAILED;
   } else if (pb_name_equals(name, name_length, "badResolve")) {
@@ -118,6 +125,7 @@ static void namer_cancel_effects(void *instance) { (void)instance; }
 
 PB_SDK_ACTIONS(actions, PB_SDK_ACTION("name", "Theory's name of a note", PB_SDK_FIELD("note", "int")),
                PB_SDK_ACTION("pitch", "Theory's frequency of a note", PB_SDK_FIELD("note", "int")),
+               PB_SDK_ACTION0("nullChord", "chord_name of a NULL buffer"),
                PB_SDK_ACTION0("missing", "resolves what Theory does not export"),
                PB_SDK_ACTION0("badResolve", "a bad pointer to the host's resolve"));
 
