@@ -256,7 +256,7 @@ let package = Package(
       dependencies: [
         "PatchbayIsolation", "PatchbayAppQueue", "PatchbayLoader", "PatchbayFunctions",
         "CPatchbayChannel", "CPatchbayCrash", "PatchbayRealtime", "PatchbayLV2Feature",
-        sdk("PatchbayABI"),
+        "PatchbayWasm", sdk("PatchbayABI"),
       ]),
     // What the host checks of processors' samples every period: NaN and infinities, clipping.
     .target(name: "CPatchbaySampleChecks"),

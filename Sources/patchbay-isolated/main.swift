@@ -12,6 +12,7 @@ import Foundation
 import PatchbayIsolation
 import PatchbayLV2Feature
 import PatchbayLoader
+import PatchbayWasm
 
 if pb_channel_die_with_host(5) != 0 { exit(2) }
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -55,6 +56,9 @@ if file.hasPrefix("\(LV2FeaturePlugin.scheme):") {
     into: &loader,
     allowingNonRealtime: [String(file.dropFirst(LV2FeaturePlugin.scheme.count + 1))])
 }
+// A provider of functions may be a WebAssembly module (which the host never isolates): the
+// plugin's imports from it resolve here, in this process's own instance of it.
+WasmPlugin.install(into: &loader)
 if let pin = argument("--pin") { loader.pins[file] = pin }
 loader.allowsInsecurePaths = arguments.contains("--allow-insecure-paths")
 let providers = arguments.indices.filter {
