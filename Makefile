@@ -132,10 +132,12 @@ validate-check: build
 # No test asserts how fast the machine is: a test that waits for something waits for the event
 # (a line, a file, a count), bounded only to stop a hang, and a timing outcome (how late the
 # audio thread woke, how long a swap took) is a benchmark's, judged beside a bare C reference
-# (Benchmarks/, docs/BENCHMARKS.md). make test-under-load checks that this holds.
+# (Benchmarks/, docs/BENCHMARKS.md). make test-under-load checks that this holds. A crash of
+# the test process prints every frame of every thread (SWIFT_BACKTRACE=preset=full), so that
+# one seen once in CI can be found.
 test: lint build template-check import-swap-check sdk-test dev-check validate-check repro-check \
   bench-smoke tsan
-	$(SWIFT) test
+	SWIFT_BACKTRACE=preset=full $(SWIFT) test
 	$(MAKE) --no-print-directory test-isolated
 
 # docs/DEVTOOLS.md's pictures, taken by the browser test (docs/images/devtools-*.png).

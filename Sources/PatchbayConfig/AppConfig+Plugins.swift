@@ -18,6 +18,7 @@ extension AppConfig {
     var loader = PluginLoader(searchPaths: firstSearchPaths + self.searchPaths + extraSearchPaths)
     loader.isolated = Set(self.isolated).union(IsolationOptions.fromEnvironment)
     loader.isolator = ProcessIsolator(options: IsolationOptions(limits: self.limits))
+    loader.sandboxIsListed = true
     let lv2 = self.nodes.compactMap(\.lv2)
     LV2FeaturePlugin.install(
       into: &loader, allowingNonRealtime: Set(lv2.filter(\.allowsNonRealtime).map(\.uri)),

@@ -42,7 +42,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case pinsUnloadedPlugin(String)
     case isolatesUnloadedPlugin(String)
     case sandboxesUnloadedPlugin(String)
-    case unknownSandboxAllowance(String)
+    case unknownSandboxAllowance(String, known: [String])
     case undeclaredFeature(id: String, known: [String])
     /// A feature given both `id` and `lv2`.
     case idBesideLV2
@@ -171,9 +171,10 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     case .sandboxesUnloadedPlugin(let reference):
       return "names '\(reference)', which [plugins].load does not name; write the key as load "
         + "does."
-    case .unknownSandboxAllowance(let allowance):
-      return "'\(allowance)' is not something a sandbox allows: use \"sockets\", \"exec\" or "
-        + "\"ptrace\"."
+    case .unknownSandboxAllowance(let allowance, let known):
+      let quoted = known.map { "\"\($0)\"" }
+      return "'\(allowance)' is not something a sandbox allows this plugin: use "
+        + quoted.dropLast().joined(separator: ", ") + " or \(quoted.last ?? "")."
     case .isolatesUnloadedPlugin(let reference):
       return "isolates '\(reference)', which [plugins].load does not name; write it as load "
         + "does, or \"all\"."

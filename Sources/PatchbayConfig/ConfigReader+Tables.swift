@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayTOML
+import PatchbayWasm
 
 /// `AppConfig`'s reader, one table at a time. Each method collects what is wrong with its
 /// table (file, line, key, reason) and reads what it can, so one run lists every error.
@@ -90,7 +91,8 @@ extension ConfigReader {
   }
 
   /// `[sandbox]`: optional, `REFERENCE = ["sockets", "exec", "ptrace"]` for plugins `load`
-  /// names: what an isolated plugin's sandbox lets it do after all.
+  /// names: what an isolated plugin's sandbox lets it do after all; for a `.wasm` plugin,
+  /// the services it may import (`["midi", "navigation", "shared", "functions"]`).
   mutating func readSandbox(_ table: TOMLDocument.Table?, load: [(value: String, line: Int)])
     -> [String: [String]]
   {
@@ -102,8 +104,12 @@ extension ConfigReader {
         continue
       }
       guard let allowed = self.strings(table, key) else { continue }
-      for entry in allowed where !["sockets", "exec", "ptrace"].contains(entry.value) {
-        self.error(entry.line, "sandbox.\(key)", .unknownSandboxAllowance(entry.value))
+      let known =
+        key.hasSuffix(".wasm")
+        ? WasmCapability.allCases.map(\.rawValue) : ["sockets", "exec", "ptrace"]
+      for entry in allowed where !known.contains(entry.value) {
+        self.error(
+          entry.line, "sandbox.\(key)", .unknownSandboxAllowance(entry.value, known: known))
       }
       sandbox[key] = allowed.map(\.value)
     }

@@ -66,8 +66,11 @@ package enum ConfigSchema {
         "sha256", "Pins: a plugin that does not match its SHA-256 is refused.",
         freeKeys: "a plugin as `load` names it = \"64 hex digits\""),
       Table(
-        "sandbox", "What an isolated plugin's sandbox lets it do after all.",
-        freeKeys: "a plugin as `load` names it = a list of \"sockets\", \"exec\", \"ptrace\""),
+        "sandbox",
+        "What an isolated plugin's sandbox lets it do after all; the services a WebAssembly "
+          + "plugin may import (without a line, none: docs/WASM.md).",
+        freeKeys: "a plugin as `load` names it = a list of \"sockets\", \"exec\", \"ptrace\"; "
+          + "for a .wasm plugin, of \"midi\", \"navigation\", \"shared\", \"functions\""),
       Table(
         "feature", "One feature of the app's tree, one table each.",
         keys: [

@@ -23,7 +23,7 @@ final class WasmEdge {
   /// was heard the first time and is dropped; what they resolve is resolved again.
   var replaying = false
   /// Who hears the guest's sends, errors and logs now.
-  private var listener: HostContext? { self.replaying ? nil : self.context }
+  var listener: HostContext? { self.replaying ? nil : self.context }
   /// The instance's delayed sends (`send_after`); nil for the instance-free calls' guest.
   var timers: WasmTimers?
   var output: [UInt8] = []
@@ -98,6 +98,7 @@ final class WasmEdge {
         }
         return [.i32(try self.resolve(text(0), text(2), text(4), in: store))]
       })
+    self.defineServices(in: store, into: &imports)
     self.defineStandardOutput(in: store, into: &imports)
     return imports
   }

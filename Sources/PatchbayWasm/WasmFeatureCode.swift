@@ -49,10 +49,12 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
   }
 
   /// A new module instance holding a new instance of this feature, from `state` (the
-  /// feature's initial state when nil), its delayed sends held by `timers`. Throws the reason,
-  /// naming the feature.
+  /// feature's initial state when nil), its delayed sends held by `timers`; `replaying`, its
+  /// create's sends and requests are dropped (a rebuild after a trap: they were heard before).
+  /// Throws the reason, naming the feature.
   func guest(
-    creating state: [UInt8]?, context: HostContext?, timers: WasmTimers? = nil
+    creating state: [UInt8]?, context: HostContext?, timers: WasmTimers? = nil,
+    replaying: Bool = false
   ) throws(WasmFeatureError) -> WasmGuest {
     let guest: WasmGuest
     if let spare = self.module.takeSpare() {
@@ -64,6 +66,7 @@ final class WasmFeatureCode: FeatureCode, @unchecked Sendable {
     }
     guest.edge.context = context
     guest.edge.timers = timers
+    guest.edge.replaying = replaying
     let created: UInt32
     do {
       created = try guest.with(state ?? []) { address, length throws(WasmTrap) in

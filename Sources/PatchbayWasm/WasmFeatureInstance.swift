@@ -156,9 +156,9 @@ final class WasmFeatureInstance: PluginInstance {
   private func rebuild() {
     self.guest = nil
     do {
+      // What create and the actions asked of the host, they asked the first time.
       let guest = try self.code.guest(
-        creating: self.checkpoint, context: self.context, timers: self.timers)
-      guest.edge.replaying = true  // what the actions said, they said the first time
+        creating: self.checkpoint, context: self.context, timers: self.timers, replaying: true)
       for action in self.since {
         let status = try guest.with(action) { address, length throws(WasmTrap) in
           try guest.call(guest.exports.reduce, [address, length])

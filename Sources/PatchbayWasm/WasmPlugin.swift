@@ -26,10 +26,10 @@ public enum WasmPlugin {
   private struct Kind: PluginFileKind {
     let limits: WasmLimits
 
-    func load(file: String, bytes: [UInt8], generation: Int) throws(PluginLoadError)
-      -> LoadedPlugin
+    func load(file: String, bytes: [UInt8], generation: Int, granted: Set<String>?)
+      throws(PluginLoadError) -> LoadedPlugin
     {
-      let module = try WasmModule(file: file, bytes: bytes)
+      let module = try WasmModule(file: file, bytes: bytes, granted: granted)
       let describer = try WasmGuest(module, limits: self.limits)
       let runner = WasmFunctionRunner(module: module, limits: self.limits)
       let descriptor = try WasmDescriptor(describer, file: file) {

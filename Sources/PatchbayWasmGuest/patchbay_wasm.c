@@ -11,8 +11,16 @@
  *                                send(action, length)                    host->send
  *                                error(text, length)                     host->error
  *                                log(level, text, length)                host->log
- *                                resolve(provider, length, name, length, "patchbay.functions/1"'s
- *                                        signature, length) -> index      resolve
+ *                                send_after(milliseconds, action, length) a timer (Swift SDK)
+ *                   and for each service the plugin's source names (services/, below):
+ *                                clock_now() -> ns                       "patchbay.clock/1"
+ *                                midi_listen(channels)                   "patchbay.midi/1"
+ *                                navigate(kind, node, length, state,     "patchbay.navigation/1"
+ *                                         length, has_state)
+ *                                shared_publish, shared_subscribe,       "patchbay.shared/1"
+ *                                shared_hold, shared_write
+ *                                resolve(provider, length, name, length, "patchbay.functions/1"
+ *                                        signature, length) -> index
  *   exports                      patchbay_plugin_entry                   the plugin's own
  *                                patchbay_wasm_input(size) -> bytes      where the host puts
  *                                                                        a call's bytes
@@ -23,12 +31,11 @@
  * creating a feature in it, for the calls that need none (parse_action, format_action,
  * migrate).
  *
- * Build (the Makefile's wasm-plugins target does this; wasi-libc gives the C library):
+ * Build with wasm-cc (beside this file; the Makefile's wasm-plugins target uses it), which
+ * compiles the plugin, the value encoding's C and this file for wasm32-wasi with wasi-libc,
+ * and links services/ as a library:
  *
- *   clang --target=wasm32-wasi --sysroot=/usr -I Sources/PatchbayABI/include -O2 \
- *     -nostartfiles -Wl,--no-entry -Wl,--export=patchbay_plugin_entry \
- *     echo.c Sources/PatchbayABI/value*.c Sources/PatchbayWasmGuest/patchbay_wasm.c \
- *     libclang_rt.builtins-wasm32.a -o Echo.wasm
+ *   Sources/PatchbayWasmGuest/wasm-cc -o Echo.wasm Plugins/Echo/echo.c
  */
 #include <patchbay.h>
 
@@ -49,33 +56,29 @@ PBW_IMPORT(write) uint32_t pbw_host_write(uint32_t sink, const void *bytes, uint
 PBW_IMPORT(send) void pbw_host_send(const uint8_t *action, uint32_t length);
 PBW_IMPORT(error) void pbw_host_error(const char *text, uint32_t length);
 PBW_IMPORT(log) void pbw_host_log(uint32_t level, const char *text, uint32_t length);
-PBW_IMPORT(resolve)
-uint32_t pbw_host_resolve(const char *provider, uint32_t provider_length, const char *name,
-                          uint32_t name_length, const char *signature, uint32_t signature_length);
-
 static size_t pbw_write(void *context, const void *bytes, size_t length) {
   return pbw_host_write((uint32_t)(uintptr_t)context, bytes, (uint32_t)length);
 }
 
-/* Another plugin's function: the host puts a function of the signature's wasm type into this
- * module's table (it grows by one) and answers its index, which is what a C function pointer
- * is in wasm32; 0 (NULL) after saying why through error. */
-static void (*pbw_resolve(const pb_host *host, const char *provider, const char *name,
-                          const char *signature))(void) {
-  (void)host;
-  if (!provider || !name || !signature) return NULL;
-  uint32_t index = pbw_host_resolve(provider, (uint32_t)strlen(provider), name,
-                                    (uint32_t)strlen(name), signature, (uint32_t)strlen(signature));
-  return (void (*)(void))(uintptr_t)index;
-}
+/* The services, each in a file of its own (services/): wasm-cc links that folder as a
+ * library, so a service's half is in the module, with its imports, only when the plugin's
+ * source names its id (PB_SERVICE_MIDI is that file's pb_wasm_service_midi for wasm32,
+ * patchbay/host.h). These weak references do not link it; one not linked is NULL here, and the
+ * plugin hears NULL, as from a host that does not offer the service. */
+extern const pb_clock_service pbw_clock __attribute__((weak));
+extern const pb_midi_service pbw_midi __attribute__((weak));
+extern const pb_navigation_service pbw_navigation __attribute__((weak));
+extern const pb_functions_service pbw_functions __attribute__((weak));
+extern const pb_shared_service pbw_shared __attribute__((weak));
 
-static const pb_functions_service pbw_functions = {sizeof(pb_functions_service), pbw_resolve};
-
-/* "patchbay.functions/1"; no other service yet: a plugin asks, and hears NULL, as from a host
- * that does not offer it. */
 static const void *pbw_get_service(const pb_host *host, const char *service_id) {
   (void)host;
-  if (service_id && strcmp(service_id, PB_SERVICE_FUNCTIONS) == 0) return &pbw_functions;
+  if (!service_id) return NULL;
+  if (strcmp(service_id, "patchbay.clock/1") == 0) return &pbw_clock;
+  if (strcmp(service_id, "patchbay.midi/1") == 0) return &pbw_midi;
+  if (strcmp(service_id, "patchbay.navigation/1") == 0) return &pbw_navigation;
+  if (strcmp(service_id, "patchbay.functions/1") == 0) return &pbw_functions;
+  if (strcmp(service_id, "patchbay.shared/1") == 0) return &pbw_shared;
   return NULL;
 }
 

@@ -30,7 +30,7 @@ struct SwapCoordinator {
     let id = try self.featureID(named: feature, registry: registry)
     let loaded: LoadedPlugin
     do {
-      loaded = try self.plugin(plugin, registry: registry)
+      loaded = try self.plugin(plugin, registry: registry, grantedAs: registry[id]?.plugin.path)
     } catch {
       throw AppError(.swapPlugin(feature: feature, reason: error.description))
     }
@@ -46,9 +46,11 @@ struct SwapCoordinator {
   }
 
   /// The plugin `reference` names: the load already made of that file when it has not changed
-  /// since (swapping back and forth maps no new code), else a new generation.
-  func plugin(_ reference: String, registry: FeatureRegistry) throws(PluginLoadError)
-    -> LoadedPlugin
+  /// since (swapping back and forth maps no new code), else a new generation. A file
+  /// `[sandbox]` does not name is granted what the file at `previous` was: a swap's new code,
+  /// built anywhere, may do what the code it replaces could.
+  func plugin(_ reference: String, registry: FeatureRegistry, grantedAs previous: String? = nil)
+    throws(PluginLoadError) -> LoadedPlugin
   {
     // `lv2:URI`: the plugin installed now, read again.
     if PluginLoader.scheme(of: reference) != nil { return try self.loader.load(reference) }
@@ -58,7 +60,11 @@ struct SwapCoordinator {
     {
       return loaded
     }
-    return try self.loader.load(file)
+    var loader = self.loader
+    if loader.sandboxAllows[file] == nil, let previous {
+      loader.sandboxAllows[file] = loader.sandboxAllows[previous]
+    }
+    return try loader.load(file)
   }
 
   /// The feature id a node key or an id names.

@@ -33,7 +33,8 @@ extension PluginLoader {
       try Self.check(SHA256.hex(of: bytes), pinned: pinned, file: file)
     }
     let plugin = try kind.load(
-      file: file, bytes: bytes, generation: ProcessLoads.nextGeneration(of: file))
+      file: file, bytes: bytes, generation: ProcessLoads.nextGeneration(of: file),
+      granted: self.sandboxIsListed ? Set(self.sandboxAllows[file] ?? []) : nil)
     plugin.fileIdentity = FileIdentity(path: file)
     return plugin
   }

@@ -38,8 +38,15 @@ public struct PluginLoader: Sendable {
   /// of the functions it imports (it loads them itself).
   public var functionProviders: [String] = []
   /// What an isolated plugin's sandbox lets it do after all, by file (`[sandbox]` in
-  /// host-config): "sockets", "exec", "ptrace". Without, it may do none of them.
+  /// host-config): "sockets", "exec", "ptrace". Without, it may do none of them. For a
+  /// WebAssembly plugin, the services it may import: "midi", "navigation", "shared",
+  /// "functions".
   public var sandboxAllows: [String: [String]] = [:]
+  /// Whether ``sandboxAllows`` is all a plugin kind that confines its plugin (WebAssembly) may
+  /// grant it: true for an app's config, where a `.wasm` file it does not name gets none of
+  /// the services it lists. False (the default: `inspect`, `validate`, `call`, a plugin tried
+  /// alone) grants such a plugin every service.
+  public var sandboxIsListed = false
   /// Loaders of references that name no file, by scheme: `lv2:URI` once PatchbayLV2Feature's
   /// `LV2FeaturePlugin.install(into:)` put one here.
   public var schemes: [String: any PluginScheme] = [:]

@@ -85,6 +85,27 @@ private let valid = """
       ])
   }
 
+  /// A native plugin's sandbox allows sockets, exec, ptrace; a wasm plugin's, the services it
+  /// may import: each is told the other's words are not its own.
+  @Test func aSandboxLineTakesTheWordsOfItsPluginsKind() throws {
+    let text = valid.replacingOccurrences(
+      of: "load = [\"Counter\", \"Echo\"]",
+      with: "load = [\"Counter\", \"Echo\", \"Keys.wasm\"]\n"
+        + "[sandbox]\nEcho = [\"midi\"]\n\"Keys.wasm\" = [\"midi\", \"sockets\"]")
+    #expect(
+      errors(text) == [
+        "app.toml:10: sandbox.Echo: 'midi' is not something a sandbox allows this plugin: use \"sockets\", \"exec\" or \"ptrace\".",
+        "app.toml:11: sandbox.Keys.wasm: 'sockets' is not something a sandbox allows this plugin: use \"midi\", \"navigation\", \"shared\" or \"functions\".",
+      ])
+    let granted = try AppConfig(
+      parsing: valid.replacingOccurrences(
+        of: "load = [\"Counter\", \"Echo\"]",
+        with:
+          "load = [\"Counter\", \"Keys.wasm\"]\n[sandbox]\n\"Keys.wasm\" = [\"midi\", \"shared\"]"),
+      file: "app.toml")
+    #expect(granted.sandbox["Keys.wasm"] == ["midi", "shared"])
+  }
+
   private func reasons(_ text: String) -> [ConfigError.Reason] {
     do {
       _ = try AppConfig(parsing: text, file: "app.toml")

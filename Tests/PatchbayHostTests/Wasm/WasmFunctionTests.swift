@@ -167,12 +167,15 @@ import Testing
   /// The Namer fixture (a wasm feature that resolves Theory's functions) beside Theory from
   /// `theory`.
   static func namer(theory: String) throws -> AppRuntime {
-    try makeApp(
+    let namer = try WasmFixtures.fixture("namer")
+    return try makeApp(
       toml: """
         [app]
         root = "it"
         [plugins]
-        load = ["\(try WasmFixtures.fixture("namer"))", "\(theory)"]
+        load = ["\(namer)", "\(theory)"]
+        [sandbox]
+        "\(namer)" = ["functions"]
         [[feature]]
         key = "it"
         id = "dev.patchbay.namer"

@@ -22,12 +22,26 @@ typedef enum pb_log_level {
 /* Service ids a host may offer through `get_service`. Each names a table whose layout is
  * fixed for that version; a new version gets a new id ("patchbay.log/2"). */
 #define PB_SERVICE_LOG "patchbay.log/1"
-#define PB_SERVICE_CLOCK "patchbay.clock/1"
 #define PB_SERVICE_AUDIO "patchbay.audio/1"
+#define PB_SERVICE_EFFECTS "patchbay.effects/1"
+#if defined(__wasm__)
+/* In a plugin built as WebAssembly (wasm-cc), each of these names the id kept by its
+ * service's guest half (Sources/PatchbayWasmGuest/services/), so that the module links that
+ * half, and imports its host calls, only when its source asks for the service: what a wasm
+ * plugin may do is exactly what it imports ([sandbox] grants it, docs/WASM.md). The text is
+ * the same; pass the macro, not a literal, to get_service. */
+extern const char pb_wasm_service_clock[], pb_wasm_service_midi[], pb_wasm_service_functions[],
+    pb_wasm_service_navigation[];
+#define PB_SERVICE_CLOCK pb_wasm_service_clock
+#define PB_SERVICE_MIDI pb_wasm_service_midi
+#define PB_SERVICE_FUNCTIONS pb_wasm_service_functions
+#define PB_SERVICE_NAVIGATION pb_wasm_service_navigation
+#else
+#define PB_SERVICE_CLOCK "patchbay.clock/1"
 #define PB_SERVICE_MIDI "patchbay.midi/1"
 #define PB_SERVICE_FUNCTIONS "patchbay.functions/1"
 #define PB_SERVICE_NAVIGATION "patchbay.navigation/1"
-#define PB_SERVICE_EFFECTS "patchbay.effects/1"
+#endif
 
 typedef struct pb_host pb_host;
 

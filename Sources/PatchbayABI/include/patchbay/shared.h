@@ -57,7 +57,12 @@
 extern "C" {
 #endif
 
+#if defined(__wasm__)
+extern const char pb_wasm_service_shared[]; /* as PB_SERVICE_MIDI in host.h */
+#define PB_SERVICE_SHARED pb_wasm_service_shared
+#else
 #define PB_SERVICE_SHARED "patchbay.shared/1"
+#endif
 
 typedef struct pb_shared_service {
   uint32_t struct_size;

@@ -1,0 +1,167 @@
+import Foundation
+import PatchbayAudioGraph
+import PatchbayEncoding
+import PatchbayHost
+import PatchbayMIDI
+import Testing
+
+/// The services a WebAssembly plugin may be granted (docs/WASM.md, "Services"): the Wired
+/// fixture (`Fixtures/wired.c`) hears MIDI, navigates, reads the native Metronome's transport
+/// and holds "tally" with a native `@Shared` holder, and reads the clock, each as a native
+/// plugin does. A module imports only the services its source names, and an app's config must
+/// grant each one in `[sandbox]`.
+@Suite struct WasmServicesTests {
+  static let wired = "dev.patchbay.wired"
+
+  /// The Metronome (native) at the root, the Wired fixture under it, and the native Echo on
+  /// the Wired's stack; `grants`, Wired's line in `[sandbox]` (none without).
+  static func app(grants: String? = "[\"midi\", \"navigation\", \"shared\"]") throws -> AppRuntime {
+    let wired = try WasmFixtures.fixture("wired")
+    return try makeApp(
+      toml: """
+        [app]
+        root = "metronome"
+        [plugins]
+        load = ["Metronome", "Echo", "\(wired)"]
+        \(grants.map { "[sandbox]\n\"\(wired)\" = \($0)" } ?? "")
+        [limits]
+        wasm-fuel = 5000000
+        [[feature]]
+        key = "metronome"
+        id = "dev.patchbay.metronome"
+        [[feature]]
+        key = "wired"
+        id = "\(Self.wired)"
+        parent = "metronome"
+        [[feature]]
+        key = "echo"
+        id = "dev.patchbay.echo"
+        parent = "wired"
+        kind = "stack"
+        """)
+  }
+
+  /// MIDI on the channel it listens to reaches it as an action, and other channels do not.
+  @Test func aGrantedModuleHearsMIDIOnItsChannel() throws {
+    let app = try Self.app()
+    app.receive(MIDIEvent(.noteOn, channel: 0, 60, 100))
+    app.receive(MIDIEvent(.noteOn, channel: 3, 62, 100))  // channel 4: not listened to
+    app.receive(MIDIEvent(.noteOff, channel: 0, 60, 0))
+    app.perform {}
+    #expect(try app.state("wired")[field: "midi"] == .int(2))
+  }
+
+  /// It reads the native Metronome's transport when created and after each change, as the
+  /// native Drums do.
+  @Test func aGrantedModuleReadsSharedStateANativePluginPublishes() throws {
+    let app = try Self.app()
+    #expect(try app.state("wired")[field: "transports"] == .int(1))
+    #expect(try app.state("wired")[field: "tempo"] == .double(120))
+    try app.send("metronome", "setTempo(bpm: 90.0)")
+    #expect(try app.state("wired")[field: "transports"] == .int(2))
+    #expect(try app.state("wired")[field: "tempo"] == .double(90))
+  }
+
+  /// It asks the app to push and pop, and the app does, after the action.
+  @Test func aGrantedModuleNavigates() throws {
+    let app = try Self.app()
+    try app.send("wired", "push(node: \"echo\")")
+    try app.send("echo", "say(text: \"pushed by wasm\")")
+    #expect(try app.state("echo")[field: "message"] == .string("pushed by wasm"))
+    try app.send("wired", "pop")
+    #expect(throws: (any Error).self) { try app.state("echo") }
+  }
+
+  /// The clock (which no grant names: every plugin has it) goes forward between create and a
+  /// later action.
+  @Test func theClockGoesForward() throws {
+    let app = try Self.app()
+    try app.send("wired", "tick")
+    #expect(try app.state("wired")[field: "clock"] == .bool(true))
+  }
+
+  /// Held with a native `@Shared(.inMemory("tally"))` holder: each hears the other's writes.
+  @Test func aGrantedModuleHoldsSharedStateWithANativeHolder() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-wasm-shared-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let left = try SharedBetweenPluginsTests.TwoHolders.copy("SharedLeft", in: folder, folder: "a")
+    let wired = try WasmFixtures.fixture("wired")
+    let app = try makeApp(
+      toml: """
+        [app]
+        root = "left"
+        [plugins]
+        load = ["\(left)", "Metronome", "\(wired)"]
+        [sandbox]
+        "\(wired)" = ["midi", "navigation", "shared"]
+        [[feature]]
+        key = "left"
+        id = "dev.patchbay.fixture.sharedleft"
+        [[feature]]
+        key = "wired"
+        id = "\(Self.wired)"
+        parent = "left"
+        """)
+    // The name has the native holder's value (0) already: the wasm holder is told it.
+    try app.send("wired", "hold(initial: 5)")
+    #expect(try app.state("wired")[field: "tally"] == .int(0))
+    try app.send("left", "increment")
+    #expect(try app.state("wired")[field: "tally"] == .int(1))
+    #expect(try app.state("wired")[field: "told"] == .int(2))
+    try app.send("wired", "write(value: 40)")
+    #expect(try app.state("left")[field: "tally"]?[field: "value"] == .int(40))
+  }
+
+  /// Without a grant the load is refused, naming the service and the line that grants it; a
+  /// module that names no service (Echo) needs none.
+  @Test func anUngrantedServiceIsRefusedAtLoadNamingTheLine() throws {
+    let wired = try WasmFixtures.fixture("wired")
+    #expect {
+      _ = try Self.app(grants: "[\"midi\", \"shared\"]")
+    } throws: { error in
+      "\(error)".contains("imports patchbay.navigate, the \"navigation\" service")
+        && "\(error)".contains(
+          "add [sandbox] \"Wired.wasm\" = [\"midi\", \"navigation\", \"shared\"]")
+        && "\(error)".contains(wired)
+    }
+    #expect(throws: (any Error).self) { _ = try Self.app(grants: nil) }
+    let echo = try WasmFixtures.bundled("Echo", source: "echo.c")
+    let app = try WasmPluginTests.app(echo, id: "dev.patchbay.echo")
+    try app.send("it", "say(text: \"no grant needed\")")
+  }
+
+  /// A swap to a build elsewhere keeps the grants of the code it replaces, and the new code
+  /// listens and subscribes again in its create.
+  @Test func aSwappedBuildKeepsTheGrantsOfTheCodeItReplaces() throws {
+    let app = try Self.app()
+    let wired = try WasmFixtures.fixture("wired")
+    let copy = wired.replacingOccurrences(of: ".wasm", with: "Swapped.wasm")
+    try? FileManager.default.removeItem(atPath: copy)
+    try FileManager.default.copyItem(atPath: wired, toPath: copy)
+    try app.swap(Self.wired, to: copy)
+    app.receive(MIDIEvent(.noteOn, channel: 0, 60, 100))
+    app.perform {}
+    #expect(try app.state("wired")[field: "midi"] == .int(1))
+    try app.send("metronome", "setTempo(bpm: 100.0)")
+    #expect(try app.state("wired")[field: "tempo"] == .double(100))
+  }
+
+  /// After a trap the instance is rebuilt from its checkpoint, and keeps its subscription
+  /// (one transport, not two) and its MIDI channel. A bad pointer handed to a service traps,
+  /// named, and navigates nowhere.
+  @Test func aTrapKeepsTheSubscriptionsAndABadPointerIsNamed() throws {
+    let app = try Self.app()
+    #expect(throws: (any Error).self) { try app.send("wired", "spin") }
+    #expect {
+      try app.send("wired", "badNavigate")
+    } throws: { error in
+      "\(error)".contains("it called the host's navigate with 4096 bytes at 4294967040")
+    }
+    #expect(try app.state("wired")[field: "transports"] == .int(1))
+    app.receive(MIDIEvent(.noteOn, channel: 0, 60, 100))
+    app.perform {}
+    #expect(try app.state("wired")[field: "midi"] == .int(1))
+    #expect(throws: (any Error).self) { try app.state("echo") }  // navigate asked nothing
+  }
+}
