@@ -46,9 +46,8 @@ struct SwapCoordinator {
   }
 
   /// The plugin `reference` names: the load already made of that file when it has not changed
-  /// since (swapping back and forth maps no new code), else a new generation. A file
-  /// `[sandbox]` does not name is granted what the file at `previous` was: a swap's new code,
-  /// built anywhere, may do what the code it replaces could.
+  /// since (swapping back and forth maps no new code), else a new generation, granted what
+  /// the code it replaces (at `previous`) was.
   func plugin(_ reference: String, registry: FeatureRegistry, grantedAs previous: String? = nil)
     throws(PluginLoadError) -> LoadedPlugin
   {
@@ -60,11 +59,7 @@ struct SwapCoordinator {
     {
       return loaded
     }
-    var loader = self.loader
-    if loader.sandboxAllows[file] == nil, let previous {
-      loader.sandboxAllows[file] = loader.sandboxAllows[previous]
-    }
-    return try loader.load(file)
+    return try self.loader.load(file, grantedAs: previous)
   }
 
   /// The feature id a node key or an id names.

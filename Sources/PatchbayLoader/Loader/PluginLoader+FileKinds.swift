@@ -39,6 +39,19 @@ extension PluginLoader {
     return plugin
   }
 
+  /// Loads `file` granted what `[sandbox]` grants it or, when it names the file not, what it
+  /// grants the file at `previous`: a swap's new build, from any folder, may do what the code
+  /// it replaces could.
+  public func load(_ file: String, grantedAs previous: String?) throws(PluginLoadError)
+    -> LoadedPlugin
+  {
+    var loader = self
+    if loader.sandboxAllows[file] == nil, let previous {
+      loader.sandboxAllows[file] = loader.sandboxAllows[previous]
+    }
+    return try loader.load(file)
+  }
+
   /// Refuses `file` when its SHA-256, `hash`, is not the one host-config pins.
   static func check(_ hash: String, pinned: String, file: String) throws(PluginLoadError) {
     guard hash != pinned else { return }
