@@ -129,6 +129,10 @@ public struct ChordTrainer {
       state.verdict = "Cannot grade: the Theory plugin's chord_name is not loaded."
       return .none
     }
+    guard !name.isEmpty else {  // it failed (a wasm Theory out of fuel): the host said why
+      state.verdict = "Cannot grade: the Theory plugin's chord_name answered nothing."
+      return .none
+    }
     guard let played = Self.triad(named: name), played == state.target else {
       state.misses += 1
       state.verdict = "✗ \(name) — not \(state.target); try again"
@@ -177,7 +181,7 @@ public struct ChordTrainer {
   /// The triad a Theory name names: `D# minor/F#` is E♭ minor; nil for anything but a major
   /// or minor triad.
   static func triad(named name: String) -> Triad? {
-    let words = name.split(separator: "/")[0].split(separator: " ")
+    let words = (name.split(separator: "/").first ?? "").split(separator: " ")
     guard words.count == 2, let root = Self.pitchClass(String(words[0])) else { return nil }
     switch words[1] {
     case "major": return Triad(root: root, minor: false)

@@ -100,6 +100,9 @@ package final class IsolatedPlugin: @unchecked Sendable {
     if options.limits.isolatedCPUSeconds > 0 {
       arguments += ["--cpu-seconds", "\(options.limits.isolatedCPUSeconds)"]
     }
+    // For the WebAssembly providers of its functions, which it runs itself.
+    arguments += ["--wasm-fuel", "\(options.limits.wasmFuel)"]
+    arguments += ["--wasm-memory-mb", "\(options.limits.wasmMemoryMB)"]
     return try ChildProcess.start(
       try options.executable(), arguments: arguments,
       messageCapacity: options.limits.stateBytes + (1 << 20),

@@ -5,6 +5,8 @@ import CPatchbayCrash
 // the host's lifeline as 5 (end of file there: the host is gone, and so is this process):
 //
 //   patchbay-isolated PLUGIN-FILE [--pin SHA256] [--allow-insecure-paths] [--provider FILE]…
+//     [--allow sockets,exec,ptrace] [--memory-mb N] [--cpu-seconds N] [--wasm-fuel N]
+//     [--wasm-memory-mb N]
 //
 // It loads the plugin with the host's loader (its trust, pinning and private copies), then
 // serves the host's calls until the host ends it or the plugin crashes it.
@@ -57,8 +59,14 @@ if file.hasPrefix("\(LV2FeaturePlugin.scheme):") {
     allowingNonRealtime: [String(file.dropFirst(LV2FeaturePlugin.scheme.count + 1))])
 }
 // A provider of functions may be a WebAssembly module (which the host never isolates): the
-// plugin's imports from it resolve here, in this process's own instance of it.
-WasmPlugin.install(into: &loader)
+// plugin's imports from it resolve here, in this process's own instance of it, bounded by the
+// app's [limits] wasm-fuel and wasm-memory-mb as in the app's process.
+var wasmLimits = WasmLimits()
+if let fuel = argument("--wasm-fuel").flatMap(UInt64.init) { wasmLimits.fuel = fuel }
+if let megabytes = argument("--wasm-memory-mb").flatMap(Int.init) {
+  wasmLimits.memoryBytes = megabytes << 20
+}
+WasmPlugin.install(into: &loader, limits: wasmLimits)
 if let pin = argument("--pin") { loader.pins[file] = pin }
 loader.allowsInsecurePaths = arguments.contains("--allow-insecure-paths")
 let providers = arguments.indices.filter {

@@ -145,6 +145,30 @@ let stubChordName:
     }
   }
 
+  /// A chord_name that fails (a WebAssembly Theory out of fuel returns zero, and an empty
+  /// out_string) is said, and grades nothing: no miss, no crash.
+  @Test func aChordNameThatAnswersNothingGradesNothing() async {
+    let silent:
+      @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int)
+        -> Int32 = { _, _, out, capacity in
+          if let out, capacity > 0 { out[0] = 0 }
+          return 0
+        }
+    let store = TestStore(initialState: ChordTrainer.initialState) {
+      ChordTrainer()
+    } withDependencies: {
+      $0.importedFunctions = ImportedFunctions([
+        "chord_name": unsafeBitCast(silent, to: UnsafeRawPointer.self)
+      ])
+    }
+    await store.send(.key(0)) { $0.typed = [60] }
+    await store.send(.key(4)) { $0.typed = [60, 64] }
+    await store.send(.key(7)) {
+      $0.typed = []
+      $0.verdict = "Cannot grade: the Theory plugin's chord_name answered nothing."
+    }
+  }
+
   @Test func theDrawCoversEveryTriadAndNeverRepeats() {
     var seed = 0x5EED
     var previous = ChordTrainer.Triad(root: 0, minor: false)

@@ -7,8 +7,11 @@ import Testing
 /// The Chord Trainer grading through the real Theory plugin: its `chord_name` resolved by the
 /// host ("patchbay.functions/1") and called from the Trainer's reducer.
 @Suite struct ChordTrainerTheoryTests {
-  /// The Trainer, with Theory loaded from `theory` (a name, or a path: its wasm build).
-  static func app(theory: String = "Theory") throws -> AppRuntime {
+  /// The Trainer, with Theory loaded from `theory` (a name, or a path: its wasm build);
+  /// `isolate`, `[plugins] isolate`; `tables`, more of the config (`[limits]`).
+  static func app(theory: String = "Theory", isolate: [String] = [], tables: String = "")
+    throws -> AppRuntime
+  {
     try makeApp(
       toml: """
         [app]
@@ -16,6 +19,8 @@ import Testing
         root = "trainer"
         [plugins]
         load = ["ChordTrainer", "\(theory)"]
+        isolate = [\(isolate.map { "\"\($0)\"" }.joined(separator: ", "))]
+        \(tables)
         [[feature]]
         key = "trainer"
         id = "dev.patchbay.chord-trainer"

@@ -70,6 +70,32 @@ import Testing
       try wasm.state("trainer")[field: "verdict"] == native.state("trainer")[field: "verdict"])
   }
 
+  /// `[limits] wasm-fuel` bounds a wasm provider's functions wherever they run: in the app's
+  /// process, and in an isolated caller's own, which loads its own instance of the provider.
+  /// Starved of fuel, chord_name returns nothing in both, and the Trainer grades alike.
+  @Test func anIsolatedCallerRunsAWebAssemblyProviderUnderTheConfigsLimits() throws {
+    let theory = try WasmFixtures.bundled("Theory", source: "theory.c")
+    let starved = "[limits]\nwasm-fuel = 1000"
+    let apps = [
+      try ChordTrainerTheoryTests.app(theory: theory, tables: starved),
+      try ChordTrainerTheoryTests.app(theory: theory, isolate: ["ChordTrainer"], tables: starved),
+      try ChordTrainerTheoryTests.app(theory: theory),
+    ]
+    for app in apps {
+      for action in [
+        "ask(root: 0, minor: false)", "midi(noteOn(channel: 1, note: 60, velocity: 90))",
+        "midi(noteOn(channel: 1, note: 64, velocity: 90))",
+        "midi(noteOn(channel: 1, note: 67, velocity: 90))",
+      ] {
+        try app.send("trainer", action)
+      }
+    }
+    let verdicts = try apps.map { try $0.state("trainer")[field: "verdict"] }
+    #expect(verdicts[0] == verdicts[1])
+    #expect(
+      verdicts[2] != verdicts[0], "with fuel, C major is named: \(String(describing: verdicts))")
+  }
+
   /// Theory swapped native → wasm → native under the Trainer, and under a pointer resolved
   /// before the first swap: both go on answering, through each generation's code.
   @Test func theorySwapsBetweenNativeAndWebAssemblyUnderItsCallers() throws {
