@@ -96,7 +96,31 @@ let wasmCounter = firstFeatureInstance(wasmCounterFiles[0])
 
 /// The bundled Theory, native and built as WebAssembly.
 let nativeTheory = loadPlugin(BenchmarkRun.rootBuild.appendingPathComponent("libTheory.so").path)
-let wasmTheory = loadPlugin(wasmBuild("Theory", with: "wasm-cc", from: ["Plugins/Theory/theory.c"]))
+let wasmTheoryFile = wasmBuild("Theory", with: "wasm-cc", from: ["Plugins/Theory/theory.c"])
+let wasmTheory = loadPlugin(wasmTheoryFile)
+
+/// The Namer test fixture (a wasm feature that calls Theory's functions) as `it`, beside
+/// Theory from `theory` (a name, or the wasm build's path), granted "functions".
+func namerApp(theory: String) throws -> AppRuntime {
+  let namer = wasmBuild(
+    "Namer", with: "wasm-cc", from: ["Tests/PatchbayHostTests/Wasm/Fixtures/namer.c"])
+  let config = try AppConfig(
+    parsing: """
+      [app]
+      root = "it"
+      [plugins]
+      load = ["\(namer)", "\(theory)"]
+      [sandbox]
+      "\(namer)" = ["functions"]
+      [[feature]]
+      key = "it"
+      id = "dev.patchbay.namer"
+      """, file: "namer.toml")
+  let loader = config.loader(extraSearchPaths: [BenchmarkRun.rootBuild.path])
+  let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: loader))
+  try app.send("it", "pitch(note: 69)")  // resolves note_frequency
+  return app
+}
 
 /// The plugin in `file` (a .so or a .wasm), loaded once.
 func loadPlugin(_ file: String) -> LoadedPlugin {
@@ -162,6 +186,25 @@ let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
         sum &+= chordName(notes, notes.count, &text, text.count)
       }
       blackHole(sum)
+    }
+  }
+
+  // The other way: a wasm feature calls a function it imported (the Namer test fixture's
+  // pitch: Theory's note_frequency, then its answer printed with snprintf), through the host's
+  // function in its table (WasmFunctionImport: the arguments from the interpreter's stack, a
+  // libffi call). To native Theory, and to Theory built as wasm (one module through the host
+  // into another).
+  for (name, theory) in [("native", "Theory"), ("WebAssembly", wasmTheoryFile)] {
+    Benchmark(
+      "wasm: an action in a wasm feature that calls Theory's note_frequency, \(name) Theory",
+      configuration: perAction
+    ) { benchmark in
+      let namer = try namerApp(theory: theory).instance("it")
+      let pitch = try WireValue(parsingAction: "pitch(note: 69)").bytes
+      for _ in benchmark.scaledIterations {
+        namer.send(pitch)
+      }
+      blackHole(namer)
     }
   }
 
