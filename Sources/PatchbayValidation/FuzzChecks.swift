@@ -18,6 +18,16 @@ extension ValidationSuite {
         for (position, index) in indices.enumerated() {
           context.step("reduce \(actions[index].actionText)", action: index)
           instance.send(actions[index].bytes)
+          // A crash or hang this process survives (a WebAssembly trap) fails as one that
+          // ends a native plugin's process does, at once: fuzzing on would meet it again.
+          if instance.crashes > 0 {
+            throw ValidationFailure(
+              "\(feature.id): reduce \(actions[index].actionText) (action \(index + 1)) "
+                + (instance.failures.last ?? "crashed"),
+              reproduction: Reproduction(
+                seed: context.seed, actions: indices[...position].map { actions[$0].actionText },
+                feature: feature.id))
+          }
           if position % 100 == 99 || position == indices.count - 1 {
             context.step("snapshot after action \(index)", action: index)
             let bytes = try instance.snapshot()

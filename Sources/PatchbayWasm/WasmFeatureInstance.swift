@@ -89,6 +89,9 @@ final class WasmFeatureInstance: PluginInstance {
     self.guest = nil
   }
 
+  /// How many calls trapped.
+  private(set) var crashes = 0
+
   func takeCrash() -> String? {
     defer { self.crash = nil }
     return self.crash
@@ -129,7 +132,7 @@ final class WasmFeatureInstance: PluginInstance {
       let report =
         "\(self.code.id) (\(self.code.module.file)): \(name) \(error). The instance goes on "
         + "from its state before the call."
-      self.crash = report
+      (self.crash, self.crashes) = (report, self.crashes + 1)
       self.context.report(report)
       self.rebuild()
       return nil

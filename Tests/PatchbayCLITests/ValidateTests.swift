@@ -182,6 +182,30 @@ import Testing
     #expect(result.stdout.contains("reproduce: seed 3: add(n: 13)\n"), "\(result.stdout)")
   }
 
+  /// A WebAssembly plugin's trap (the Hostile fixture hands the host a bad pointer) fails
+  /// fuzz.actions at once, named, as a native plugin's crash does: the instance goes on after
+  /// a trap, and fuzzing on would only meet it again and again.
+  @Test func aWebAssemblyTrapFailsFuzzingAtOnce() async throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-validate-wasm-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let built = try await CLI.run(
+      executable: "../../../Sources/PatchbayWasmGuest/wasm-cc", "-o", "\(folder)/Hostile.wasm",
+      "\(root)/Tests/PatchbayHostTests/Wasm/Fixtures/hostile.c")
+    try #require(built.exitCode == 0, "\(built.stderr)")
+    let result = try await CLI.run(
+      "validate", "\(folder)/Hostile.wasm", "--seed", "1", "--only", "fuzz.actions")
+    #expect(result.exitCode == 1)
+    let line = try #require(Self.line("fuzz.actions", in: result.stdout))
+    #expect(
+      line.contains("reduce badPointer (action 2) ")
+        && line.contains("it called the host's send with 2147483647 bytes at 16"), "\(line)")
+    #expect(result.stdout.contains("reproduce: seed 1: talk; badPointer\n"), "\(result.stdout)")
+  }
+
   /// A call that does not return is named by the child's watchdog in --call-seconds, as the
   /// app's watchdog names it, and shrunk as a crash is; the tests after it still run.
   @Test func aHangIsNamedByTheWatchdogShrunkAndTheRestStillRun() async throws {

@@ -258,8 +258,10 @@ public final class FeatureHandle: InstanceInbox, @unchecked Sendable {
   /// How many actions the instance has reduced. [any thread]
   public var reducedCount: UInt64 { self.reduced.load(ordering: .relaxed) }
 
-  /// Reasons for actions the plugin refused, in order.
+  /// Reasons for actions the plugin refused, in order; of them, how many its code crashed or
+  /// hung in and went on (a WebAssembly trap).
   public var failures: [String] { self.executor.sync { self.owned.failures } }
+  public var crashes: Int { self.executor.sync { self.owned.implementation.instance.crashes } }
 
   /// Whether the instance is quiet: nothing queued or being reduced, and no effect of its
   /// plugin running (as the plugin's optional `running_effects` reports; 0 without it), in

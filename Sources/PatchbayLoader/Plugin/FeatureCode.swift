@@ -99,6 +99,10 @@ package protocol PluginInstance: AnyObject {
   /// crashed or hung (and was started again), once; nil otherwise. Code in this process
   /// never says so: its crash ends the process.
   func takeCrash() -> String?
+
+  /// How many calls its code crashed or hung in, and went on (a WebAssembly trap; the
+  /// instance rebuilt from before the call): `validate` fails a test that sees one.
+  var crashes: Int { get }
 }
 
 extension FeatureCode {
@@ -108,6 +112,7 @@ extension FeatureCode {
 extension PluginInstance {
   package var directReduce: DirectReduce? { nil }
   package func takeCrash() -> String? { nil }
+  package var crashes: Int { 0 }
   package func takeProcessorRestart() -> Bool { false }
   package func cancelEffects(key: String) {}
   package var cancelsByKey: Bool { false }

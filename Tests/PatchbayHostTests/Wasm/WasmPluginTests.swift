@@ -84,8 +84,10 @@ import Testing
     }
     #expect(try app.state("it")[field: "count"] == .int(3))
     #expect(try app.instance("it").isQuiet)  // nothing the failed call started runs on
+    #expect(try app.instance("it").crashes == 1)  // what validate fails a test on
     try app.send("it", "bump")
     #expect(try app.state("it")[field: "count"] == .int(4))
+    #expect(try app.instance("it").crashes == 1)
   }
 
   /// Past a checkpoint (one every 64 actions), a trap goes on from the checkpoint with the
