@@ -269,15 +269,16 @@ bench-smoke: build
 # navigation, swaps, shared state, functions, scripts, sound, the loader, with their plugins
 # (the TSan build's own: tests search their own build's folder before a config's search paths,
 # so one SDK is loaded). One kind of lock, LockedValue, a pthread mutex TSan sees.
-# Left out, as they start processes: isolated plugins (IsolatedPluginTests, and the isolated
-# cases of EffectsAcrossSwapTests and SharedBetweenPluginsTests) and CSiblingLibraryTests (runs
+# Left out, as they start processes: isolated plugins (IsolatedPluginTests, the isolated
+# cases of EffectsAcrossSwapTests and SharedBetweenPluginsTests, and WasmFunctionTests' isolated
+# caller of a wasm provider) and CSiblingLibraryTests (runs
 # cc). Also LiveSessionJACKTests: libjack is not built for TSan, and TSan stops the run
 # when one of libjack's own threads ends ("finished with ignores enabled"), before any of
 # Patchbay's code is involved; the plain suite runs them. Also anIsolatedEffectSoundsAsInProcess
 # (an LV2 feature in an isolated process) and synthv1PlaysTheAppsMIDI (synthv1 runs Qt, which
 # is not built for TSan either). Its own build folder, so the plain build stays as it is. Any
 # report fails.
-TSAN_SKIP := IsolatedPluginTests|CSiblingLibraryTests|LiveSessionJACKTests|anIsolatedEffectSoundsAsInProcess|synthv1PlaysTheAppsMIDI|aTimerTicksAcrossARollback|aTimerThatResumesTicksOnAfterACrash|aTimerWithoutResumeTicksOnAfterACrash|anEffectThatEndedBeforeACrashStaysEnded|aChangeInOnePluginIsTheOthersAfterTheAction|aChangeMadeInAnEffectReachesTheOthers
+TSAN_SKIP := IsolatedPluginTests|anIsolatedCallerRunsAWebAssemblyProviderUnderTheConfigsLimits|CSiblingLibraryTests|LiveSessionJACKTests|anIsolatedEffectSoundsAsInProcess|synthv1PlaysTheAppsMIDI|aTimerTicksAcrossARollback|aTimerThatResumesTicksOnAfterACrash|aTimerWithoutResumeTicksOnAfterACrash|anEffectThatEndedBeforeACrashStaysEnded|aChangeInOnePluginIsTheOthersAfterTheAction|aChangeMadeInAnEffectReachesTheOthers
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	@TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" $(SWIFT) test --skip-build --sanitize=thread \
