@@ -99,11 +99,26 @@ let nativeTheory = loadPlugin(BenchmarkRun.rootBuild.appendingPathComponent("lib
 let wasmTheoryFile = wasmBuild("Theory", with: "wasm-cc", from: ["Plugins/Theory/theory.c"])
 let wasmTheory = loadPlugin(wasmTheoryFile)
 
-/// The Namer test fixture (a wasm feature that calls Theory's functions) as `it`, beside
-/// Theory from `theory` (a name, or the wasm build's path), granted "functions".
-func namerApp(theory: String) throws -> AppRuntime {
-  let namer = wasmBuild(
-    "Namer", with: "wasm-cc", from: ["Tests/PatchbayHostTests/Wasm/Fixtures/namer.c"])
+/// The Namer test fixture (a wasm feature that calls Theory's functions) built once.
+let wasmNamerFile = wasmBuild(
+  "Namer", with: "wasm-cc", from: ["Tests/PatchbayHostTests/Wasm/Fixtures/namer.c"])
+
+/// Apps of the Namer beside the native Theory, and beside the wasm one, made once.
+let namerWithNativeTheory = namerApp(theory: "Theory")
+let namerWithWasmTheory = namerApp(theory: wasmTheoryFile)
+
+/// The Namer as `it`, beside Theory from `theory` (a name, or the wasm build's path), granted
+/// "functions".
+func namerApp(theory: String) -> AppRuntime {
+  do {
+    return try makeNamerApp(theory: theory)
+  } catch {
+    fatalError("\(error) — \(BenchmarkRun.buildHint)")
+  }
+}
+
+private func makeNamerApp(theory: String) throws -> AppRuntime {
+  let namer = wasmNamerFile
   let config = try AppConfig(
     parsing: """
       [app]
@@ -118,7 +133,7 @@ func namerApp(theory: String) throws -> AppRuntime {
       """, file: "namer.toml")
   let loader = config.loader(extraSearchPaths: [BenchmarkRun.rootBuild.path])
   let app = try AppRuntime(config: config, registry: try config.loadPlugins(with: loader))
-  try app.send("it", "pitch(note: 69)")  // resolves note_frequency
+  try app.send("it", "name(note: 69)")  // resolves note_name
   return app
 }
 
@@ -190,21 +205,24 @@ let wasmBenchmarks: @Sendable (Benchmark.Configuration) -> Void = { perAction in
   }
 
   // The other way: a wasm feature calls a function it imported (the Namer test fixture's
-  // pitch: Theory's note_frequency, then its answer printed with snprintf), through the host's
-  // function in its table (WasmFunctionImport: the arguments from the interpreter's stack, a
-  // libffi call). To native Theory, and to Theory built as wasm (one module through the host
-  // into another).
-  for (name, theory) in [("native", "Theory"), ("WebAssembly", wasmTheoryFile)] {
+  // name: Theory's note_name into an out_string), through the host's function in its table
+  // (WasmFunctionImport: the arguments from the interpreter's stack, the out_string copied
+  // back, a libffi call). To native Theory, and to Theory built as wasm (one module through
+  // the host into another).
+  for (name, namerApp) in [("native", namerWithNativeTheory), ("WebAssembly", namerWithWasmTheory)]
+  {
     Benchmark(
-      "wasm: an action in a wasm feature that calls Theory's note_frequency, \(name) Theory",
+      "wasm: an action in a wasm feature that calls Theory's note_name, \(name) Theory",
       configuration: perAction
     ) { benchmark in
-      let namer = try namerApp(theory: theory).instance("it")
-      let pitch = try WireValue(parsingAction: "pitch(note: 69)").bytes
+      let app = namerApp  // kept: its functions end with it
+      let namer = try app.instance("it")
+      let action = try WireValue(parsingAction: "name(note: 69)").bytes
       for _ in benchmark.scaledIterations {
-        namer.send(pitch)
+        namer.send(action)
       }
-      blackHole(namer)
+      precondition(namer.failures.isEmpty, "\(namer.failures)")
+      blackHole(app)
     }
   }
 
