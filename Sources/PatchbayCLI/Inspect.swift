@@ -46,6 +46,11 @@ enum PluginReport {
       "  ABI:  \(plugin.abiMajor).\(plugin.abiMinor)",
       "  sha256: \(Self.hash(plugin))",
     ]
+    if let services = plugin.services {  // a WebAssembly plugin: what [sandbox] must grant it
+      let listed = services.map { "\"\($0)\"" }.joined(separator: ", ")
+      lines.append(
+        "  services: " + (services.isEmpty ? "none" : "\(listed) ([sandbox] grants them)"))
+    }
     if PluginLoader.scheme(of: plugin.path) == LV2FeaturePlugin.scheme {
       // An installed LV2 plugin: lilv found it; `patchbay lv2 info` says the rest.
       let uri = String(plugin.path.dropFirst(LV2FeaturePlugin.scheme.count + 1))
@@ -127,6 +132,7 @@ enum PluginReport {
       ("id", .string(plugin.id)),
       ("name", .string(plugin.name)),
       ("version", .string(plugin.version)),
+      ("services", plugin.services.map { .list($0.map(WireValue.string)) } ?? .nil),
       ("features", .list(features)),
       (
         "functions",

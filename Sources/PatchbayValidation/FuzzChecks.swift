@@ -22,8 +22,8 @@ extension ValidationSuite {
           // ends a native plugin's process does, at once: fuzzing on would meet it again.
           if instance.crashes > 0 {
             throw ValidationFailure(
-              "\(feature.id): reduce \(actions[index].actionText) (action \(index + 1)) "
-                + (instance.failures.last ?? "crashed"),
+              "trapped in action \(index + 1): reduce \(actions[index].actionText): "
+                + (instance.failures.last ?? "?"),
               reproduction: Reproduction(
                 seed: context.seed, actions: indices[...position].map { actions[$0].actionText },
                 feature: feature.id))

@@ -47,6 +47,7 @@ public enum WasmPlugin {
           limits: self.limits, crashLabel: label)
       }
       for function in plugin.functions { function.faults = runner }
+      plugin.services = WasmModule.capabilities(of: module.module).map(\.rawValue)
       return plugin
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the `patchbay` executable (or another, such as `realtime-check`) that `swift build`
 /// put beside this test binary.
@@ -39,6 +40,19 @@ struct CLI {
           })
       }
     }
+  }
+
+  /// The WebAssembly build of the host tests' fixture `Tests/PatchbayHostTests/Wasm/Fixtures/
+  /// <name>.c`, made by wasm-cc into `folder` as `<Name>.wasm`; its path.
+  static func wasmFixture(_ name: String, in folder: String) async throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let output = "\(folder)/\(name.prefix(1).uppercased() + name.dropFirst()).wasm"
+    let built = try await self.run(
+      executable: "../../../Sources/PatchbayWasmGuest/wasm-cc", "-o", output,
+      "\(root)/Tests/PatchbayHostTests/Wasm/Fixtures/\(name).c")
+    try #require(built.exitCode == 0, "\(built.stderr)")
+    return output
   }
 
   /// Where the commands' flight files go: the runs that crash or hang on purpose leave theirs,

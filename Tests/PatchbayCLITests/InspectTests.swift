@@ -25,6 +25,23 @@ import Testing
     #expect(fields?.first?["type"] as? String == "string")
   }
 
+  /// A WebAssembly plugin's services are what `[sandbox]` must grant it: inspect lists them
+  /// (the Wired fixture asks for three; the Hostile one for none), and a library has no line.
+  @Test func inspectNamesTheServicesAWebAssemblyPluginImports() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-inspect-wasm-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let wired = try await CLI.run("inspect", try await CLI.wasmFixture("wired", in: folder))
+    #expect(
+      wired.stdout.contains(
+        "\n  services: \"midi\", \"navigation\", \"shared\" ([sandbox] grants them)\n"),
+      "\(wired.stdout)")
+    let hostile = try await CLI.run("inspect", try await CLI.wasmFixture("hostile", in: folder))
+    #expect(hostile.stdout.contains("\n  services: none\n"), "\(hostile.stdout)")
+    #expect(!(try await CLI.run("inspect", "Echo")).stdout.contains("services:"))
+  }
+
   @Test func searchesThePluginPathVariable() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -186,22 +186,16 @@ import Testing
   /// fuzz.actions at once, named, as a native plugin's crash does: the instance goes on after
   /// a trap, and fuzzing on would only meet it again and again.
   @Test func aWebAssemblyTrapFailsFuzzingAtOnce() async throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().path
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("patchbay-validate-wasm-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let built = try await CLI.run(
-      executable: "../../../Sources/PatchbayWasmGuest/wasm-cc", "-o", "\(folder)/Hostile.wasm",
-      "\(root)/Tests/PatchbayHostTests/Wasm/Fixtures/hostile.c")
-    try #require(built.exitCode == 0, "\(built.stderr)")
-    let result = try await CLI.run(
-      "validate", "\(folder)/Hostile.wasm", "--seed", "1", "--only", "fuzz.actions")
+    let hostile = try await CLI.wasmFixture("hostile", in: folder)
+    let result = try await CLI.run("validate", hostile, "--seed", "1", "--only", "fuzz.actions")
     #expect(result.exitCode == 1)
     let line = try #require(Self.line("fuzz.actions", in: result.stdout))
     #expect(
-      line.contains("reduce badPointer (action 2) ")
+      line.contains("trapped in action 2: reduce badPointer: ")
         && line.contains("it called the host's send with 2147483647 bytes at 16"), "\(line)")
     #expect(result.stdout.contains("reproduce: seed 1: talk; badPointer\n"), "\(result.stdout)")
   }

@@ -24,6 +24,9 @@ public final class LoadedPlugin: @unchecked Sendable {
   public package(set) var isolatedFunctions: [String] = []
   /// The file as it was when loaded: a swap to the same, unchanged file reuses this load.
   package internal(set) var fileIdentity: FileIdentity?
+  /// The host services a plugin that is confined to its imports asks for (a WebAssembly
+  /// plugin's: "midi", "navigation", …, which `[sandbox]` must grant); nil for a library.
+  public package(set) var services: [String]?
 
   init(
     path: String, generation: Int, descriptor: UnsafePointer<pb_plugin_desc>,
