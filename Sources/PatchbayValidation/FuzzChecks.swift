@@ -20,14 +20,7 @@ extension ValidationSuite {
           instance.send(actions[index].bytes)
           // A crash or hang this process survives (a WebAssembly trap) fails as one that
           // ends a native plugin's process does, at once: fuzzing on would meet it again.
-          if instance.crashes > 0 {
-            throw ValidationFailure(
-              "trapped in action \(index + 1): reduce \(actions[index].actionText): "
-                + (instance.failures.last ?? "?"),
-              reproduction: Reproduction(
-                seed: context.seed, actions: indices[...position].map { actions[$0].actionText },
-                feature: feature.id))
-          }
+          if instance.crashes > 0 { context.crashed(instance.failures.last ?? "trapped") }
           if position % 100 == 99 || position == indices.count - 1 {
             context.step("snapshot after action \(index)", action: index)
             let bytes = try instance.snapshot()

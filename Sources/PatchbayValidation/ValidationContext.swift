@@ -74,6 +74,14 @@ package final class ValidationContext: @unchecked Sendable {
     self.crumbs(action.map { "action \($0): \(text)" } ?? text)
   }
 
+  /// A crash the plugin's code survived in this process (a WebAssembly trap: the instance goes
+  /// on) ends the child as a native plugin's crash does, status 3 with `report` on standard
+  /// error: the runner names the step it came in, and shrinks a fuzzing run to it.
+  package func crashed(_ report: String) -> Never {
+    FileHandle.standardError.write(Data("\(report)\n".utf8))
+    exit(3)
+  }
+
   /// `count` at strictness 5, scaled linearly with the strictness (at least 1).
   package func scaled(_ count: Int) -> Int { max(1, count * self.strictness / 5) }
 

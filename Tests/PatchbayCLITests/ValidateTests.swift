@@ -183,8 +183,8 @@ import Testing
   }
 
   /// A WebAssembly plugin's trap (the Hostile fixture hands the host a bad pointer) fails
-  /// fuzz.actions at once, named, as a native plugin's crash does: the instance goes on after
-  /// a trap, and fuzzing on would only meet it again and again.
+  /// fuzz.actions at once, named and shrunk, as a native plugin's crash does: the instance
+  /// goes on after a trap, and fuzzing on would only meet it again and again.
   @Test func aWebAssemblyTrapFailsFuzzingAtOnce() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("patchbay-validate-wasm-\(UUID().uuidString)").path
@@ -195,9 +195,10 @@ import Testing
     #expect(result.exitCode == 1)
     let line = try #require(Self.line("fuzz.actions", in: result.stdout))
     #expect(
-      line.contains("trapped in action 2: reduce badPointer: ")
-        && line.contains("it called the host's send with 2147483647 bytes at 16"), "\(line)")
-    #expect(result.stdout.contains("reproduce: seed 1: talk; badPointer\n"), "\(result.stdout)")
+      line.contains("crashed in action 1: reduce badPointer: ")
+        && line.contains("it called the host's send with 2147483647 bytes at 16")
+        && line.contains("(shrunk to 1 of 2 action(s)"), "\(line)")
+    #expect(result.stdout.contains("reproduce: seed 1: badPointer\n"), "\(result.stdout)")
   }
 
   /// A call that does not return is named by the child's watchdog in --call-seconds, as the
