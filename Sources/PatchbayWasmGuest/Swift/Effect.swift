@@ -1,6 +1,8 @@
+import CPatchbayABI
+
 /// What a reducer asks for after it changed the state: nothing, or actions sent back to the
 /// feature, in order, once this reduce returns (the host queues them as it queues a native
-/// feature's), or after a delay.
+/// feature's), or after a delay; and it may ask the app to navigate.
 ///
 ///     case .rampUp(let times):
 ///       return .send((1...times).flatMap { [Action.setStep(by: $0), .increment] })
@@ -14,26 +16,66 @@
 public struct Effect<Action> {
   let actions: [Action]
   let delayed: [(milliseconds: UInt32, action: Action)]
+  /// Calls to the host's services, made once this reduce returns. Closures, so that a
+  /// service's code (and its import) is in a module only when the plugin asks for it.
+  let calls: [(UnsafePointer<pb_host>) -> Void]
+
+  init(
+    actions: [Action] = [], delayed: [(milliseconds: UInt32, action: Action)] = [],
+    calls: [(UnsafePointer<pb_host>) -> Void] = []
+  ) {
+    (self.actions, self.delayed, self.calls) = (actions, delayed, calls)
+  }
 
   /// No effect.
-  public static var none: Effect { Effect(actions: [], delayed: []) }
+  public static var none: Effect { Effect() }
 
   /// Sends `action` to the feature once this reduce returns.
-  public static func send(_ action: Action) -> Effect { Effect(actions: [action], delayed: []) }
+  public static func send(_ action: Action) -> Effect { Effect(actions: [action]) }
 
   /// Sends `actions`, in order, once this reduce returns.
-  public static func send(_ actions: [Action]) -> Effect { Effect(actions: actions, delayed: []) }
+  public static func send(_ actions: [Action]) -> Effect { Effect(actions: actions) }
 
   /// Sends `action` after `milliseconds` (0 to 2³²−1; beyond, the nearest).
   public static func send<Milliseconds: BinaryInteger>(
     _ action: Action, after milliseconds: Milliseconds
   ) -> Effect {
-    let clamped = UInt32(clamping: milliseconds)
-    return Effect(actions: [], delayed: [(clamped, action)])
+    Effect(delayed: [(UInt32(clamping: milliseconds), action)])
+  }
+
+  /// Asks the app to navigate once this reduce returns ("patchbay.navigation/1"), as the
+  /// native SDK's `.navigate` does; the app's config must grant the plugin "navigation".
+  ///
+  ///     case .showResults: return .navigate(.push("results"))
+  ///     case .done: return .navigate(.dismiss)
+  public static func navigate(_ request: Navigation) -> Effect {
+    Effect(calls: [
+      { host in
+        switch request {
+        case .push(let node): node.withCString { patchbay_navigate(host, 0, $0) }
+        case .pop: patchbay_navigate(host, 1, nil)
+        case .popToRoot: patchbay_navigate(host, 2, nil)
+        case .present(let node): node.withCString { patchbay_navigate(host, 3, $0) }
+        case .dismiss: patchbay_navigate(host, 4, nil)
+        }
+      }
+    ])
   }
 
   /// Both effects: this one's sends, then `other`'s.
   public func merge(with other: Effect) -> Effect {
-    Effect(actions: actions + other.actions, delayed: delayed + other.delayed)
+    Effect(
+      actions: actions + other.actions, delayed: delayed + other.delayed,
+      calls: calls + other.calls)
   }
+}
+
+/// What `Effect.navigate` asks of the app: a node of its config (`[[feature]] key`) pushed on
+/// the feature's stack or presented over it, or one taken off.
+public enum Navigation {
+  case push(String)
+  case present(String)
+  case pop
+  case popToRoot
+  case dismiss
 }

@@ -30,6 +30,7 @@ final class Running<F: Feature>: Instance {
       let bytes = Bytes.written { F.write(sent, to: &$0) }
       bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }
     }
+    for call in effect.calls { call(host) }
     for (milliseconds, sent) in effect.delayed {
       let bytes = Bytes.written { F.write(sent, to: &$0) }
       bytes.withUnsafeBufferPointer {

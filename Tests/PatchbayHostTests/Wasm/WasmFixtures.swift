@@ -4,7 +4,7 @@ import Patchbay
 /// WebAssembly builds of plugins, made once per test process into a folder of their own: the
 /// bundled C plugins (`Plugins/NAME`) and the fixtures beside this file (`Fixtures/NAME.c`) by
 /// `Sources/PatchbayWasmGuest/wasm-cc`, the bundled Embedded Swift ones (`Plugins/NAME/wasm`)
-/// by `wasm-swiftc`, with this build's macros.
+/// and the Swift fixtures (`Fixtures/NAME.swift`) by `wasm-swiftc`, with this build's macros.
 enum WasmFixtures {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -21,6 +21,12 @@ enum WasmFixtures {
   static func swift(_ plugin: String) throws -> String {
     let source = root.appendingPathComponent("Plugins/\(plugin)/wasm/\(plugin).swift").path
     return try self.build(plugin + "Swift", from: source, with: "wasm-swiftc")
+  }
+
+  /// The `.wasm` of `Fixtures/<Name>.swift` here (Embedded Swift), built on first use.
+  static func swiftFixture(_ name: String) throws -> String {
+    let source = root.appendingPathComponent("Tests/PatchbayHostTests/Wasm/Fixtures/\(name).swift")
+    return try self.build(name, from: source.path, with: "wasm-swiftc")
   }
 
   /// The `.wasm` of `Fixtures/<name>.c` here (named `<Name>.wasm`), built on first use.

@@ -72,6 +72,38 @@ import Testing
     #expect(throws: (any Error).self) { try app.state("echo") }
   }
 
+  /// A feature in Embedded Swift navigates with `Effect.navigate`, granted "navigation"; the
+  /// Swift Counter, which does not navigate, loads with no grant at all (it has no such import).
+  @Test func aSwiftModuleNavigatesWithEffectNavigate() throws {
+    let pager = try WasmFixtures.swiftFixture("Pager")
+    let app = try makeApp(
+      toml: """
+        [app]
+        root = "pager"
+        [plugins]
+        load = ["\(pager)", "Echo"]
+        [sandbox]
+        "\(pager)" = ["navigation"]
+        [[feature]]
+        key = "pager"
+        id = "dev.patchbay.pager"
+        [[feature]]
+        key = "page"
+        id = "dev.patchbay.echo"
+        parent = "pager"
+        kind = "stack"
+        """)
+    try app.send("pager", "open")
+    try app.send("page", "say(text: \"pushed from Swift\")")
+    #expect(try app.state("page")[field: "message"] == .string("pushed from Swift"))
+    try app.send("pager", "close")
+    #expect(throws: (any Error).self) { try app.state("page") }
+    #expect(try app.state("pager")[field: "opened"] == .int(1))
+    let counter = try WasmPluginTests.app(
+      try WasmFixtures.swift("Counter"), id: "dev.patchbay.counter")
+    try counter.send("it", "increment")
+  }
+
   /// The clock (which no grant names: every plugin has it) goes forward between create and a
   /// later action.
   @Test func theClockGoesForward() throws {
