@@ -14,9 +14,7 @@ extension WasmEdge {
     imports.define(
       module: "patchbay", name: "clock_now",
       Function(store: store, parameters: [], results: [.i64]) { _, _ in
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return [.i64(UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))]
+        [.i64(monotonicNanoseconds())]
       })
     // "patchbay.midi/1": the channels the instance listens to. Kept in a replay too: it is
     // the instance's, not the call's.
@@ -39,13 +37,11 @@ extension WasmEdge {
           arguments[5].i32 == 0
           ? nil : try self.bytes(arguments[3].i32, arguments[4].i32, for: "navigate")
         guard let listener = self.listener else { return [] }
-        switch pb_navigation_kind(rawValue: arguments[0].i32) {
-        case PB_NAVIGATE_PUSH: listener.navigate(.push(node: node, state: state))
-        case PB_NAVIGATE_PRESENT: listener.navigate(.present(node: node, state: state))
-        case PB_NAVIGATE_POP: listener.navigate(.pop)
-        case PB_NAVIGATE_POP_TO_ROOT: listener.navigate(.popToRoot)
-        case PB_NAVIGATE_DISMISS: listener.navigate(.dismiss)
-        default: listener.log(PB_LOG_ERROR, "unknown navigation kind \(arguments[0].i32) ignored")
+        let kind = pb_navigation_kind(rawValue: arguments[0].i32)
+        if let request = NavigationRequest(kind: kind, node: node, state: state) {
+          listener.navigate(request)
+        } else {
+          listener.log(PB_LOG_ERROR, "unknown navigation kind \(arguments[0].i32) ignored")
         }
         return []
       })

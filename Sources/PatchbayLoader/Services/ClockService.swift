@@ -9,13 +9,17 @@ extension HostTable {
     service.initialize(
       to: pb_clock_service(
         struct_size: UInt32(MemoryLayout<pb_clock_service>.size),
-        now_ns: {
-          var time = timespec()
-          clock_gettime(CLOCK_MONOTONIC, &time)
-          return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-        }
+        now_ns: { monotonicNanoseconds() }
       )
     )
     return service
   }()
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: "patchbay.clock/1"'s `now_ns`, for native and WebAssembly
+/// plugins alike. One `clock_gettime`, no allocation.
+package func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -1,3 +1,5 @@
+import PatchbayABI
+
 /// What a feature asked the host for through "patchbay.navigation/1": the app's router
 /// turns it into a ``NavigationAction`` and applies it after the action that asked.
 public enum NavigationRequest: Equatable, Sendable, CustomStringConvertible {
@@ -6,6 +8,19 @@ public enum NavigationRequest: Equatable, Sendable, CustomStringConvertible {
   case pop
   case popToRoot
   case dismiss
+
+  /// The request "patchbay.navigation/1"'s `navigate` makes of its arguments (`node` and
+  /// `state` count for push and present only); nil for a kind the ABI does not have.
+  package init?(kind: pb_navigation_kind, node: String, state: [UInt8]?) {
+    switch kind {
+    case PB_NAVIGATE_PUSH: self = .push(node: node, state: state)
+    case PB_NAVIGATE_PRESENT: self = .present(node: node, state: state)
+    case PB_NAVIGATE_POP: self = .pop
+    case PB_NAVIGATE_POP_TO_ROOT: self = .popToRoot
+    case PB_NAVIGATE_DISMISS: self = .dismiss
+    default: return nil
+    }
+  }
 
   /// The initial state the request gives the new instance, if any.
   public var state: [UInt8]? {

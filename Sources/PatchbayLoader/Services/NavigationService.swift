@@ -15,14 +15,7 @@ extension HostTable {
           guard let context = HostTable.context(host) else { return }
           let node = node.map { String(cString: $0) } ?? ""
           let state = state.map { Array(UnsafeBufferPointer(start: $0, count: length)) }
-          let request: NavigationRequest
-          switch kind {
-          case PB_NAVIGATE_PUSH: request = .push(node: node, state: state)
-          case PB_NAVIGATE_PRESENT: request = .present(node: node, state: state)
-          case PB_NAVIGATE_POP: request = .pop
-          case PB_NAVIGATE_POP_TO_ROOT: request = .popToRoot
-          case PB_NAVIGATE_DISMISS: request = .dismiss
-          default:
+          guard let request = NavigationRequest(kind: kind, node: node, state: state) else {
             context.log(PB_LOG_ERROR, "unknown navigation kind \(kind.rawValue) ignored")
             return
           }
