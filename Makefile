@@ -134,10 +134,12 @@ validate-check: build
 # audio thread woke, how long a swap took) is a benchmark's, judged beside a bare C reference
 # (Benchmarks/, docs/BENCHMARKS.md). make test-under-load checks that this holds. A crash of
 # the test process prints every frame of every thread (SWIFT_BACKTRACE=preset=full), so that
-# one seen once in CI can be found.
+# one seen once in CI can be found; so does a hang, past TEST_MINUTES (.ci/watchdog: the tests
+# started and not finished, and every thread's stack), which then fails the run.
+TEST_MINUTES ?= 30
 test: lint build template-check import-swap-check sdk-test dev-check validate-check repro-check \
   bench-smoke tsan
-	SWIFT_BACKTRACE=preset=full $(SWIFT) test
+	SWIFT_BACKTRACE=preset=full .ci/watchdog $(TEST_MINUTES) .build/swift-test.log $(SWIFT) test
 	$(MAKE) --no-print-directory test-isolated
 
 # docs/DEVTOOLS.md's pictures, taken by the browser test (docs/images/devtools-*.png).

@@ -47,7 +47,8 @@ struct Validate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds of CPU time a test may use before it counts as too slow (the clock allows 10×, "
+      "Seconds of CPU time a test may use before it counts as too slow (a .wasm plugin's: 10×, "
+        + "its code being interpreted; the clock allows 10× that, "
         + "at least 300 s).", valueName: "seconds"))
   var timeout = 30
 

@@ -101,6 +101,16 @@ package struct Validator: Sendable {
     }
     if fails([index]) {
       kept = [index]
+    } else if failing.outranCPU {
+      // The run as a whole used its CPU time, not one action: a shorter run only passes, and
+      // each try costs the whole budget again.
+      var result = failing.result
+      result.detail += " (the whole run of \(index + 1) action(s) did; the last alone does not)"
+      result.reproduction = Reproduction(
+        seed: seed, actions: kept.map { failing.actions[$0] ?? "action \($0)" },
+        feature: failing.feature)
+      return ChildRunner.Outcome(
+        result: result, actions: failing.actions, stoppedAt: index, outranCPU: true)
     } else {
       kept = DeltaDebugging.minimize(kept, budget: self.shrinkBudget - runs, fails: fails).kept
     }
