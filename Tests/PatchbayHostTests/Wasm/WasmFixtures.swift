@@ -10,7 +10,10 @@ enum WasmFixtures {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("patchbay-wasm-\(getpid())")
-  private static let built = LockedValue<[String: String]>([:])
+  /// One build each: its path once made. A lock each, so that two fixtures build at once (an
+  /// Embedded Swift one takes up to a minute on a cold cache) and a test waits only for its
+  /// own, not for every build queued before it.
+  private static let builds = LockedValue<[String: LockedValue<String?>]>([:])
 
   /// The `.wasm` of `Plugins/<plugin>/<source>`, built on first use.
   static func bundled(_ plugin: String, source: String) throws -> String {
@@ -38,8 +41,14 @@ enum WasmFixtures {
   private static func build(_ name: String, from source: String, with tool: String = "wasm-cc")
     throws -> String
   {
-    try self.built.withValue { built in
-      if let path = built[name] { return path }
+    let build = self.builds.withValue { builds in
+      if let build = builds[name] { return build }
+      let build = LockedValue<String?>(nil)
+      builds[name] = build
+      return build
+    }
+    return try build.withValue { built in
+      if let path = built { return path }
       try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
       let output = self.folder.appendingPathComponent("\(name).wasm").path
       let compile = Process()
@@ -58,7 +67,7 @@ enum WasmFixtures {
           description: "\(tool) could not build \(source): "
             + String(decoding: said, as: UTF8.self))
       }
-      built[name] = output
+      built = output
       return output
     }
   }
