@@ -68,6 +68,16 @@ public protocol Feature {
   ///       return state
   ///     }
   static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State?
+  /// The MIDI channels whose messages the reducer hears as `midi(…)` actions (see
+  /// ``MIDIMessage``). Default: none.
+  static var midiChannels: MIDIChannels { get }
+  /// Shared values it reads, each as an action (see ``SharedSubscription``). Default: none.
+  static var subscriptions: [SharedSubscription] { get }
+  /// Values it publishes for other features, made from the state after `create` and after
+  /// every action (see ``SharedValue``). Default: none.
+  static func shared(_ state: State) -> [SharedValue]
+  /// Functions of other plugins it calls (see ``FunctionImport``). Default: none.
+  static var imports: [FunctionImport] { get }
 
   init()
   func reduce(into state: inout State, action: Action) -> Effect<Action>
@@ -91,6 +101,10 @@ extension Feature {
   public static var stateSchemaVersion: UInt32 { 1 }
   public static var migrates: Bool { false }
   public static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
+  public static var midiChannels: MIDIChannels { .none }
+  public static var subscriptions: [SharedSubscription] { [] }
+  public static func shared(_ state: State) -> [SharedValue] { [] }
+  public static var imports: [FunctionImport] { [] }
 }
 
 /// Writes a feature's action list and value encoding from its `State` and `enum Action`

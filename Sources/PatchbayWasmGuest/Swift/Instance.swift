@@ -9,14 +9,25 @@ class Instance {
 }
 
 /// An instance of `F`: its reducer, its state, and the host it sends its effects' actions to.
+/// Made, it asks the host for what `F` declares: its MIDI channels, its subscriptions, its
+/// functions; and publishes its shared values.
 final class Running<F: Feature>: Instance {
   let feature = F()
   var state: F.State
   let host: UnsafePointer<pb_host>
+  let functions: ImportedFunctions
+  var published = PublishedValues()
 
   init(state: F.State, host: UnsafePointer<pb_host>) {
     self.state = state
     self.host = host
+    functions = ImportedFunctions(F.imports, host: host)
+    super.init()
+    if let listen = F.midiChannels.listen { listen(host, F.midiChannels.mask) }
+    for subscription in F.subscriptions {
+      subscription.subscribe(host, subscription.name.cString, subscription.action.cString)
+    }
+    published.publish(F.shared(state), through: host)
   }
 
   override func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status {
@@ -25,7 +36,11 @@ final class Running<F: Feature>: Instance {
       Host.error(host, F.id, PluginFeature.refusal(F.self, bytes, count) ?? input.error)
       return PB_ERR_DECODE
     }
+    let outside = ImportedFunctions.current
+    ImportedFunctions.current = functions
     let effect = feature.reduce(into: &state, action: action)
+    ImportedFunctions.current = outside
+    published.publish(F.shared(state), through: host)
     for sent in effect.actions {
       let bytes = Bytes.written { F.write(sent, to: &$0) }
       bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }

@@ -74,4 +74,10 @@ extension StaticString {
   var cString: UnsafePointer<CChar> {
     UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self)
   }
+
+  /// Whether the two literals have the same text (two sites' literals may be two copies).
+  func same(as other: StaticString) -> Bool {
+    UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount).elementsEqual(
+      UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount))
+  }
 }

@@ -26,4 +26,37 @@ static inline void patchbay_navigate(const pb_host *host, uint32_t kind, const c
   if (navigation) navigation->navigate(host, (pb_navigation_kind)kind, node, NULL, 0);
 }
 
+/* The other services the SDK calls, each for one thing a feature declares, and each called
+ * only from a closure that declaration makes (`static let midiChannels: MIDIChannels = 1`,
+ * `SharedSubscription`, `SharedValue`, `FunctionImport`): so, as for navigate, a module imports
+ * a service only when its source names what needs it. */
+
+/* "patchbay.midi/1"'s listen: MIDI on `channel_mask`'s channels comes as `midi(…)` actions. */
+static inline void patchbay_midi_listen(const pb_host *host, uint16_t channel_mask) {
+  const pb_midi_service *midi = host->get_service(host, PB_SERVICE_MIDI);
+  if (midi) midi->listen(host, channel_mask);
+}
+
+/* "patchbay.shared/1"'s subscribe: `name`'s value comes as the action `action(_: value)`. */
+static inline void patchbay_shared_subscribe(const pb_host *host, const char *name,
+                                             const char *action) {
+  const pb_shared_service *shared = host->get_service(host, PB_SERVICE_SHARED);
+  if (shared) shared->subscribe(host, name, action);
+}
+
+/* "patchbay.shared/1"'s publish: `value` (an encoded value) under `name`. */
+static inline void patchbay_shared_publish(const pb_host *host, const char *name,
+                                           const uint8_t *value, size_t length) {
+  const pb_shared_service *shared = host->get_service(host, PB_SERVICE_SHARED);
+  if (shared) shared->publish(host, name, value, length);
+}
+
+/* "patchbay.functions/1"'s resolve: the function's index in this module's table (what a C
+ * function pointer is in wasm32), or NULL after the host was told why. */
+static inline const void *patchbay_resolve(const pb_host *host, const char *provider,
+                                           const char *name, const char *signature) {
+  const pb_functions_service *functions = host->get_service(host, PB_SERVICE_FUNCTIONS);
+  return functions ? (const void *)functions->resolve(host, provider, name, signature) : NULL;
+}
+
 #endif /* PATCHBAY_EMBEDDED_H */

@@ -104,6 +104,75 @@ import Testing
     try counter.send("it", "increment")
   }
 
+  /// The Listener fixture (Embedded Swift) under the Metronome, beside the native Theory;
+  /// `grants`, its line in `[sandbox]`.
+  static func listener(grants: String = "[\"functions\", \"midi\", \"shared\"]") throws
+    -> AppRuntime
+  {
+    let listener = try WasmFixtures.swiftFixture("Listener")
+    return try makeApp(
+      toml: """
+        [app]
+        root = "metronome"
+        [plugins]
+        load = ["Metronome", "Theory", "\(listener)"]
+        [sandbox]
+        "\(listener)" = \(grants)
+        [[feature]]
+        key = "metronome"
+        id = "dev.patchbay.metronome"
+        [[feature]]
+        key = "listener"
+        id = "dev.patchbay.listener"
+        parent = "metronome"
+        """)
+  }
+
+  /// A feature in Embedded Swift declares what a native Swift one does: `midiChannels`, whose
+  /// messages come as `midi(MIDIMessage)`; `subscriptions`, whose values come as actions;
+  /// `shared(_:)`, published after each action that changed it; and `imports`, called in its
+  /// reducer through `ImportedFunctions.current`.
+  @Test func aSwiftModuleHearsMIDIReadsAndPublishesSharedStateAndCallsFunctions() throws {
+    let app = try Self.listener()
+    app.receive(MIDIEvent(.noteOn, channel: 0, 64, 100))
+    app.receive(MIDIEvent(.noteOn, channel: 3, 62, 100))  // channel 4: not listened to
+    app.receive(MIDIEvent(.noteOff, channel: 0, 64, 0))
+    app.receive(MIDIEvent(.controlChange, channel: 0, 7, 100))
+    app.receive(MIDIEvent(.pitchBend, channel: 0, 0x7F, 0x7F))
+    app.receive(MIDIEvent(.start))
+    app.perform {}
+    #expect(try app.state("listener")[field: "messages"] == .int(5))
+    #expect(try app.state("listener")[field: "bend"] == .int(8191))
+    #expect(try app.state("listener")[field: "notes"] == .int(1))
+    #expect(try app.state("listener")[field: "lastNote"] == .int(64))
+    #expect(app.sharedState()["heard"]?.value == "1")
+    #expect(app.sharedState()["heard"]?.owner.contains("listener") == true)
+    #expect(try app.state("listener")[field: "tempo"] == .double(120))
+    try app.send("metronome", "setTempo(bpm: 90.0)")
+    #expect(try app.state("listener")[field: "tempo"] == .double(90))
+    try app.send("listener", "tune(note: 81)")
+    #expect(try app.state("listener")[field: "frequency"] == .double(880))
+    try app.swap("Theory", to: try WasmFixtures.bundled("Theory", source: "theory.c"))
+    try app.send("listener", "tune(note: 57)")
+    #expect(try app.state("listener")[field: "frequency"] == .double(220))
+  }
+
+  /// Its module imports exactly the services its source declares: without "functions" the load
+  /// is refused, naming it; navigation, which it never asks for, needs no grant.
+  @Test func aSwiftModuleImportsExactlyTheServicesItDeclares() throws {
+    #expect {
+      _ = try Self.listener(grants: "[\"midi\", \"shared\"]")
+    } throws: { error in
+      "\(error)".contains("imports patchbay.resolve, the \"functions\" service")
+    }
+    #expect {
+      _ = try Self.listener(grants: "[\"functions\", \"shared\"]")
+    } throws: { error in
+      "\(error)".contains("the \"midi\" service")
+    }
+    _ = try Self.listener()
+  }
+
   /// The clock (which no grant names: every plugin has it) goes forward between create and a
   /// later action.
   @Test func theClockGoesForward() throws {
