@@ -87,7 +87,11 @@ public enum EmbeddedFeatureMacro: MemberMacro, ExtensionMacro {
         [\(raw: schemas.joined(separator: ",\n"))]
       }
       """)
-    let writes = fields.map { "out.field(\(FeatureMacro.literal($0)), state.\($0))" }
+    let shared = Self.sharedFields(of: state)
+    let writes = fields.map { field in
+      let key = shared[field].map { ", \($0)" } ?? ""
+      return "out.field(\(FeatureMacro.literal(field))\(key), state.\(field))"
+    }
     generated.append(
       """
       \(raw: access)static func write(_ state: State, to out: inout WireWriter) {
@@ -95,8 +99,10 @@ public enum EmbeddedFeatureMacro: MemberMacro, ExtensionMacro {
         \(raw: writes.joined(separator: "\n"))
       }
       """)
-    let reads = fields.map {
-      "case \(FeatureMacro.literal($0)): guard input.read(into: &state.\($0)) else { return nil }"
+    let reads = fields.map { field in
+      let read = shared[field] == nil ? "read" : "readShared"
+      return
+        "case \(FeatureMacro.literal(field)): guard input.\(read)(into: &state.\(field)) else { return nil }"
     }
     generated.append(
       """
@@ -113,6 +119,17 @@ public enum EmbeddedFeatureMacro: MemberMacro, ExtensionMacro {
         return state
       }
       """)
+    if !shared.isEmpty {
+      let held = fields.compactMap { field in
+        shared[field].map { "SharedHeld(\($0), get: { $0.\(field) }, set: { $0.\(field) = $1 })" }
+      }
+      generated.append(
+        """
+        \(raw: access)static var held: [SharedHeld<State>] {
+          [\(raw: held.joined(separator: ",\n"))]
+        }
+        """)
+    }
     generated.append(
       """
       \(raw: access)static func write(_ action: Action, to out: inout WireWriter) {
@@ -209,6 +226,25 @@ public enum EmbeddedFeatureMacro: MemberMacro, ExtensionMacro {
 
   /// The names of `State`'s stored `var`s, in order; nil (diagnosed) for a stored `let`, which
   /// a state read after a swap could not set.
+  /// The stored properties marked `@Shared(key)`, each with its key's expression:
+  /// `@Shared(.inMemory("tally")) var tally: Int64 = 0` is `["tally": ".inMemory(\"tally\")"]`.
+  static func sharedFields(of state: StructDeclSyntax) -> [String: String] {
+    var fields: [String: String] = [:]
+    for member in state.memberBlock.members {
+      guard let variable = member.decl.as(VariableDeclSyntax.self),
+        let key = variable.attributes.lazy.compactMap({ $0.as(AttributeSyntax.self) })
+          .first(where: { $0.attributeName.trimmedDescription == "Shared" })?
+          .arguments?.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
+      else { continue }
+      for binding in variable.bindings {
+        if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+          fields[name] = key
+        }
+      }
+    }
+    return fields
+  }
+
   static func storedProperties(
     of state: StructDeclSyntax, in context: some MacroExpansionContext
   ) -> [String]? {

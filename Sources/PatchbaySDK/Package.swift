@@ -178,6 +178,7 @@ let package = Package(
       name: "PatchbayMacrosTests",
       dependencies: [
         "PatchbayMacros",
+        .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
       ]

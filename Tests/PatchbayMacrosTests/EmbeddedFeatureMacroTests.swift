@@ -1,4 +1,5 @@
 import PatchbayMacros
+import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
@@ -163,7 +164,7 @@ final class EmbeddedFeatureMacroTests: XCTestCase {
 
   /// A feature that writes `migrate(from:_:)` is marked as one that migrates.
   func testAFeatureThatMigratesIsMarked() {
-    assertMacroExpansion(
+    let expansion = expanded(
       """
       @Feature
       struct Lamp {
@@ -175,96 +176,48 @@ final class EmbeddedFeatureMacroTests: XCTestCase {
         }
         static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
       }
-      """,
-      expandedSource: """
-        struct Lamp {
-          struct State {
-            var on = false
-          }
-          enum Action {
-            case toggle
-          }
-          static func migrate(from schemaVersion: UInt32, _ old: inout WireReader) -> State? { nil }
+      """)
+    XCTAssert(expansion.contains("static var migrates: Bool { true }"), expansion)
+  }
 
-            static var name: StaticString {
-                "Lamp"
-            }
-
-            static var initialState: State {
-                State()
-            }
-
-            static var migrates: Bool {
-                true
-            }
-
-            static var actions: [ActionSchema] {
-              [ActionSchema("toggle")]
-            }
-
-            static func write(_ state: State, to out: inout WireWriter) {
-              out.record(1)
-              out.field("on", state.on)
-            }
-
-            static func read(_ state: State, from input: inout WireReader) -> State? {
-              var state = state
-              guard let count = input.record() else {
-                  return nil
-              }
-              for _ in 0 ..< count {
-                guard let name = input.label() else {
-                    return nil
-                }
-                switch name {
-                case "on":
-                    guard input.read(into: &state.on) else {
-                        return nil
-                    }
-                default:
-                    guard input.skip() else {
-                        return nil
-                    }
-                }
-              }
-              return state
-            }
-
-            static func write(_ action: Action, to out: inout WireWriter) {
-              switch action {
-              case .toggle:
-                  out.case("toggle", 0)
-              }
-            }
-
-            static func read(action input: inout WireReader) -> Action? {
-              guard let (name, count) = input.case() else {
-                  return nil
-              }
-              switch name {
-              case "toggle":
-                  for _ in 0 ..< count {
-                    guard let label = input.label() else {
-                        return nil
-                    }
-                    switch label {
-                    default:
-                        guard input.skip() else {
-                            return nil
-                        }
-                    }
-                  }
-                  return .toggle
-              default:
-                  return nil
-              }
-            }
+  /// A state field marked `@Shared(key)` is written with its key, as the native SDK writes a
+  /// `@Shared`, read with or without it, and listed in `held` with what gets and sets it.
+  func testASharedFieldIsHeldAndWrittenWithItsKey() {
+    let expansion = expanded(
+      """
+      @Feature
+      struct Tally {
+        struct State {
+          @Shared(.inMemory("tally")) var tally: Int64 = 0
+          var mine = 0
         }
-
-        extension Lamp: Feature {
+        enum Action {
+          case count
         }
-        """,
-      macroSpecs: macros)
+      }
+      """)
+    for part in [
+      #"out.field("tally", .inMemory("tally"), state.tally)"#,
+      #"out.field("mine", state.mine)"#,
+      #"case "tally": guard input.readShared(into: &state.tally) else { return nil }"#,
+      #"case "mine": guard input.read(into: &state.mine) else { return nil }"#,
+      #"static var held: [SharedHeld<State>] {"#
+        + #" [SharedHeld(.inMemory("tally"), get: { $0.tally }, set: { $0.tally = $1 })] }"#,
+    ] {
+      XCTAssert(expansion.contains(part), "\(part) is not in:\n\(expansion)")
+    }
+    XCTAssertFalse(
+      expanded("@Feature struct Plain { struct State {}; enum Action {} }")
+        .contains("held"))
+  }
+
+  /// The expansion of `source` with the Embedded SDK's macros, its whitespace made single
+  /// spaces (`{ true }` for the lines `{`, `true`, `}`), for a test about a part of it.
+  private func expanded(_ source: String) -> String {
+    let file = Parser.parse(source: source)
+    let context = BasicMacroExpansionContext()
+    let expansion = file.expand(macroSpecs: macros, contextGenerator: { _ in context })
+    return expansion.description.split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
   func testAStoredLetAndAMissingStateAreRefused() {

@@ -78,6 +78,8 @@ public protocol Feature {
   static func shared(_ state: State) -> [SharedValue]
   /// Functions of other plugins it calls (see ``FunctionImport``). Default: none.
   static var imports: [FunctionImport] { get }
+  /// Written by `@Feature`: the state's `@Shared` fields (see ``Shared(_:)``).
+  static var held: [SharedHeld<State>] { get }
 
   init()
   func reduce(into state: inout State, action: Action) -> Effect<Action>
@@ -105,6 +107,7 @@ extension Feature {
   public static var subscriptions: [SharedSubscription] { [] }
   public static func shared(_ state: State) -> [SharedValue] { [] }
   public static var imports: [FunctionImport] { [] }
+  public static var held: [SharedHeld<State>] { [] }
 }
 
 /// Writes a feature's action list and value encoding from its `State` and `enum Action`
@@ -112,7 +115,7 @@ extension Feature {
 @attached(
   member,
   names: named(name), named(actions), named(initialState), named(migrates), named(write),
-  named(read))
+  named(read), named(held))
 @attached(extension, conformances: Feature)
 public macro Feature() = #externalMacro(module: "PatchbayMacros", type: "EmbeddedFeatureMacro")
 

@@ -17,6 +17,9 @@ final class Running<F: Feature>: Instance {
   let host: UnsafePointer<pb_host>
   let functions: ImportedFunctions
   var published = PublishedValues()
+  /// The state's `@Shared` fields, and each one's value as the host last had it.
+  let held = F.held
+  var heldBytes: [[UInt8]] = []
 
   init(state: F.State, host: UnsafePointer<pb_host>) {
     self.state = state
@@ -28,9 +31,54 @@ final class Running<F: Feature>: Instance {
       subscription.subscribe(host, subscription.name.cString, subscription.action.cString)
     }
     published.publish(F.shared(state), through: host)
+    for field in held {
+      let bytes = field.encode(state)
+      heldBytes.append(bytes)
+      bytes.withUnsafeBufferPointer {
+        field.hold(host, field.name.cString, $0.baseAddress, $0.count)
+      }
+    }
+  }
+
+  /// `_shared(name:, value:)`: another holder wrote a `@Shared` field's name, whose field now
+  /// has the value. nil when the action is another; else PB_OK, or why not after saying so.
+  func receiveShared(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status? {
+    guard !held.isEmpty else { return nil }
+    var input = WireReader(bytes, count)
+    guard let (kind, fields) = input.case(), kind == "_shared" else { return nil }
+    guard fields == 2, let label = input.label(), label == "name", let name = input.string(),
+      let index = held.firstIndex(where: { $0.name.same(as: name) })
+    else {
+      Host.error(host, F.id, "_shared names no @Shared field of the state: \(input.error)")
+      return PB_ERR_DECODE
+    }
+    guard let label = input.label(), label == "value", held[index].receive(&state, &input),
+      input.atEnd
+    else {
+      Host.error(
+        host, F.id,
+        "the shared value '\(name)' does not read as this build's field (\(input.error)): give "
+          + "every holder of '\(name)' the same type")
+      return PB_ERR_DECODE
+    }
+    heldBytes[index] = held[index].encode(state)
+    return PB_OK
+  }
+
+  /// Writes each `@Shared` field the last call changed.
+  func writeHeld() {
+    for (index, field) in held.enumerated() {
+      let bytes = field.encode(state)
+      guard bytes != heldBytes[index] else { continue }
+      heldBytes[index] = bytes
+      bytes.withUnsafeBufferPointer {
+        field.write(host, field.name.cString, $0.baseAddress, $0.count)
+      }
+    }
   }
 
   override func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status {
+    if let status = receiveShared(bytes, count) { return status }
     var input = WireReader(bytes, count)
     guard let action = F.read(action: &input), input.atEnd else {
       Host.error(host, F.id, PluginFeature.refusal(F.self, bytes, count) ?? input.error)
@@ -41,6 +89,7 @@ final class Running<F: Feature>: Instance {
     let effect = feature.reduce(into: &state, action: action)
     ImportedFunctions.current = outside
     published.publish(F.shared(state), through: host)
+    writeHeld()
     for sent in effect.actions {
       let bytes = Bytes.written { F.write(sent, to: &$0) }
       bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }

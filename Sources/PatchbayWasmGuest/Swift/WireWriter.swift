@@ -80,4 +80,10 @@ extension StaticString {
     UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount).elementsEqual(
       UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount))
   }
+
+  /// Whether `text` has the literal's bytes. (String's `==` compares canonical equivalence,
+  /// which would link Unicode's normalization tables into every module.)
+  func same(as text: String) -> Bool {
+    UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount).elementsEqual(text.utf8)
+  }
 }

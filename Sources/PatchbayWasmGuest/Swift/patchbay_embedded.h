@@ -28,8 +28,8 @@ static inline void patchbay_navigate(const pb_host *host, uint32_t kind, const c
 
 /* The other services the SDK calls, each for one thing a feature declares, and each called
  * only from a closure that declaration makes (`static let midiChannels: MIDIChannels = 1`,
- * `SharedSubscription`, `SharedValue`, `FunctionImport`): so, as for navigate, a module imports
- * a service only when its source names what needs it. */
+ * `SharedSubscription`, `SharedValue`, `@Shared(.inMemory(…))`, `FunctionImport`): so, as for
+ * navigate, a module imports a service only when its source names what needs it. */
 
 /* "patchbay.midi/1"'s listen: MIDI on `channel_mask`'s channels comes as `midi(…)` actions. */
 static inline void patchbay_midi_listen(const pb_host *host, uint16_t channel_mask) {
@@ -49,6 +49,22 @@ static inline void patchbay_shared_publish(const pb_host *host, const char *name
                                            const uint8_t *value, size_t length) {
   const pb_shared_service *shared = host->get_service(host, PB_SERVICE_SHARED);
   if (shared) shared->publish(host, name, value, length);
+}
+
+/* "patchbay.shared/1"'s hold: `name`, whose value is `initial` unless the app has one (then
+ * the instance is sent `_shared(name:, value:)` with it). */
+static inline void patchbay_shared_hold(const pb_host *host, const char *name,
+                                        const uint8_t *initial, size_t length) {
+  const pb_shared_service *shared = host->get_service(host, PB_SERVICE_SHARED);
+  if (shared) shared->hold(host, name, initial, length);
+}
+
+/* "patchbay.shared/1"'s write: `name`, which this instance holds; every other holder is sent
+ * `_shared(name:, value:)`. */
+static inline void patchbay_shared_write(const pb_host *host, const char *name,
+                                         const uint8_t *value, size_t length) {
+  const pb_shared_service *shared = host->get_service(host, PB_SERVICE_SHARED);
+  if (shared) shared->write(host, name, value, length);
 }
 
 /* "patchbay.functions/1"'s resolve: the function's index in this module's table (what a C

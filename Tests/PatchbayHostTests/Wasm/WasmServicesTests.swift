@@ -157,6 +157,34 @@ import Testing
     #expect(try app.state("listener")[field: "frequency"] == .double(220))
   }
 
+  /// `@Shared(.inMemory("tally"))` in its state holds the name with a native holder of it: each
+  /// hears the other's writes, the reducer never sees the host's `_shared`, the snapshot keeps
+  /// the key as the native SDK writes it, and a swap keeps the value.
+  @Test func aSwiftModulesSharedFieldIsHeldWithANativeHolder() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("patchbay-wasm-held-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let listener = try WasmFixtures.swiftFixture("Listener")
+    let app = try Self.besideANativeHolder(
+      listener, key: "listener", id: "dev.patchbay.listener", also: "Theory",
+      grants: #"["functions", "midi", "shared"]"#, in: folder)
+    func tally(_ key: String) throws -> WireValue? {
+      try app.state(key)[field: "tally"]?[field: "value"]
+    }
+    try app.send("left", "set(41)")
+    #expect(try tally("listener") == .int(41))
+    try app.send("listener", "count")
+    #expect(try tally("left") == .int(42))
+    #expect(try app.state("listener")[field: "tally"]?[field: "inMemory"] == .string("tally"))
+    let copy = listener.replacingOccurrences(of: ".wasm", with: "Held.wasm")
+    try? FileManager.default.removeItem(atPath: copy)
+    try FileManager.default.copyItem(atPath: listener, toPath: copy)
+    try app.swap("dev.patchbay.listener", to: copy)
+    try app.send("listener", "count")
+    #expect(try tally("left") == .int(43))
+    #expect(try tally("listener") == .int(43))
+  }
+
   /// Its module imports exactly the services its source declares: without "functions" the load
   /// is refused, naming it; navigation, which it never asks for, needs no grant.
   @Test func aSwiftModuleImportsExactlyTheServicesItDeclares() throws {
@@ -181,29 +209,38 @@ import Testing
     #expect(try app.state("wired")[field: "clock"] == .bool(true))
   }
 
+  /// The native fixture SharedLeft (`@Shared(.inMemory("tally"))`, copied into `folder`) at the
+  /// root, `module` under it as `key` with `[sandbox]` `grants`, and `also` loaded beside them.
+  static func besideANativeHolder(
+    _ module: String, key: String, id: String, also: String, grants: String, in folder: URL
+  ) throws -> AppRuntime {
+    let left = try SharedBetweenPluginsTests.TwoHolders.copy("SharedLeft", in: folder, folder: "a")
+    return try makeApp(
+      toml: """
+        [app]
+        root = "left"
+        [plugins]
+        load = ["\(left)", "\(also)", "\(module)"]
+        [sandbox]
+        "\(module)" = \(grants)
+        [[feature]]
+        key = "left"
+        id = "dev.patchbay.fixture.sharedleft"
+        [[feature]]
+        key = "\(key)"
+        id = "\(id)"
+        parent = "left"
+        """)
+  }
+
   /// Held with a native `@Shared(.inMemory("tally"))` holder: each hears the other's writes.
   @Test func aGrantedModuleHoldsSharedStateWithANativeHolder() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("patchbay-wasm-shared-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let left = try SharedBetweenPluginsTests.TwoHolders.copy("SharedLeft", in: folder, folder: "a")
-    let wired = try WasmFixtures.fixture("wired")
-    let app = try makeApp(
-      toml: """
-        [app]
-        root = "left"
-        [plugins]
-        load = ["\(left)", "Metronome", "\(wired)"]
-        [sandbox]
-        "\(wired)" = ["midi", "navigation", "shared"]
-        [[feature]]
-        key = "left"
-        id = "dev.patchbay.fixture.sharedleft"
-        [[feature]]
-        key = "wired"
-        id = "\(Self.wired)"
-        parent = "left"
-        """)
+    let app = try Self.besideANativeHolder(
+      try WasmFixtures.fixture("wired"), key: "wired", id: Self.wired, also: "Metronome",
+      grants: #"["midi", "navigation", "shared"]"#, in: folder)
     // The name has the native holder's value (0) already: the wasm holder is told it.
     try app.send("wired", "hold(initial: 5)")
     #expect(try app.state("wired")[field: "tally"] == .int(0))

@@ -2,7 +2,8 @@ import PatchbayEmbedded
 
 /// A feature in Embedded Swift that uses the services a native Swift feature declares: it hears
 /// MIDI on channel 1, reads the Metronome's "transport", publishes "heard" (the notes it heard),
-/// and calls Theory's `note_frequency`. Its module imports exactly those services.
+/// holds "tally" with every other holder, and calls Theory's `note_frequency`. Its module
+/// imports exactly those services.
 @Feature
 struct Listener {
   static let id: StaticString = "dev.patchbay.listener"
@@ -21,6 +22,7 @@ struct Listener {
     var bend: Int64 = 0
     var tempo: Double = 0
     var frequency: Double = 0
+    @Shared(.inMemory("tally")) var tally: Int64 = 0
   }
 
   enum Action {
@@ -32,6 +34,8 @@ struct Listener {
     case transport(Transport)
     /// Asks Theory for the note's frequency at A4 = 440 Hz
     case tune(note: Int32)
+    /// Adds one to the shared tally
+    case count
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -46,6 +50,7 @@ struct Listener {
       default: break
       }
     case .transport(let transport): state.tempo = transport.tempo
+    case .count: state.tally += 1
     case .tune(let note):
       guard let pointer = ImportedFunctions.current.pointer("note_frequency") else {
         state.frequency = -1
