@@ -59,18 +59,28 @@ final class WasmEdge {
       Function(store: store, parameters: [.i32, .i32, .i32], results: []) {
         [unowned self] _, arguments, _ in
         let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: "send_after")
-        guard let context = self.listener, let timers = self.timers else { return }
-        // Finished in a job after the delivery's: the action is in the app queue before the
-        // timer stops counting (a swap or a settle in between would otherwise miss it).
-        let started = timers.start(after: arguments[0].i32, action) { action, finished in
-          context.deliver(action)
-          context.executor.enqueue(finished)
-        }
-        guard started else {
-          self.fault =
-            "it asked the host for more than \(WasmTimers.limit) timers at once (send_after)"
-          throw WasmEdgeFault()
-        }
+        try self.sendAfter(arguments[0].i32, action, key: nil)
+      })
+    imports.define(
+      module: "patchbay", name: "send_after_keyed",
+      Function(store: store, parameters: [.i32, .i32, .i32, .i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
+        let call = "send_after_keyed"
+        let action = try self.bytes(arguments[1].i32, arguments[2].i32, for: call)
+        let key = try self.bytes(arguments[3].i32, arguments[4].i32, for: call)
+        try self.sendAfter(arguments[0].i32, action, key: String(decoding: key, as: UTF8.self))
+      })
+    imports.define(
+      module: "patchbay", name: "cancel_keyed",
+      Function(store: store, parameters: [.i32, .i32], results: []) {
+        [unowned self] _, arguments, _ in
+        let key = try self.bytes(arguments[0].i32, arguments[1].i32, for: "cancel_keyed")
+        // Not again while replaying: the first time cancelled them, here and in the
+        // generations a swap left running.
+        guard let context = self.listener else { return }
+        let text = String(decoding: key, as: UTF8.self)
+        self.timers?.cancel(key: text)
+        context.cancelled(key: text)
       })
     imports.define(
       module: "patchbay", name: "error",
@@ -101,6 +111,22 @@ final class WasmEdge {
     self.defineServices(in: store, into: &imports)
     self.defineStandardOutput(in: store, into: &imports)
     return imports
+  }
+
+  /// A delayed send (``WasmTimers``), filed under `key` when it has one; a trap, named, past the
+  /// limit of timers.
+  private func sendAfter(_ milliseconds: UInt32, _ action: [UInt8], key: String?) throws {
+    guard let context = self.listener, let timers = self.timers else { return }
+    // Finished in a job after the delivery's: the action is in the app queue before the timer
+    // stops counting (a swap or a settle in between would otherwise miss it).
+    let started = timers.start(after: milliseconds, action, key: key) { action, finished in
+      context.deliver(action)
+      context.executor.enqueue(finished)
+    }
+    guard started else {
+      self.fault = "it asked the host for more than \(WasmTimers.limit) timers at once (send_after)"
+      throw WasmEdgeFault()
+    }
   }
 
   /// "patchbay.functions/1"'s resolve: the table index of a function of `signature`'s wasm type

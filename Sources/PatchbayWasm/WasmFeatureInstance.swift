@@ -77,11 +77,13 @@ final class WasmFeatureInstance: PluginInstance {
     }
   }
 
-  /// A wasm instance's effects are the timers the host holds for it, and none is filed under a
-  /// key (the Embedded Swift SDK has no cancellation ids yet), so no key the new code cancels
-  /// names one: after a swap they go on in the earlier generation until they fire, or until
-  /// the whole instance's effects are cancelled.
+  /// A wasm instance's effects are the timers the host holds for it, some filed under a key
+  /// (the Embedded Swift SDK's `.cancellable(id:)`): after a swap they go on in the earlier
+  /// generation until they fire, until the new code cancels their key, or until the whole
+  /// instance's effects are cancelled.
   var cancelsByKey: Bool { true }
+
+  func cancelEffects(key: String) { self.timers.cancel(key: key) }
 
   func destroy() {
     self.timers.cancelAll()

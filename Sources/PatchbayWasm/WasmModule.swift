@@ -38,14 +38,15 @@ final class WasmModule: @unchecked Sendable {
   static let configuration = EngineConfiguration(fuelMetering: true)
 
   /// The imports a plugin may have: the edge's four, `send_after` (a delayed send to itself,
-  /// ``WasmTimers``, which the Embedded Swift SDK's `Effect.send(_:after:)` imports), the
+  /// ``WasmTimers``, which the Embedded Swift SDK's `Effect.send(_:after:)` imports) and its
+  /// keyed form with `cancel_keyed` (`.cancellable(id:)`, `.cancel(id:)`), the
   /// clock, the services' (``WasmCapability``, each only if granted), and what C's `printf`
   /// family needs (`fd_write` of its standard output and error reaches the host's log,
   /// `fd_fdstat_get` says they are terminals; the others fail).
   static let known: Set<String> = Set(
     [
       "patchbay.write", "patchbay.send", "patchbay.send_after", "patchbay.error", "patchbay.log",
-      "patchbay.clock_now",
+      "patchbay.clock_now", "patchbay.send_after_keyed", "patchbay.cancel_keyed",
       "wasi_snapshot_preview1.fd_write", "wasi_snapshot_preview1.fd_seek",
       "wasi_snapshot_preview1.fd_close", "wasi_snapshot_preview1.fd_fdstat_get",
     ] + WasmCapability.allCases.flatMap { $0.imports.map { "patchbay.\($0)" } })

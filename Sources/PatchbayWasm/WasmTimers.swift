@@ -13,6 +13,11 @@ import Patchbay
 ///     timers.count        // 1: the instance runs an effect (`settle` waits for it)
 ///     timers.cancelAll()  // cancel_effects, destroy
 ///
+/// A timer may be filed under a key (`patchbay.send_after_keyed`, the SDK's
+/// `.send(.tick, after: 500).cancellable(id: "tick")`), which `cancel(key:)` stops
+/// (`patchbay.cancel_keyed`, `.cancel(id: "tick")`, and an earlier generation's
+/// `cancel_effects_keyed` when the new code cancels the key).
+///
 /// Timers belong to the instance, not to its module instance: one rebuilt after a trap keeps
 /// them, and an instance swapped out keeps running them (an earlier generation, as a native
 /// plugin's effects do) until they fire or are cancelled.
@@ -21,7 +26,11 @@ import Patchbay
 /// Dispatch's width-limited global queues, so threads blocked elsewhere (a busy parallel test
 /// run) cannot starve them; firing only hands the action to the app queue.
 final class WasmTimers: Sendable {
-  private let pending = LockedValue<(next: Int, items: [Int: DispatchWorkItem])>((0, [:]))
+  private let pending = LockedValue<(next: Int, items: [Int: Timer])>((0, [:]))
+  private struct Timer {
+    let item: DispatchWorkItem
+    let key: String?
+  }
   private static let queue = DispatchQueue(label: "dev.patchbay.wasm-timers")
 
   /// How many timers an instance may have waiting: a plugin that asks for more (a loop of
@@ -31,14 +40,15 @@ final class WasmTimers: Sendable {
   /// How many timers have not fired yet.
   var count: Int { self.pending.withValue { $0.items.count } }
 
-  /// Sends `action` through `deliver` after `milliseconds`, unless cancelled first; false,
+  /// Sends `action` through `deliver` after `milliseconds`, unless cancelled first (by `key`,
+  /// when it has one, or all at once); false,
   /// starting nothing, when ``limit`` timers wait already. The timer counts until `deliver`
   /// calls the `finished` it is given, which it does once the action has reached the app queue
   /// (the edge: in a job queued after the delivery's own). Until then a swap keeps the
   /// instance as an earlier generation, whose inbox the action goes through, and
   /// `AppRuntime.settle` waits.
   func start(
-    after milliseconds: UInt32, _ action: [UInt8],
+    after milliseconds: UInt32, _ action: [UInt8], key: String? = nil,
     deliver:
       @escaping @Sendable (_ action: [UInt8], _ finished: @escaping @Sendable () -> Void)
       -> Void
@@ -51,7 +61,7 @@ final class WasmTimers: Sendable {
         guard self.pending.withValue({ $0.items[id] != nil }) else { return }
         deliver(action) { self.pending.withValue { _ = $0.items.removeValue(forKey: id) } }
       }
-      pending.items[id] = item
+      pending.items[id] = Timer(item: item, key: key)
       Self.queue.asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds)), execute: item)
       return true
     }
@@ -66,7 +76,17 @@ final class WasmTimers: Sendable {
     let items = self.pending.withValue { pending in
       let started = pending.items.filter { $0.key >= mark }
       for id in started.keys { pending.items[id] = nil }
-      return Array(started.values)
+      return started.values.map(\.item)
+    }
+    for item in items { item.cancel() }
+  }
+
+  /// Stops the timers filed under `key` that have not fired.
+  func cancel(key: String) {
+    let items = self.pending.withValue { pending in
+      let keyed = pending.items.filter { $0.value.key == key }
+      for id in keyed.keys { pending.items[id] = nil }
+      return keyed.values.map(\.item)
     }
     for item in items { item.cancel() }
   }
@@ -75,7 +95,7 @@ final class WasmTimers: Sendable {
   func cancelAll() {
     let items = self.pending.withValue { pending in
       defer { pending.items = [:] }
-      return Array(pending.items.values)
+      return pending.items.values.map(\.item)
     }
     for item in items { item.cancel() }
   }

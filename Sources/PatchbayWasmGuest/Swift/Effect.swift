@@ -2,7 +2,7 @@ import CPatchbayABI
 
 /// What a reducer asks for after it changed the state: nothing, or actions sent back to the
 /// feature, in order, once this reduce returns (the host queues them as it queues a native
-/// feature's), or after a delay; and it may ask the app to navigate.
+/// feature's), or after a delay, cancellable by id; and it may ask the app to navigate.
 ///
 ///     case .rampUp(let times):
 ///       return .send((1...times).flatMap { [Action.setStep(by: $0), .increment] })
@@ -15,16 +15,25 @@ import CPatchbayABI
 /// running effect: `cancel_effects` stops it, and it goes on across a swap.
 public struct Effect<Action> {
   let actions: [Action]
-  let delayed: [(milliseconds: UInt32, action: Action)]
+  let delayed: [Delayed]
   /// Calls to the host's services, made once this reduce returns. Closures, so that a
   /// service's code (and its import) is in a module only when the plugin asks for it.
   let calls: [(UnsafePointer<pb_host>) -> Void]
+  /// The ids whose timers it stops, before it starts its own.
+  let cancels: [StaticString]
+
+  /// A send after a delay, filed under `id` when it has one.
+  struct Delayed {
+    let milliseconds: UInt32
+    let action: Action
+    var id: StaticString?
+  }
 
   init(
-    actions: [Action] = [], delayed: [(milliseconds: UInt32, action: Action)] = [],
-    calls: [(UnsafePointer<pb_host>) -> Void] = []
+    actions: [Action] = [], delayed: [Delayed] = [],
+    calls: [(UnsafePointer<pb_host>) -> Void] = [], cancels: [StaticString] = []
   ) {
-    (self.actions, self.delayed, self.calls) = (actions, delayed, calls)
+    (self.actions, self.delayed, self.calls, self.cancels) = (actions, delayed, calls, cancels)
   }
 
   /// No effect.
@@ -40,8 +49,29 @@ public struct Effect<Action> {
   public static func send<Milliseconds: BinaryInteger>(
     _ action: Action, after milliseconds: Milliseconds
   ) -> Effect {
-    Effect(delayed: [(UInt32(clamping: milliseconds), action)])
+    Effect(delayed: [Delayed(milliseconds: UInt32(clamping: milliseconds), action: action)])
   }
+
+  /// Files this effect's delayed sends under `id`, so that `.cancel(id:)` stops them, as TCA's
+  /// `.cancellable(id:)` does; with `cancelInFlight`, those filed under it already are stopped
+  /// first (a debounce, or a ticker started again):
+  ///
+  ///     case .start: return .send(.tick, after: 500).cancellable(id: "tick", cancelInFlight: true)
+  ///     case .stop: return .cancel(id: "tick")
+  ///
+  /// The host holds the timers; after a swap, the new code's `.cancel(id:)` also stops those
+  /// the code it replaced started.
+  public func cancellable(id: StaticString, cancelInFlight: Bool = false) -> Effect {
+    Effect(
+      actions: actions,
+      delayed: delayed.map {
+        var keyed = $0; keyed.id = id; return keyed
+      },
+      calls: calls, cancels: cancels + (cancelInFlight ? [id] : []))
+  }
+
+  /// Stops the delayed sends filed under `id` that have not fired (``cancellable(id:cancelInFlight:)``).
+  public static func cancel(id: StaticString) -> Effect { Effect(cancels: [id]) }
 
   /// Asks the app to navigate once this reduce returns ("patchbay.navigation/1"), as the
   /// native SDK's `.navigate` does; the app's config must grant the plugin "navigation".
@@ -66,7 +96,7 @@ public struct Effect<Action> {
   public func merge(with other: Effect) -> Effect {
     Effect(
       actions: actions + other.actions, delayed: delayed + other.delayed,
-      calls: calls + other.calls)
+      calls: calls + other.calls, cancels: cancels + other.cancels)
   }
 }
 

@@ -95,10 +95,17 @@ final class Running<F: Feature>: Instance {
       bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }
     }
     for call in effect.calls { call(host) }
-    for (milliseconds, sent) in effect.delayed {
-      let bytes = Bytes.written { F.write(sent, to: &$0) }
-      bytes.withUnsafeBufferPointer {
-        patchbay_send_after(milliseconds, $0.baseAddress, UInt32($0.count))
+    for id in effect.cancels { patchbay_cancel_keyed(id.cString, UInt32(id.utf8CodeUnitCount)) }
+    for delayed in effect.delayed {
+      let bytes = Bytes.written { F.write(delayed.action, to: &$0) }
+      bytes.withUnsafeBufferPointer { action in
+        if let id = delayed.id {
+          patchbay_send_after_keyed(
+            delayed.milliseconds, action.baseAddress, UInt32(action.count), id.cString,
+            UInt32(id.utf8CodeUnitCount))
+        } else {
+          patchbay_send_after(delayed.milliseconds, action.baseAddress, UInt32(action.count))
+        }
       }
     }
     return PB_OK

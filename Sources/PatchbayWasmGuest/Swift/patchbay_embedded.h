@@ -17,6 +17,16 @@
 __attribute__((import_module("patchbay"), import_name("send_after"))) void
 patchbay_send_after(uint32_t milliseconds, const uint8_t *action, uint32_t length);
 
+/* The same, filed under `key` (`key_length` bytes): `.cancellable(id:)`. */
+__attribute__((import_module("patchbay"), import_name("send_after_keyed"))) void
+patchbay_send_after_keyed(uint32_t milliseconds, const uint8_t *action, uint32_t length,
+                          const char *key, uint32_t key_length);
+
+/* Stops this instance's timers filed under `key`, and its earlier generations' after a swap:
+ * `.cancel(id:)`. */
+__attribute__((import_module("patchbay"), import_name("cancel_keyed"))) void
+patchbay_cancel_keyed(const char *key, uint32_t key_length);
+
 /* "patchbay.navigation/1"'s navigate (kind: pb_navigation_kind; node: NULL but for push and
  * present), for the SDK's `Effect.navigate`. Inline, and called only from the closure that
  * effect makes: a plugin that never navigates never names PB_SERVICE_NAVIGATION, and so links
