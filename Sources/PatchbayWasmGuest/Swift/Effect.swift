@@ -19,8 +19,6 @@ public struct Effect<Action> {
   /// Calls to the host's services, made once this reduce returns. Closures, so that a
   /// service's code (and its import) is in a module only when the plugin asks for it.
   let calls: [(UnsafePointer<pb_host>) -> Void]
-  /// The ids whose timers it stops, before it starts its own.
-  let cancels: [StaticString]
 
   /// A send after a delay, filed under `id` when it has one.
   struct Delayed {
@@ -31,9 +29,9 @@ public struct Effect<Action> {
 
   init(
     actions: [Action] = [], delayed: [Delayed] = [],
-    calls: [(UnsafePointer<pb_host>) -> Void] = [], cancels: [StaticString] = []
+    calls: [(UnsafePointer<pb_host>) -> Void] = []
   ) {
-    (self.actions, self.delayed, self.calls, self.cancels) = (actions, delayed, calls, cancels)
+    (self.actions, self.delayed, self.calls) = (actions, delayed, calls)
   }
 
   /// No effect.
@@ -62,16 +60,19 @@ public struct Effect<Action> {
   /// The host holds the timers; after a swap, the new code's `.cancel(id:)` also stops those
   /// the code it replaced started.
   public func cancellable(id: StaticString, cancelInFlight: Bool = false) -> Effect {
-    Effect(
-      actions: actions,
-      delayed: delayed.map {
-        var keyed = $0; keyed.id = id; return keyed
-      },
-      calls: calls, cancels: cancels + (cancelInFlight ? [id] : []))
+    var keyed = delayed
+    for index in keyed.indices { keyed[index].id = id }
+    return Effect(
+      actions: actions, delayed: keyed,
+      calls: calls + (cancelInFlight ? Self.cancel(id: id).calls : []))
   }
 
-  /// Stops the delayed sends filed under `id` that have not fired (``cancellable(id:cancelInFlight:)``).
-  public static func cancel(id: StaticString) -> Effect { Effect(cancels: [id]) }
+  /// Stops the delayed sends filed under `id` that have not fired
+  /// (``cancellable(id:cancelInFlight:)``). It runs with the effect's other calls, before any
+  /// timer the effect starts.
+  public static func cancel(id: StaticString) -> Effect {
+    Effect(calls: [{ _ in patchbay_cancel_keyed(id.cString, UInt32(id.utf8CodeUnitCount)) }])
+  }
 
   /// Asks the app to navigate once this reduce returns ("patchbay.navigation/1"), as the
   /// native SDK's `.navigate` does; the app's config must grant the plugin "navigation".
@@ -96,7 +97,7 @@ public struct Effect<Action> {
   public func merge(with other: Effect) -> Effect {
     Effect(
       actions: actions + other.actions, delayed: delayed + other.delayed,
-      calls: calls + other.calls, cancels: cancels + other.cancels)
+      calls: calls + other.calls)
   }
 }
 

@@ -42,7 +42,7 @@ public struct FunctionImport {
   }
 }
 
-/// The functions an instance resolved, by name: ``current`` during a reduce.
+/// The functions an instance resolved, by name: ``current``.
 public struct ImportedFunctions {
   let resolved: [(name: StaticString, pointer: UnsafeRawPointer)]
 
@@ -64,8 +64,10 @@ public struct ImportedFunctions {
     resolved.first { $0.name.same(as: name) }?.pointer
   }
 
-  /// The reducing instance's functions (none outside a reduce). A module instance runs one
-  /// call at a time, so this is set for the call and put back after it.
+  /// The instance's functions. The host makes a module instance for each feature instance,
+  /// so they are the module's: set when the instance is made (when it resolved any), and
+  /// never swapped in and out around a reduce, which would cost every action of every
+  /// feature (3 % more instructions for the Counter's increment).
   public nonisolated(unsafe) internal(set) static var current = ImportedFunctions()
 
   init() { resolved = [] }

@@ -15,7 +15,6 @@ final class Running<F: Feature>: Instance {
   let feature = F()
   var state: F.State
   let host: UnsafePointer<pb_host>
-  let functions: ImportedFunctions
   var published = PublishedValues()
   /// The state's `@Shared` fields, and each one's value as the host last had it.
   let held = F.held
@@ -24,8 +23,11 @@ final class Running<F: Feature>: Instance {
   init(state: F.State, host: UnsafePointer<pb_host>) {
     self.state = state
     self.host = host
-    functions = ImportedFunctions(F.imports, host: host)
     super.init()
+    // A module instance holds one feature instance (the host makes one for each), so its
+    // functions are the module's while it lives.
+    let functions = ImportedFunctions(F.imports, host: host)
+    if !functions.resolved.isEmpty { ImportedFunctions.current = functions }
     if let listen = F.midiChannels.listen { listen(host, F.midiChannels.mask) }
     for subscription in F.subscriptions {
       subscription.subscribe(host, subscription.name.cString, subscription.action.cString)
@@ -78,24 +80,21 @@ final class Running<F: Feature>: Instance {
   }
 
   override func reduce(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status {
-    if let status = receiveShared(bytes, count) { return status }
+    if !held.isEmpty, let status = receiveShared(bytes, count) { return status }
     var input = WireReader(bytes, count)
     guard let action = F.read(action: &input), input.atEnd else {
       Host.error(host, F.id, PluginFeature.refusal(F.self, bytes, count) ?? input.error)
       return PB_ERR_DECODE
     }
-    let outside = ImportedFunctions.current
-    ImportedFunctions.current = functions
     let effect = feature.reduce(into: &state, action: action)
-    ImportedFunctions.current = outside
-    published.publish(F.shared(state), through: host)
-    writeHeld()
+    let shared = F.shared(state)
+    if !shared.isEmpty { published.publish(shared, through: host) }
+    if !held.isEmpty { writeHeld() }
     for sent in effect.actions {
       let bytes = Bytes.written { F.write(sent, to: &$0) }
       bytes.withUnsafeBufferPointer { host.pointee.send(host, $0.baseAddress, $0.count) }
     }
     for call in effect.calls { call(host) }
-    for id in effect.cancels { patchbay_cancel_keyed(id.cString, UInt32(id.utf8CodeUnitCount)) }
     for delayed in effect.delayed {
       let bytes = Bytes.written { F.write(delayed.action, to: &$0) }
       bytes.withUnsafeBufferPointer { action in
