@@ -45,13 +45,17 @@ final class Running<F: Feature>: Instance {
   /// `_shared(name:, value:)`: another holder wrote a `@Shared` field's name, whose field now
   /// has the value. nil when the action is another; else PB_OK, or why not after saying so.
   func receiveShared(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> pb_status? {
-    guard !held.isEmpty else { return nil }
     var input = WireReader(bytes, count)
     guard let (kind, fields) = input.case(), kind == "_shared" else { return nil }
-    guard fields == 2, let label = input.label(), label == "name", let name = input.string(),
-      let index = held.firstIndex(where: { $0.name.same(as: name) })
+    guard fields == 2, let label = input.label(), label == "name", let name = input.string()
     else {
-      Host.error(host, F.id, "_shared names no @Shared field of the state: \(input.error)")
+      Host.error(host, F.id, "cannot read _shared(name:, value:): \(input.error)")
+      return PB_ERR_DECODE
+    }
+    guard let index = held.firstIndex(where: { $0.name.same(as: name) }) else {
+      let names = held.map { PluginFeature.text($0.name) }.joined(separator: ", ")
+      Host.error(
+        host, F.id, "_shared names '\(name)', none of the state's @Shared values (\(names))")
       return PB_ERR_DECODE
     }
     guard let label = input.label(), label == "value", held[index].receive(&state, &input),

@@ -183,6 +183,18 @@ import Testing
     try app.send("listener", "count")
     #expect(try tally("left") == .int(43))
     #expect(try tally("listener") == .int(43))
+    // A `_shared` of another type, or of a name it does not hold: named, the field kept.
+    let handle = try app.instance("listener")
+    func shared(_ name: String, _ value: WireValue) -> [UInt8] {
+      WireValue.case("_shared", [.init("name", .string(name)), .init("value", value)]).bytes
+    }
+    handle.send(shared("tally", .string("many")))
+    handle.send(shared("score", .int(1)))
+    app.perform {}
+    #expect(try tally("listener") == .int(43))
+    let failures = handle.failures.joined(separator: "\n")
+    #expect(failures.contains("the shared value 'tally' does not read as this build's field"))
+    #expect(failures.contains("_shared names 'score', none of the state's @Shared values (tally)"))
   }
 
   /// Its module imports exactly the services its source declares: without "functions" the load
