@@ -51,8 +51,18 @@ package struct ChildRun {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
-    let spawned = pb_group_spawn(
-      &pid, executable, &actions, argv, environ, Int32(PB_GROUP_DIE_WITH_PARENT))
+    var spawned: Int32
+    var tries = 0
+    repeat {
+      spawned = pb_group_spawn(
+        &pid, executable, &actions, argv, environ, Int32(PB_GROUP_DIE_WITH_PARENT))
+      tries += 1
+      // "Text file busy": the executable is open for writing in a process another thread of
+      // this one forked just then (a script written a moment ago, a child rebuilt beside the
+      // run), whose copy of the descriptor closes at its own exec, within milliseconds.
+      guard spawned == ETXTBSY, tries < 100 else { break }
+      usleep(10_000)
+    } while true
     close(output[1])
     close(errors[1])
     guard spawned == 0 else {

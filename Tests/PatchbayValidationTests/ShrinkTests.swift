@@ -23,6 +23,12 @@ import Testing
     return (child, runs)
   }
 
+  /// How many times the child ran: the lines in `runs` (0 when it never did, and the failing
+  /// detail then says why, such as "could not start …").
+  static func count(_ runs: String) -> Int {
+    ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
+  }
+
   /// A run ended for the CPU time all its actions used is not delta-debugged: every shorter
   /// run passes, and each try would cost the whole budget again (949 s of a CI run did). One
   /// try of the last action alone, then the whole run is the reproduction.
@@ -38,7 +44,7 @@ import Testing
     failing.outranCPU = true
     let shrunk = validator.shrink(
       test, "Counter.wasm", 1, 5, failing: failing, at: 49, isolated: false)
-    #expect(try String(contentsOfFile: runs, encoding: .utf8) == "run\n")
+    #expect(Self.count(runs) == 1, "\(shrunk.result.detail)")
     #expect(shrunk.result.status == .fail)
     #expect(
       shrunk.result.detail.hasSuffix(
@@ -61,9 +67,10 @@ import Testing
       stoppedAt: 9)
     let shrunk = validator.shrink(
       test, "Counter.so", 1, 5, failing: failing, at: 9, isolated: false)
+    #expect(Self.count(runs) == 6, "\(shrunk.result.detail)")
     #expect(
-      try String(contentsOfFile: runs, encoding: .utf8) == String(repeating: "run\n", count: 6))
-    #expect(shrunk.result.detail.hasSuffix("(shrunk to 10 of 10 action(s) in 6 run(s))"))
+      shrunk.result.detail.hasSuffix("(shrunk to 10 of 10 action(s) in 6 run(s))"),
+      "\(shrunk.result.detail)")
   }
 
   /// A WebAssembly plugin's code is interpreted: its tests get ten times `--timeout` of CPU.
